@@ -1,0 +1,3 @@
+"""ascendc-lsp: a hardware-aware language server and toolchain for AscendC kernels."""
+
+__version__ = "0.1.0"

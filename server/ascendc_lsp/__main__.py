@@ -1,0 +1,3 @@
+from ascendc_lsp.cli import main
+
+raise SystemExit(main())
