@@ -1,0 +1,133 @@
+"""Command line: `ascendc-lsp serve|check|run|explain|generate|kb`.
+
+Each subcommand lives in its own module and is imported only when used, so `serve` and `check`
+never pay for chromadb, openai or numpy.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Callable, Sequence
+
+EXIT_OK = 0
+EXIT_FINDINGS = 1
+EXIT_USAGE = 2
+
+# subcommand -> "module:function"; the function takes the parsed arguments and returns an exit code.
+_HANDLERS: dict[str, str] = {
+    "serve": "ascendc_lsp.lsp.server:command",
+    "check": "ascendc_lsp.checks.command:command",
+    "run": "ascendc_lsp.toolchain.command:command",
+    "explain": "ascendc_lsp.knowledge.explain:command",
+    "generate": "ascendc_lsp.llm.generate:command",
+    "kb": "ascendc_lsp.knowledge.command:command",
+}
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse that exits with EXIT_USAGE (2) and a one-line hint, as the design page asks."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        self.print_usage(sys.stderr)
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\n")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="ascendc-lsp", description=__doc__)
+    parser.add_argument("--version", action="store_true", help="print the version and exit")
+    # vscode-languageclient appends a bare --stdio to the server command line.
+    parser.add_argument("--stdio", action="store_true", help=argparse.SUPPRESS)
+    sub = parser.add_subparsers(dest="command", parser_class=_Parser)
+
+    serve = sub.add_parser("serve", help="run the language server")
+    transport = serve.add_mutually_exclusive_group()
+    transport.add_argument("--stdio", action="store_true", help="talk LSP over stdin/stdout (default)")
+    transport.add_argument("--tcp", type=int, metavar="PORT", help="listen for one LSP client on 127.0.0.1:PORT")
+    transport.add_argument("--ws", type=int, metavar="PORT", help="listen for WebSocket LSP clients on PORT")
+    serve.add_argument("--host", default="127.0.0.1", help="address for --tcp/--ws (default 127.0.0.1)")
+    serve.add_argument("--log-file", help="also write the server log to this file")
+
+    check = sub.add_parser("check", help="statically check kernel sources")
+    check.add_argument("paths", nargs="+", metavar="PATH", help="kernel files or folders to search")
+    check.add_argument("--soc", help="SoC profile (default: ascendc-lsp.toml or Ascend910B)")
+    check.add_argument("--format", choices=["text", "json", "sarif"], default="text")
+
+    run = sub.add_parser("run", help="compile, run, verify and estimate a kernel from its spec")
+    run.add_argument("spec", metavar="SPEC.yaml")
+    run.add_argument("--source", help="kernel source (overrides the spec's source)")
+    run.add_argument("--backend", choices=["emulator", "cann"], default=None)
+    run.add_argument("--soc", help="SoC profile (overrides the spec's soc)")
+    run.add_argument("--format", choices=["text", "json"], default="text")
+    run.add_argument("--trace", metavar="OUT.json", help="write a Chrome/Perfetto trace of the pipes")
+    run.add_argument("--block-order", choices=["sequential", "reverse", "interleaved"], default="sequential")
+    run.add_argument("--timeout", type=float, default=60.0, help="seconds for compile and for run (default 60)")
+
+    explain = sub.add_parser("explain", help="map a compiler or runtime log to knowledge entries")
+    explain.add_argument("log", nargs="?", default="-", metavar="LOGFILE", help="log file, or - for stdin")
+    explain.add_argument("--format", choices=["text", "json"], default="text")
+    explain.add_argument("--top", type=int, default=3, metavar="K")
+    explain.add_argument("--source", help="the kernel source the log refers to (adds code context)")
+
+    generate = sub.add_parser("generate", help="generate a kernel from a spec with an LLM, checked by the toolchain")
+    generate.add_argument("spec", metavar="SPEC.yaml")
+    generate.add_argument("--out", metavar="FILE")
+    generate.add_argument("--max-iterations", type=int, default=5, metavar="N")
+    generate.add_argument("--no-knowledge", action="store_true", help="ablation: do not retrieve knowledge")
+    generate.add_argument("--refine", type=int, default=0, metavar="N", help="optimisation rounds after the first pass")
+
+    kb = sub.add_parser("kb", help="knowledge base: stats, search, validate, import, export, distill")
+    kb_sub = kb.add_subparsers(dest="kb_command", required=True, parser_class=_Parser)
+    kb_sub.add_parser("stats", help="entry counts, values and index state")
+    kb_search = kb_sub.add_parser("search", help="retrieve entries for a query")
+    kb_search.add_argument("query", nargs="+")
+    kb_search.add_argument("--top", type=int, default=5)
+    kb_validate = kb_sub.add_parser("validate", help="check entry files against the schema")
+    kb_validate.add_argument("paths", nargs="*", help="entry files or folders (default: the shipped ones)")
+    kb_import = kb_sub.add_parser("import", help="import a failure-and-fix record as a candidate entry")
+    kb_import.add_argument("record", metavar="RECORD.json")
+    kb_export = kb_sub.add_parser("export", help="write candidate entries as reviewable files")
+    kb_export.add_argument("--out", required=True, metavar="DIR")
+    kb_distill = kb_sub.add_parser("distill", help="merge near-duplicates and retire low-value entries")
+    kb_distill.add_argument("--dry-run", action="store_true")
+    for p in (kb_search, kb_validate, kb_import, kb_export, kb_distill):
+        p.add_argument("--format", choices=["text", "json"], default="text")
+    return parser
+
+
+def _load_handler(spec: str) -> Callable[[argparse.Namespace], int]:
+    module_name, _, function_name = spec.partition(":")
+    module = importlib.import_module(module_name)
+    handler: Callable[[argparse.Namespace], int] = getattr(module, function_name)
+    return handler
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.version:
+        from ascendc_lsp import __version__
+
+        print(f"ascendc-lsp {__version__}")
+        return EXIT_OK
+    command = args.command
+    if command is None:
+        if args.stdio:  # `ascendc-lsp --stdio`, as vscode-languageclient starts it
+            args = parser.parse_args(["serve", "--stdio"])
+            command = "serve"
+        else:
+            parser.print_help(sys.stderr)
+            return EXIT_USAGE
+    try:
+        handler = _load_handler(_HANDLERS[command])
+    except (ImportError, AttributeError) as exc:
+        print(f"ascendc-lsp {command}: this command is not available in this build ({exc})", file=sys.stderr)
+        return EXIT_USAGE
+    try:
+        return handler(args)
+    except KeyboardInterrupt:
+        print(f"ascendc-lsp {command}: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return EXIT_OK
