@@ -1,0 +1,203 @@
+"""A parsed AscendC document: text, dialect-rewritten bytes, tree-sitter tree, line index.
+
+Documents are immutable values. An edit produces a new document whose tree is re-parsed incrementally
+from the old one (`tree.edit` + `parser.parse(new, old_tree)`), which takes well under a millisecond
+for a keystroke in a 1,000-line kernel.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from functools import cache
+
+import tree_sitter
+import tree_sitter_cpp
+
+from ascendc_lsp.syntax.dialect import rewrite
+from ascendc_lsp.syntax.positions import LineIndex, Position, Span
+
+
+@cache
+def cpp_language() -> tree_sitter.Language:
+    return tree_sitter.Language(tree_sitter_cpp.language())
+
+
+_local = threading.local()
+
+
+def _parser() -> tree_sitter.Parser:
+    # tree-sitter parsers are not thread-safe; the server parses on its event loop and in worker threads.
+    parser: tree_sitter.Parser | None = getattr(_local, "parser", None)
+    if parser is None:
+        parser = tree_sitter.Parser(cpp_language())
+        _local.parser = parser
+    return parser
+
+
+@dataclass(frozen=True)
+class TextChange:
+    """An LSP content change: `span` None means the whole text is replaced."""
+
+    span: Span | None
+    text: str
+
+
+def decode_source(raw: bytes) -> str:
+    """Text of a file as the tool sees it: UTF-8 (BOM dropped), invalid bytes replaced."""
+    return raw.decode("utf-8-sig", errors="replace")
+
+
+def _common_prefix(a: bytes, b: bytes) -> int:
+    lo, hi = 0, min(len(a), len(b))
+    if a[:hi] == b[:hi]:
+        return hi
+    # Slice comparisons run in C; a binary search needs only O(log n) of them.
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if a[:mid] == b[:mid]:
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
+
+
+def _common_suffix(a: bytes, b: bytes, limit: int) -> int:
+    lo, hi = 0, min(len(a), len(b)) - limit
+    if hi <= 0:
+        return 0
+    if a[len(a) - hi :] == b[len(b) - hi :]:
+        return hi
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if a[len(a) - mid :] == b[len(b) - mid :]:
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
+
+
+def _point(lines: LineIndex, offset: int) -> tuple[int, int]:
+    line = lines.line_of(offset)
+    return (line, offset - lines.line_start(line))
+
+
+class SourceDocument:
+    """One version of a kernel source and its syntax tree."""
+
+    __slots__ = ("data", "lines", "parsed", "path", "text", "tree", "version")
+
+    def __init__(
+        self,
+        text: str,
+        *,
+        path: str = "",
+        version: int = 0,
+        previous: SourceDocument | None = None,
+    ) -> None:
+        self.text = text
+        self.path = path
+        self.version = version
+        self.data = text.encode("utf-8", errors="surrogatepass")
+        self.lines = LineIndex(self.data)
+        self.parsed = rewrite(self.data)
+        self.tree = self._parse(previous)
+
+    def _parse(self, previous: SourceDocument | None) -> tree_sitter.Tree:
+        parser = _parser()
+        if previous is None:
+            return parser.parse(self.parsed)
+        old, new = previous.parsed, self.parsed
+        start = _common_prefix(old, new)
+        if start == len(old) == len(new):
+            return previous.tree
+        suffix = _common_suffix(old, new, start)
+        old_end, new_end = len(old) - suffix, len(new) - suffix
+        tree = previous.tree.copy()
+        tree.edit(
+            start_byte=start,
+            old_end_byte=old_end,
+            new_end_byte=new_end,
+            start_point=_point(previous.lines, start),
+            old_end_point=_point(previous.lines, old_end),
+            new_end_point=_point(self.lines, new_end),
+        )
+        return parser.parse(new, tree)
+
+    # -- editing -------------------------------------------------------------------------------
+
+    def apply(self, changes: Sequence[TextChange], version: int | None = None) -> SourceDocument:
+        """A new document with the LSP changes applied in order, re-parsed incrementally."""
+        text = self.text
+        data = self.data
+        lines = self.lines
+        for change in changes:
+            if change.span is None:
+                text = change.text
+            else:
+                start = lines.offset(change.span.start)
+                end = max(start, lines.offset(change.span.end))
+                replacement = change.text.encode("utf-8", errors="surrogatepass")
+                data = data[:start] + replacement + data[end:]
+                text = data.decode("utf-8", errors="surrogatepass")
+            data = text.encode("utf-8", errors="surrogatepass")
+            lines = LineIndex(data)
+        return SourceDocument(
+            text, path=self.path, version=self.version + 1 if version is None else version, previous=self
+        )
+
+    # -- queries over the tree ------------------------------------------------------------------
+
+    def node_text(self, node: tree_sitter.Node) -> str:
+        """The user's original text of a node (not the dialect-rewritten one)."""
+        return self.data[node.start_byte : node.end_byte].decode("utf-8", errors="replace")
+
+    def span(self, node: tree_sitter.Node) -> Span:
+        return self.lines.span(node.start_byte, node.end_byte)
+
+    def offset_at(self, position: Position) -> int:
+        return self.lines.offset(position)
+
+    def node_at(self, position: Position, named: bool = True) -> tree_sitter.Node | None:
+        offset = self.offset_at(position)
+        root = self.tree.root_node
+        if named:
+            return root.named_descendant_for_byte_range(offset, offset)
+        return root.descendant_for_byte_range(offset, offset)
+
+    def syntax_errors(self, limit: int = 50) -> list[tuple[Span, str]]:
+        """ERROR and MISSING nodes, outermost first, each with a short message."""
+        found: list[tuple[Span, str]] = []
+        if not self.tree.root_node.has_error:
+            return found
+        for node in iter_error_nodes(self.tree.root_node):
+            if node.is_missing:
+                found.append((self.span(node), f"syntax error: missing '{node.type}'"))
+            else:
+                snippet = self.node_text(node).strip().splitlines()
+                near = snippet[0][:40] if snippet else ""
+                found.append((self.span(node), f"syntax error near '{near}'" if near else "syntax error"))
+            if len(found) >= limit:
+                break
+        return found
+
+
+def iter_error_nodes(root: tree_sitter.Node) -> Iterator[tree_sitter.Node]:
+    """ERROR and MISSING nodes, not descending into an ERROR node once reported."""
+    cursor = root.walk()
+    visited_children = False
+    while True:
+        node = cursor.node
+        assert node is not None
+        if not visited_children:
+            if node.is_error or node.is_missing:
+                yield node
+            elif node.has_error and cursor.goto_first_child():
+                continue
+        if cursor.goto_next_sibling():
+            visited_children = False
+        elif cursor.goto_parent():
+            visited_children = True
+        else:
+            return

@@ -1,0 +1,114 @@
+"""Conversions between byte offsets (tree-sitter), LSP positions (UTF-16 code units) and lines.
+
+This is the only module that knows about encodings: everything else asks it. AscendC sources often carry
+Chinese comments, so a byte column and a UTF-16 column differ on many lines.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class Position:
+    """A zero-based LSP position: line and UTF-16 code-unit column."""
+
+    line: int
+    character: int
+
+
+@dataclass(frozen=True, slots=True)
+class Span:
+    """A zero-based LSP range."""
+
+    start: Position
+    end: Position
+
+    def to_json(self) -> dict[str, dict[str, int]]:
+        return {
+            "start": {"line": self.start.line, "character": self.start.character},
+            "end": {"line": self.end.line, "character": self.end.character},
+        }
+
+
+def _utf16_len(text: str) -> int:
+    # Characters outside the BMP take two UTF-16 code units.
+    return len(text) + sum(1 for ch in text if ord(ch) > 0xFFFF)
+
+
+class LineIndex:
+    """Maps byte offsets of a UTF-8 buffer to LSP positions and back.
+
+    Built once per document version in O(n); each conversion is O(log lines + line length).
+    ASCII-only lines (the common case) convert without decoding.
+    """
+
+    __slots__ = ("_data", "_line_starts")
+
+    def __init__(self, data: bytes) -> None:
+        self._data = data
+        starts = [0]
+        find = data.find
+        pos = find(b"\n")
+        while pos != -1:
+            starts.append(pos + 1)
+            pos = find(b"\n", pos + 1)
+        self._line_starts = starts
+
+    @property
+    def line_count(self) -> int:
+        return len(self._line_starts)
+
+    def line_start(self, line: int) -> int:
+        line = min(max(line, 0), len(self._line_starts) - 1)
+        return self._line_starts[line]
+
+    def line_end(self, line: int) -> int:
+        """Byte offset of the end of `line`, excluding its line break."""
+        if line + 1 < len(self._line_starts):
+            end = self._line_starts[line + 1] - 1
+            if end > 0 and self._data[end - 1 : end] == b"\r":
+                end -= 1
+            return end
+        return len(self._data)
+
+    def line_of(self, offset: int) -> int:
+        return bisect_right(self._line_starts, offset) - 1
+
+    def position(self, offset: int) -> Position:
+        """LSP position of a byte offset (clamped to the buffer)."""
+        offset = min(max(offset, 0), len(self._data))
+        line = self.line_of(offset)
+        return Position(line, self.byte_column_to_utf16(line, offset - self._line_starts[line]))
+
+    def byte_column_to_utf16(self, line: int, byte_column: int) -> int:
+        start = self.line_start(line)
+        prefix = self._data[start : start + byte_column]
+        if prefix.isascii():
+            return len(prefix)
+        return _utf16_len(prefix.decode("utf-8", errors="replace"))
+
+    def offset(self, position: Position) -> int:
+        """Byte offset of an LSP position; columns past the line end clamp to it (as LSP requires)."""
+        if position.line >= len(self._line_starts):
+            return len(self._data)
+        if position.line < 0:
+            return 0
+        start = self._line_starts[position.line]
+        end = self.line_end(position.line)
+        raw = self._data[start:end]
+        if raw.isascii():
+            return start + min(max(position.character, 0), len(raw))
+        units = 0
+        consumed = 0
+        # Buffers are always valid UTF-8: documents are str, and files are decoded with replacement first.
+        for ch in raw.decode("utf-8"):
+            if units >= position.character:
+                break
+            units += 2 if ord(ch) > 0xFFFF else 1
+            consumed += len(ch.encode("utf-8"))
+        return start + min(consumed, len(raw))
+
+    def span(self, start_byte: int, end_byte: int) -> Span:
+        return Span(self.position(start_byte), self.position(end_byte))
