@@ -1,0 +1,739 @@
+"""The document model: what an AscendC source declares and calls, extracted from its tree.
+
+Rules, hover, symbols and completion read this model, never raw text. Sizes are constant-folded where
+the source fixes them; anything else is unknown (`Folded.value is None`).
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import cache
+
+import tree_sitter
+
+from ascendc_lsp.resources import grammar_dir
+from ascendc_lsp.syntax.constfold import SCALAR_SIZES, Folded, Folder, Number, parse_number_literal
+from ascendc_lsp.syntax.document import SourceDocument, cpp_language
+from ascendc_lsp.syntax.positions import Span
+
+# --------------------------------------------------------------------------------------------------
+# Model records
+# --------------------------------------------------------------------------------------------------
+
+NodeText = Callable[[tree_sitter.Node | None], str]
+QUEUE_TYPES = frozenset({"TQue", "TQueBind", "TBuf", "TPipe", "TBufPool", "TSCM"})
+TENSOR_TYPES = frozenset({"LocalTensor", "GlobalTensor"})
+_QUALIFIER_RE = re.compile(r"\b__([a-z_]+?)__\b")
+
+
+@dataclass(frozen=True, slots=True)
+class Param:
+    name: str
+    type_text: str
+    span: Span
+
+
+@dataclass(slots=True)
+class Function:
+    name: str
+    qualified_name: str
+    class_name: str | None
+    span: Span
+    name_span: Span
+    start_byte: int
+    end_byte: int
+    body_start: int
+    body_end: int
+    qualifiers: frozenset[str]
+    return_type: str
+    params: list[Param]
+    is_extern_c: bool = False
+
+    @property
+    def is_aicore(self) -> bool:
+        return "aicore" in self.qualifiers or self.is_kernel
+
+    @property
+    def is_kernel(self) -> bool:
+        return "global" in self.qualifiers or (self.is_extern_c and "aicore" in self.qualifiers)
+
+
+@dataclass(slots=True)
+class ClassInfo:
+    name: str
+    span: Span
+    name_span: Span
+    start_byte: int
+    end_byte: int
+    template_params: list[str] = field(default_factory=list)
+    methods: list[Function] = field(default_factory=list)
+    is_struct: bool = False
+
+
+@dataclass(slots=True)
+class BufferDecl:
+    """A TPipe, TQue, TQueBind, TBuf or TBufPool variable or field."""
+
+    name: str
+    kind: str
+    position: str | None
+    depth: Folded | None
+    span: Span
+    class_name: str | None
+    start_byte: int
+
+
+@dataclass(frozen=True, slots=True)
+class Arg:
+    text: str
+    span: Span
+    folded: Folded
+    start_byte: int
+    end_byte: int
+
+
+@dataclass(slots=True)
+class ApiCall:
+    """A call expression: `DataCopy(...)`, `AscendC::Add<half>(...)`, `que.AllocTensor<half>()`."""
+
+    name: str
+    qualified: str
+    receiver: str | None
+    template_args: list[str]
+    args: list[Arg]
+    span: Span
+    name_span: Span
+    start_byte: int
+    end_byte: int
+    function: Function | None
+    loop_depth: int
+
+    @property
+    def in_loop(self) -> bool:
+        return self.loop_depth > 0
+
+
+@dataclass(slots=True)
+class InitBuffer:
+    """`pipe.InitBuffer(queue, num, len)` or `pipe.InitBuffer(tbuf, len)` with folded sizes."""
+
+    call: ApiCall
+    target: str
+    num: Folded | None
+    length: Folded
+
+    @property
+    def buffer_count(self) -> int | None:
+        return 1 if self.num is None else self.num.as_int()
+
+    def bytes_each(self, align: int = 32) -> int | None:
+        length = self.length.as_int()
+        if length is None:
+            return None
+        return (length + align - 1) // align * align
+
+    def total_bytes(self, align: int = 32) -> int | None:
+        each, count = self.bytes_each(align), self.buffer_count
+        return None if each is None or count is None else each * count
+
+
+@dataclass(slots=True)
+class TensorVar:
+    name: str
+    kind: str  # LocalTensor | GlobalTensor
+    dtype: str | None
+    span: Span
+    start_byte: int
+    function: Function | None
+    class_name: str | None
+
+
+@dataclass(slots=True)
+class TilingStruct:
+    name: str
+    style: str  # "macro" (BEGIN_TILING_DATA_DEF) | "pod"
+    fields: list[tuple[str, str]]
+    span: Span
+
+
+@dataclass(slots=True)
+class Constant:
+    name: str
+    value: Folded
+    span: Span
+    start_byte: int
+    scope_start: int
+    scope_end: int
+    is_constant: bool  # False: a runtime variable that shadows outer constants
+
+
+@dataclass(slots=True)
+class DocumentModel:
+    document: SourceDocument
+    functions: list[Function] = field(default_factory=list)
+    classes: list[ClassInfo] = field(default_factory=list)
+    buffers: list[BufferDecl] = field(default_factory=list)
+    init_buffers: list[InitBuffer] = field(default_factory=list)
+    tensors: list[TensorVar] = field(default_factory=list)
+    calls: list[ApiCall] = field(default_factory=list)
+    tiling_structs: list[TilingStruct] = field(default_factory=list)
+    constants: list[Constant] = field(default_factory=list)
+    includes: list[str] = field(default_factory=list)
+    using_namespaces: list[str] = field(default_factory=list)
+    type_aliases: dict[str, str] = field(default_factory=dict)
+    template_bindings: dict[str, dict[str, str]] = field(default_factory=dict)
+
+    @property
+    def kernels(self) -> list[Function]:
+        return [f for f in self.functions if f.is_kernel]
+
+    @property
+    def block_idx_calls(self) -> list[ApiCall]:
+        return [c for c in self.calls if c.name in ("GetBlockIdx", "GetBlockNum")]
+
+    def calls_named(self, *names: str) -> list[ApiCall]:
+        wanted = set(names)
+        return [c for c in self.calls if c.name in wanted]
+
+    def buffer(self, name: str) -> BufferDecl | None:
+        for decl in self.buffers:
+            if decl.name == name:
+                return decl
+        return None
+
+    def init_buffers_for(self, name: str) -> list[InitBuffer]:
+        return [ib for ib in self.init_buffers if ib.target == name]
+
+    def tensor(self, name: str, at_byte: int | None = None) -> TensorVar | None:
+        """The tensor variable `name` visible at `at_byte` (innermost function first)."""
+        best: TensorVar | None = None
+        for var in self.tensors:
+            if var.name != name:
+                continue
+            if at_byte is not None and var.function is not None:
+                if var.function.start_byte <= at_byte <= var.function.end_byte:
+                    return var
+                continue
+            best = best or var
+        return best
+
+    def function_at(self, offset: int) -> Function | None:
+        found: Function | None = None
+        for function in self.functions:
+            if function.start_byte <= offset <= function.end_byte:
+                found = function
+        return found
+
+    def constant(self, name: str, at_byte: int) -> Constant | None:
+        """The innermost declaration of `name` whose scope contains `at_byte` and precedes it."""
+        best: Constant | None = None
+        for const in self.constants:
+            if const.name != name or not (const.scope_start <= at_byte <= const.scope_end):
+                continue
+            if const.start_byte > at_byte and const.scope_start != 0:
+                continue
+            if best is None or const.scope_end - const.scope_start < best.scope_end - best.scope_start:
+                best = const
+        return best
+
+    def resolve_type(self, type_name: str | None, at_byte: int) -> str | None:
+        """A type name with aliases and singly-bound class template parameters substituted."""
+        if type_name is None:
+            return None
+        name = type_name.replace("AscendC::", "").strip()
+        for cls in self.classes:
+            if cls.start_byte <= at_byte <= cls.end_byte and name in cls.template_params:
+                bound = self.template_bindings.get(cls.name, {}).get(name)
+                if bound is None:
+                    return None
+                name = bound
+                break
+        return self.type_aliases.get(name, name)
+
+    def dtype_size(self, dtype: str | None, at_byte: int = 0) -> int | None:
+        resolved = self.resolve_type(dtype, at_byte)
+        return SCALAR_SIZES.get(resolved) if resolved is not None else None
+
+
+# --------------------------------------------------------------------------------------------------
+# Extraction
+# --------------------------------------------------------------------------------------------------
+
+
+@cache
+def _model_query() -> tree_sitter.Query:
+    return tree_sitter.Query(cpp_language(), (grammar_dir() / "queries" / "model.scm").read_text(encoding="utf-8"))
+
+
+_TILING_BEGIN = re.compile(r"BEGIN_TILING_DATA_DEF\s*\(\s*(\w+)\s*\)")
+_TILING_FIELD = re.compile(r"TILING_DATA_FIELD_DEF(?:_ARR|_STRUCT)?\s*\(\s*([\w:]+)\s*,\s*(?:\d+\s*,\s*)?(\w+)\s*\)")
+_TILING_END = re.compile(r"END_TILING_DATA_DEF")
+
+
+class _Extractor:
+    def __init__(self, doc: SourceDocument) -> None:
+        self.doc = doc
+        self.model = DocumentModel(document=doc)
+        self.loops: list[tuple[int, int]] = []
+        self.class_nodes: list[tuple[int, int, ClassInfo]] = []
+        self.folder = Folder(doc.data, self._resolve, self._sizeof)
+        self._resolving: set[tuple[str, int]] = set()
+        self._function_starts: list[int] = []
+        self._pending_template_params: dict[str, list[str]] = {}
+
+    # -- folding hooks -------------------------------------------------------------------------
+
+    def _resolve(self, name: str, at_byte: int) -> Number | None:
+        const = self.model.constant(name, at_byte)
+        if const is None:
+            # Template parameters bound by the single instantiation of their class.
+            for cls in self.model.classes:
+                if cls.start_byte <= at_byte <= cls.end_byte and name in cls.template_params:
+                    bound = self.model.template_bindings.get(cls.name, {}).get(name)
+                    return parse_number_literal(bound) if bound is not None else None
+            return None
+        return const.value.value if const.is_constant else None
+
+    def _sizeof(self, type_text: str, at_byte: int) -> int | None:
+        return self.model.dtype_size(type_text.replace("const", "").strip(), at_byte)
+
+    # -- helpers -------------------------------------------------------------------------------
+
+    def text(self, node: tree_sitter.Node | None) -> str:
+        return "" if node is None else self.doc.node_text(node)
+
+    def span(self, node: tree_sitter.Node) -> Span:
+        return self.doc.span(node)
+
+    def loop_depth(self, offset: int, function: Function | None) -> int:
+        lo = function.body_start if function is not None else 0
+        hi = function.body_end if function is not None else len(self.doc.data)
+        return sum(1 for start, end in self.loops if start <= offset < end and lo <= start < hi)
+
+    def enclosing_class(self, offset: int) -> ClassInfo | None:
+        found: ClassInfo | None = None
+        for start, end, cls in self.class_nodes:
+            if start <= offset < end and (found is None or start >= found.start_byte):
+                found = cls
+        return found
+
+    def function_at(self, offset: int) -> Function | None:
+        index = bisect_right(self._function_starts, offset) - 1
+        while index >= 0:
+            function = self.model.functions[index]
+            if function.start_byte <= offset < function.end_byte:
+                return function
+            index -= 1
+        return None
+
+    # -- passes --------------------------------------------------------------------------------
+
+    def run(self) -> DocumentModel:
+        captures = tree_sitter.QueryCursor(_model_query()).captures(self.doc.tree.root_node)
+        by_start = {name: sorted(nodes, key=lambda n: n.start_byte) for name, nodes in captures.items()}
+        for node in by_start.get("loop", []):
+            body = node.child_by_field_name("body") or node
+            self.loops.append((body.start_byte, body.end_byte))
+        for node in by_start.get("include.path", []):
+            self.model.includes.append(self.text(node).strip("<>\""))
+        for node in by_start.get("using", []):
+            text = self.text(node)
+            match = re.match(r"using\s+namespace\s+([\w:]+)", text)
+            if match:
+                self.model.using_namespaces.append(match.group(1))
+        for node in by_start.get("alias", []):
+            self._alias(node)
+        for node in by_start.get("template", []):
+            self._template(node)
+        for node in by_start.get("class", []):
+            self._class(node)
+        for node in by_start.get("define", []):
+            self._define(node)
+        for node in by_start.get("function", []):
+            self._function(node)
+        self.model.functions.sort(key=lambda f: f.start_byte)
+        self._function_starts = [f.start_byte for f in self.model.functions]
+        declarations = by_start.get("declaration", [])
+        # Constants first (in source order), so that later ones fold through earlier ones.
+        for node in declarations:
+            self._constant(node)
+        for node in declarations:
+            self._typed_declaration(node)
+        for node in by_start.get("call", []):
+            self._call(node)
+        self._tiling_macros()
+        return self.model
+
+    def _alias(self, node: tree_sitter.Node) -> None:
+        text = self.text(node)
+        match = re.match(r"using\s+(\w+)\s*=\s*([\w:]+)\s*;", text) or re.match(
+            r"typedef\s+([\w:]+)\s+(\w+)\s*;", text
+        )
+        if not match:
+            return
+        if text.startswith("typedef"):
+            self.model.type_aliases[match.group(2)] = match.group(1).replace("AscendC::", "")
+        else:
+            self.model.type_aliases[match.group(1)] = match.group(2).replace("AscendC::", "")
+
+    def _template(self, node: tree_sitter.Node) -> None:
+        params = node.child_by_field_name("parameters")
+        inner = next((c for c in node.named_children if c.type in ("class_specifier", "struct_specifier")), None)
+        if params is None or inner is None:
+            return
+        names: list[str] = []
+        for param in params.named_children:
+            declarator = param.child_by_field_name("declarator")
+            if declarator is not None:
+                names.append(self.text(declarator))
+            else:
+                ident = next((c for c in param.named_children if c.type in ("type_identifier", "identifier")), None)
+                if ident is not None:
+                    names.append(self.text(ident))
+        name_node = inner.child_by_field_name("name")
+        if name_node is not None:
+            self._pending_template_params[self.text(name_node)] = names
+
+    def _class(self, node: tree_sitter.Node) -> None:
+        name_node = node.child_by_field_name("name")
+        body = node.child_by_field_name("body")
+        if name_node is None or body is None:
+            return
+        name = self.text(name_node)
+        info = ClassInfo(
+            name=name,
+            span=self.span(node),
+            name_span=self.span(name_node),
+            start_byte=node.start_byte,
+            end_byte=node.end_byte,
+            template_params=self._pending_template_params.get(name, []),
+            is_struct=node.type == "struct_specifier",
+        )
+        self.model.classes.append(info)
+        self.class_nodes.append((body.start_byte, body.end_byte, info))
+        if info.is_struct and "Tiling" in name:
+            fields: list[tuple[str, str]] = []
+            for member in body.named_children:
+                if member.type == "field_declaration":
+                    type_node = member.child_by_field_name("type")
+                    for declarator in member.children_by_field_name("declarator"):
+                        fields.append((self.text(type_node), self.text(declarator)))
+            self.model.tiling_structs.append(TilingStruct(name, "pod", fields, self.span(node)))
+
+    def _define(self, node: tree_sitter.Node) -> None:
+        name_node = node.child_by_field_name("name")
+        value_node = node.child_by_field_name("value")
+        if name_node is None or value_node is None:
+            return
+        value_text = self.text(value_node).strip()
+        value = self._fold_text(value_text, node.start_byte)
+        self.model.constants.append(
+            Constant(
+                name=self.text(name_node),
+                value=Folded(value_text, value),
+                span=self.span(node),
+                start_byte=node.start_byte,
+                scope_start=0,
+                scope_end=len(self.doc.data),
+                is_constant=value is not None,
+            )
+        )
+
+    def _fold_text(self, text: str, at_byte: int) -> Number | None:
+        """Fold a macro body by parsing it as an expression on its own."""
+        if not text or len(text) > 200:
+            return None
+        wrapped = f"auto __v = {text};".encode()
+        tree = tree_sitter.Parser(cpp_language()).parse(wrapped)
+        decl = tree.root_node.named_children[0] if tree.root_node.named_children else None
+        init = decl.child_by_field_name("declarator") if decl is not None else None
+        value = init.child_by_field_name("value") if init is not None else None
+        if value is None or tree.root_node.has_error:
+            return None
+        folder = Folder(wrapped, lambda name, _at: self._resolve(name, at_byte), self._sizeof)
+        return folder.fold(value).value
+
+    def _function(self, node: tree_sitter.Node) -> None:
+        declarator = node.child_by_field_name("declarator")
+        while declarator is not None and declarator.type not in ("function_declarator",):
+            declarator = declarator.child_by_field_name("declarator")
+        if declarator is None:
+            return
+        name_node = declarator.child_by_field_name("declarator")
+        if name_node is None:
+            return
+        qualified = self.text(name_node)
+        name = qualified.split("::")[-1]
+        cls = self.enclosing_class(node.start_byte)
+        class_name = cls.name if cls is not None else (qualified.split("::")[-2] if "::" in qualified else None)
+        # The dialect layer blanked the qualifiers, so they may sit just before the node: include them.
+        lead = node.start_byte
+        parsed = self.doc.parsed
+        while lead > 0 and parsed[lead - 1 : lead] in (b" ", b"\t", b"\n", b"\r"):
+            lead -= 1
+        prefix = self.doc.data[lead : declarator.start_byte].decode("utf-8", errors="replace")
+        suffix_end = node.child_by_field_name("body")
+        tail = self.doc.data[declarator.end_byte : suffix_end.start_byte if suffix_end else node.end_byte]
+        qualifiers = frozenset(_QUALIFIER_RE.findall(prefix + tail.decode("utf-8", errors="replace")))
+        parent = node.parent
+        is_extern_c = False
+        while parent is not None and parent.type in ("declaration_list", "linkage_specification"):
+            if parent.type == "linkage_specification":
+                is_extern_c = True
+                break
+            parent = parent.parent
+        type_node = node.child_by_field_name("type")
+        params: list[Param] = []
+        param_list = declarator.child_by_field_name("parameters")
+        if param_list is not None:
+            for param in param_list.named_children:
+                if param.type not in ("parameter_declaration", "optional_parameter_declaration"):
+                    continue
+                p_decl = param.child_by_field_name("declarator")
+                p_name = self.text(p_decl).lstrip("*&").strip() if p_decl is not None else ""
+                p_type = self.text(param)
+                if p_decl is not None:
+                    p_type = self.doc.data[param.start_byte : p_decl.start_byte].decode("utf-8", "replace").strip()
+                    ptr = self.text(p_decl)
+                    if ptr.startswith(("*", "&")):
+                        p_type += " " + ptr[: len(ptr) - len(ptr.lstrip("*& "))].strip()
+                params.append(Param(p_name, " ".join(p_type.split()), self.span(param)))
+        body = node.child_by_field_name("body")
+        function = Function(
+            name=name,
+            qualified_name=qualified,
+            class_name=class_name,
+            span=self.span(node),
+            name_span=self.span(name_node),
+            start_byte=node.start_byte,
+            end_byte=node.end_byte,
+            body_start=body.start_byte if body is not None else node.end_byte,
+            body_end=body.end_byte if body is not None else node.end_byte,
+            qualifiers=qualifiers,
+            return_type=self.text(type_node),
+            params=params,
+            is_extern_c=is_extern_c,
+        )
+        self.model.functions.append(function)
+        owner = cls or next((c for c in self.model.classes if c.name == class_name), None)
+        if owner is not None:
+            owner.methods.append(function)
+
+    def _scope_of(self, node: tree_sitter.Node) -> tuple[int, int]:
+        parent = node.parent
+        while parent is not None:
+            if parent.type in ("compound_statement", "field_declaration_list", "declaration_list",
+                               "translation_unit", "for_statement"):
+                if parent.type == "translation_unit":
+                    return (0, len(self.doc.data))
+                return (parent.start_byte, parent.end_byte)
+            parent = parent.parent
+        return (0, len(self.doc.data))
+
+    def _constant(self, node: tree_sitter.Node) -> None:
+        type_node = node.child_by_field_name("type")
+        if type_node is None:
+            return
+        type_text = self.text(type_node)
+        base = type_text.replace("AscendC::", "")
+        if base not in SCALAR_SIZES and base != "auto" and not base.endswith("_t") and base not in self.model.type_aliases:
+            return
+        specifiers = self.doc.data[node.start_byte : type_node.start_byte].decode("utf-8", "replace")
+        is_const_decl = "constexpr" in specifiers or "const" in specifiers.split() or "const" in type_text.split()
+        scope_start, scope_end = self._scope_of(node)
+        for declarator in node.children_by_field_name("declarator"):
+            name_node: tree_sitter.Node | None = declarator
+            value_node: tree_sitter.Node | None = None
+            if declarator.type == "init_declarator":
+                name_node = declarator.child_by_field_name("declarator")
+                value_node = declarator.child_by_field_name("value")
+            if node.type == "field_declaration":
+                value_node = node.child_by_field_name("default_value")
+            if name_node is None or name_node.type not in ("identifier", "field_identifier"):
+                continue
+            folded = self.folder.fold(value_node) if value_node is not None else Folded("", None)
+            self.model.constants.append(
+                Constant(
+                    name=self.text(name_node),
+                    value=folded,
+                    span=self.span(declarator),
+                    start_byte=node.start_byte,
+                    scope_start=scope_start,
+                    scope_end=scope_end,
+                    is_constant=is_const_decl and folded.value is not None,
+                )
+            )
+
+    def _typed_declaration(self, node: tree_sitter.Node) -> None:
+        type_node = node.child_by_field_name("type")
+        if type_node is None:
+            return
+        base_name, template_args = _split_template(type_node, self.text)
+        short = base_name.split("::")[-1]
+        function = self.function_at(node.start_byte)
+        cls = self.enclosing_class(node.start_byte)
+        class_name = cls.name if cls is not None else (function.class_name if function is not None else None)
+        for declarator in node.children_by_field_name("declarator"):
+            name_node: tree_sitter.Node | None = declarator
+            value_node = None
+            if declarator.type == "init_declarator":
+                name_node = declarator.child_by_field_name("declarator")
+                value_node = declarator.child_by_field_name("value")
+            while name_node is not None and name_node.type in ("reference_declarator", "pointer_declarator"):
+                name_node = next((c for c in name_node.named_children), None)
+            if name_node is None:
+                continue
+            name = self.text(name_node)
+            if short in QUEUE_TYPES:
+                position = template_args[0].split("::")[-1] if template_args and short != "TPipe" else None
+                depth = None
+                if short in ("TQue",) and len(template_args) > 1:
+                    depth = self.folder.fold(_template_arg_nodes(type_node)[1])
+                elif short == "TQueBind" and len(template_args) > 2:
+                    position = template_args[1].split("::")[-1]
+                    depth = self.folder.fold(_template_arg_nodes(type_node)[2])
+                self.model.buffers.append(
+                    BufferDecl(name, short, position, depth, self.span(declarator), class_name, node.start_byte)
+                )
+            elif short in TENSOR_TYPES:
+                dtype = template_args[0] if template_args else None
+                self.model.tensors.append(
+                    TensorVar(name, short, dtype, self.span(declarator), node.start_byte, function, class_name)
+                )
+            elif short == "auto" and value_node is not None and value_node.type == "call_expression":
+                call_name, call_targs = _call_name(value_node, self.text)
+                if call_name in ("AllocTensor", "DeQue", "Get", "GetWithOffset"):
+                    self.model.tensors.append(
+                        TensorVar(name, "LocalTensor", call_targs[0] if call_targs else None,
+                                  self.span(declarator), node.start_byte, function, class_name)
+                    )
+            elif cls is None and function is None and template_args and short in {c.name for c in self.model.classes}:
+                self._bind_template(short, template_args)
+            elif function is not None and template_args and short in {c.name for c in self.model.classes}:
+                self._bind_template(short, template_args)
+
+    def _bind_template(self, class_name: str, args: list[str]) -> None:
+        cls = next((c for c in self.model.classes if c.name == class_name), None)
+        if cls is None or not cls.template_params:
+            return
+        binding = dict(zip(cls.template_params, args, strict=False))
+        previous = self.model.template_bindings.get(class_name)
+        if previous is not None and previous != binding:
+            # Instantiated with different arguments: no single binding, so sizes stay unknown.
+            self.model.template_bindings[class_name] = {}
+        elif previous is None:
+            self.model.template_bindings[class_name] = binding
+
+    def _call(self, node: tree_sitter.Node) -> None:
+        function_node = node.child_by_field_name("function")
+        arguments = node.child_by_field_name("arguments")
+        if function_node is None or arguments is None:
+            return
+        name, template_args = _call_name(node, self.text)
+        if not name:
+            return
+        receiver = None
+        qualified = name
+        name_node = function_node
+        if function_node.type == "field_expression":
+            argument = function_node.child_by_field_name("argument")
+            receiver = self.text(argument)
+            field_node = function_node.child_by_field_name("field")
+            if field_node is not None:
+                name_node = field_node
+        elif function_node.type in ("qualified_identifier", "template_function", "identifier"):
+            qualified = self.text(function_node).split("<")[0].strip()
+        function = self.function_at(node.start_byte)
+        args = [
+            Arg(self.text(arg), self.span(arg), self.folder.fold(arg), arg.start_byte, arg.end_byte)
+            for arg in arguments.named_children
+            if arg.type != "comment"
+        ]
+        call = ApiCall(
+            name=name,
+            qualified=qualified,
+            receiver=receiver,
+            template_args=template_args,
+            args=args,
+            span=self.span(node),
+            name_span=self.span(name_node),
+            start_byte=node.start_byte,
+            end_byte=node.end_byte,
+            function=function,
+            loop_depth=self.loop_depth(node.start_byte, function),
+        )
+        self.model.calls.append(call)
+        if name == "InitBuffer" and args:
+            if len(args) >= 3:
+                self.model.init_buffers.append(InitBuffer(call, args[0].text, args[1].folded, args[2].folded))
+            elif len(args) == 2:
+                self.model.init_buffers.append(InitBuffer(call, args[0].text, None, args[1].folded))
+
+    def _tiling_macros(self) -> None:
+        text = self.doc.text
+        if "BEGIN_TILING_DATA_DEF" not in text:
+            return
+        for begin in _TILING_BEGIN.finditer(text):
+            end = _TILING_END.search(text, begin.end())
+            stop = end.start() if end else len(text)
+            fields = [(m.group(1), m.group(2)) for m in _TILING_FIELD.finditer(text, begin.end(), stop)]
+            start_byte = len(text[: begin.start()].encode("utf-8"))
+            end_byte = len(text[:stop].encode("utf-8"))
+            self.model.tiling_structs.append(
+                TilingStruct(begin.group(1), "macro", fields, self.doc.lines.span(start_byte, end_byte))
+            )
+
+
+def _template_arg_nodes(type_node: tree_sitter.Node) -> list[tree_sitter.Node]:
+    args = type_node.child_by_field_name("arguments")
+    if args is None:
+        for child in type_node.named_children:
+            if child.type == "template_type":
+                return _template_arg_nodes(child)
+        return []
+    return list(args.named_children)
+
+
+def _split_template(type_node: tree_sitter.Node, get_text: NodeText) -> tuple[str, list[str]]:
+    node = type_node
+    if node.type == "qualified_identifier":
+        name_node = node.child_by_field_name("name")
+        if name_node is not None and name_node.type == "template_type":
+            node = name_node
+    if node.type == "template_type":
+        name_node = node.child_by_field_name("name")
+        args = node.child_by_field_name("arguments")
+        arg_texts = [(get_text(a)) for a in args.named_children] if args is not None else []
+        return (get_text(name_node)) if name_node is not None else "", arg_texts
+    return (get_text(type_node)), []
+
+
+def _call_name(call: tree_sitter.Node, get_text: NodeText) -> tuple[str, list[str]]:
+    """The called name (last component) and its explicit template arguments."""
+    function = call.child_by_field_name("function")
+    node = function
+    while node is not None:
+        kind = node.type
+        if kind == "field_expression":
+            node = node.child_by_field_name("field")
+        elif kind == "dependent_name":
+            node = node.named_children[0] if node.named_children else None
+        elif kind == "qualified_identifier":
+            node = node.child_by_field_name("name")
+        elif kind in ("template_function", "template_method"):
+            name = node.child_by_field_name("name")
+            args = node.child_by_field_name("arguments")
+            targs = [(get_text(a)) for a in args.named_children] if args is not None else []
+            return ((get_text(name)) if name is not None else "", targs)
+        elif kind in ("identifier", "field_identifier"):
+            return (get_text(node)), []
+        else:
+            return "", []
+    return "", []
+
+
+def build_model(doc: SourceDocument) -> DocumentModel:
+    return _Extractor(doc).run()
