@@ -1,0 +1,188 @@
+"""Findings, fixes and the rule registry.
+
+A rule is a plain function `(CheckContext) -> Iterable[Finding]` registered under an id of
+`knowledge/rules.yaml`, which supplies its severity, category and explaining knowledge entry. A finding
+carries its fixes with it (as ruff-lsp does), so the code-action handler only reads them back.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Any
+
+import yaml
+
+from ascendc_lsp.resources import knowledge_dir
+from ascendc_lsp.syntax.document import SourceDocument
+from ascendc_lsp.syntax.model import DocumentModel
+from ascendc_lsp.syntax.positions import Span
+
+log = logging.getLogger(__name__)
+
+SEVERITIES = ("error", "warning", "information", "hint")
+
+
+class RuleTableError(ValueError):
+    """`knowledge/rules.yaml` is malformed; the message names the rule and field."""
+
+
+@dataclass(frozen=True, slots=True)
+class TextEdit:
+    span: Span
+    new_text: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"range": self.span.to_json(), "newText": self.new_text}
+
+
+@dataclass(frozen=True, slots=True)
+class Fix:
+    """A mechanical fix: a titled set of edits to the same document."""
+
+    title: str
+    edits: tuple[TextEdit, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"title": self.title, "edits": [e.to_json() for e in self.edits]}
+
+    @staticmethod
+    def from_json(raw: dict[str, Any]) -> Fix:
+        from ascendc_lsp.syntax.positions import Position
+
+        edits = []
+        for edit in raw.get("edits", []):
+            r = edit["range"]
+            span = Span(
+                Position(int(r["start"]["line"]), int(r["start"]["character"])),
+                Position(int(r["end"]["line"]), int(r["end"]["character"])),
+            )
+            edits.append(TextEdit(span, str(edit["newText"])))
+        return Fix(str(raw["title"]), tuple(edits))
+
+
+@dataclass(frozen=True, slots=True)
+class Related:
+    span: Span
+    message: str
+
+
+@dataclass(slots=True)
+class Finding:
+    """One diagnostic, in the JSON shape of the design page plus fixes and related locations."""
+
+    span: Span
+    severity: str
+    code: str
+    message: str
+    category: str | None = None
+    knowledge: list[str] = field(default_factory=list)
+    fixes: list[Fix] = field(default_factory=list)
+    related: list[Related] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "range": self.span.to_json(),
+            "severity": self.severity,
+            "code": self.code,
+            "message": self.message,
+            "knowledge": list(self.knowledge),
+        }
+        if self.category is not None:
+            out["category"] = self.category
+        if self.fixes:
+            out["fixes"] = [f.to_json() for f in self.fixes]
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class RuleMeta:
+    id: str
+    name: str
+    severity: str
+    category: str
+    entry: str
+    summary: str
+
+
+@cache
+def rule_table() -> dict[str, RuleMeta]:
+    path = knowledge_dir() / "rules.yaml"
+    try:
+        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except (OSError, yaml.YAMLError) as exc:
+        raise RuleTableError(f"{path}: cannot load the rule table ({exc})") from exc
+    if not isinstance(raw, dict) or not isinstance(raw.get("rules"), list):
+        raise RuleTableError(f"{path}: expected a mapping with a 'rules' list")
+    table: dict[str, RuleMeta] = {}
+    for index, item in enumerate(raw["rules"]):
+        where = f"{path}: rules[{index}]"
+        if not isinstance(item, dict):
+            raise RuleTableError(f"{where}: expected a mapping")
+        missing = [k for k in ("id", "name", "severity", "category", "entry", "summary") if not item.get(k)]
+        if missing:
+            raise RuleTableError(f"{where}: missing field(s) {', '.join(missing)}")
+        if item["severity"] not in SEVERITIES:
+            raise RuleTableError(f"{where}: severity '{item['severity']}' is not one of {', '.join(SEVERITIES)}")
+        if item["id"] in table:
+            raise RuleTableError(f"{where}: duplicate rule id {item['id']}")
+        table[item["id"]] = RuleMeta(*(str(item[k]) for k in ("id", "name", "severity", "category", "entry", "summary")))
+    return table
+
+
+@dataclass
+class CheckContext:
+    """What a rule may read: the document, its model, the chosen SoC and the API catalogue."""
+
+    document: SourceDocument
+    model: DocumentModel
+    soc_name: str = "Ascend910B"
+    soc: Any = None  # ascendc_lsp.hardware.soc.SocProfile, loaded by the caller
+    catalogue: Any = None  # ascendc_lsp.hardware.api_catalogue.ApiCatalogue
+
+    def finding(
+        self,
+        rule_id: str,
+        span: Span,
+        message: str,
+        *,
+        severity: str | None = None,
+        fixes: Iterable[Fix] = (),
+        related: Iterable[Related] = (),
+    ) -> Finding:
+        meta = rule_table()[rule_id]
+        return Finding(
+            span=span,
+            severity=severity or meta.severity,
+            code=meta.id,
+            message=message,
+            category=meta.category,
+            knowledge=[meta.entry],
+            fixes=list(fixes),
+            related=list(related),
+        )
+
+
+RuleFunction = Callable[[CheckContext], Iterable[Finding]]
+_REGISTRY: dict[str, RuleFunction] = {}
+
+
+def rule(rule_id: str) -> Callable[[RuleFunction], RuleFunction]:
+    """Register a rule implementation under an id of rules.yaml."""
+
+    def register(function: RuleFunction) -> RuleFunction:
+        if rule_id in _REGISTRY:
+            raise RuleTableError(f"rule {rule_id} is implemented twice")
+        _REGISTRY[rule_id] = function
+        return function
+
+    return register
+
+
+def registered_rules() -> dict[str, RuleFunction]:
+    # Importing the package imports every rule module, which registers them.
+    import ascendc_lsp.checks.rules  # noqa: F401
+
+    return dict(_REGISTRY)

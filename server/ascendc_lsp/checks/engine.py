@@ -1,0 +1,76 @@
+"""Run the syntax check and every registered rule over a document."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+
+from ascendc_lsp.checks.base import CheckContext, Finding, registered_rules
+from ascendc_lsp.syntax.document import SourceDocument
+from ascendc_lsp.syntax.model import DocumentModel, build_model
+
+log = logging.getLogger(__name__)
+
+_SEVERITY_ORDER = {"error": 0, "warning": 1, "information": 2, "hint": 3}
+
+
+@dataclass
+class CheckOptions:
+    soc_name: str = "Ascend910B"
+    disabled_rules: frozenset[str] = frozenset()
+
+
+def syntax_findings(document: SourceDocument) -> list[Finding]:
+    return [Finding(span=span, severity="error", code="syntax", message=message) for span, message in document.syntax_errors()]
+
+
+def load_soc(name: str) -> object | None:
+    """The SoC profile, or None when profiles are unavailable (rules then use documented defaults)."""
+    try:
+        from ascendc_lsp.hardware.soc import get_soc
+    except ImportError:
+        return None
+    return get_soc(name)
+
+
+def load_catalogue() -> object | None:
+    try:
+        from ascendc_lsp.hardware.api_catalogue import load_api_catalogue
+    except ImportError:
+        return None
+    return load_api_catalogue()
+
+
+def run_rules(context: CheckContext, disabled: frozenset[str] = frozenset()) -> list[Finding]:
+    findings: list[Finding] = []
+    for rule_id, function in sorted(registered_rules().items()):
+        if rule_id in disabled:
+            continue
+        try:
+            findings.extend(function(context))
+        except Exception:  # one broken rule must not hide the others' findings
+            log.exception("rule %s failed on %s", rule_id, context.document.path or "<buffer>")
+    return findings
+
+
+def check_document(
+    document: SourceDocument,
+    options: CheckOptions | None = None,
+    model: DocumentModel | None = None,
+) -> list[Finding]:
+    """Syntax errors plus every rule's findings, sorted by position then severity."""
+    options = options or CheckOptions()
+    findings = syntax_findings(document)
+    model = model if model is not None else build_model(document)
+    context = CheckContext(
+        document=document,
+        model=model,
+        soc_name=options.soc_name,
+        soc=load_soc(options.soc_name),
+        catalogue=load_catalogue(),
+    )
+    findings.extend(run_rules(context, options.disabled_rules))
+    findings.sort(
+        key=lambda f: (f.span.start.line, f.span.start.character, _SEVERITY_ORDER.get(f.severity, 9), f.code)
+    )
+    return findings
