@@ -1,0 +1,255 @@
+"""The `Toolchain` interface shared by the emulator and the CANN backends, and its typed results.
+
+`RunResult.to_json()` gives exactly the `run` shape of the design page
+(`stage_reached`, `compiled`, `ran`, `correct`, `diagnostics`, `max_abs_error`, `mismatches`, `estimate`)
+plus extra fields tools may use (`max_rel_error`, `first_mismatch`, `outputs`, `category`, timings).
+
+This module is imported by the language server, so it stays light: no numpy, no yaml.
+"""
+
+from __future__ import annotations
+
+import abc
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal
+
+if TYPE_CHECKING:
+    from ascendc_lsp.toolchain.spec import KernelSpec
+
+Severity = Literal["error", "warning", "information", "hint"]
+Stage = Literal["compile", "run", "verify", "done"]
+
+STAGES: tuple[str, ...] = ("compile", "run", "verify", "done")
+
+
+@dataclass
+class Diagnostic:
+    """One finding, in the LSP-like JSON shape of the design page (0-based line, UTF-16 character)."""
+
+    message: str
+    severity: Severity = "error"
+    code: str = ""
+    category: str | None = None
+    line: int = 0
+    character: int = 0
+    end_line: int | None = None
+    end_character: int | None = None
+    file: str | None = None  # the file the range refers to (the kernel source, a tiling header, the spec)
+    source: str = "ascendc-emulator"
+    knowledge: list[str] = field(default_factory=list)
+    data: dict[str, Any] = field(
+        default_factory=dict
+    )  # backend details: check name, errorStr, block, pipe...
+
+    def to_json(self) -> dict[str, Any]:
+        end_line = self.line if self.end_line is None else self.end_line
+        end_char = self.character if self.end_character is None else self.end_character
+        out: dict[str, Any] = {
+            "range": {
+                "start": {"line": max(0, self.line), "character": max(0, self.character)},
+                "end": {"line": max(0, end_line), "character": max(0, end_char)},
+            },
+            "severity": self.severity,
+            "code": self.code,
+            "category": self.category,
+            "message": self.message,
+            "knowledge": list(self.knowledge),
+            "source": self.source,
+        }
+        if self.file is not None:
+            out["file"] = self.file
+        if self.data:
+            out["data"] = dict(self.data)
+        return out
+
+
+@dataclass
+class Estimate:
+    """The cost model's answer. Cycles are AI Core cycles; `microseconds` includes the launch overhead."""
+
+    cycles: int
+    microseconds: float
+    bottleneck: str
+    pipes: dict[str, int]
+    lower_cycles: int = 0
+    upper_cycles: int = 0
+    lower_microseconds: float = 0.0
+    upper_microseconds: float = 0.0
+    launch_microseconds: float = 0.0
+    clock_ghz: float = 1.8
+    blocks: int = 0
+    cores_used: int = 0
+    cores_available: int = 0
+    ratios: dict[str, float] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+    provenance: str = "model:default"
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "cycles": self.cycles,
+            "microseconds": round(self.microseconds, 3),
+            "bottleneck": self.bottleneck,
+            "pipes": dict(self.pipes),
+            "lower_bound": {"cycles": self.lower_cycles, "microseconds": round(self.lower_microseconds, 3)},
+            "upper_bound": {"cycles": self.upper_cycles, "microseconds": round(self.upper_microseconds, 3)},
+            "launch_microseconds": round(self.launch_microseconds, 3),
+            "clock_ghz": self.clock_ghz,
+            "blocks": self.blocks,
+            "cores_used": self.cores_used,
+            "cores_available": self.cores_available,
+            "ratios": {k: round(v, 4) for k, v in self.ratios.items()},
+            "notes": list(self.notes),
+            "provenance": self.provenance,
+        }
+
+
+@dataclass
+class OutputCheck:
+    """Verification of one output tensor against the reference."""
+
+    name: str
+    compared: bool = True
+    elements: int = 0
+    mismatches: int = 0
+    max_abs_error: float = 0.0
+    max_rel_error: float = 0.0
+    first_mismatch: dict[str, Any] | None = (
+        None  # {"index": flat, "position": [...], "expected": x, "actual": y}
+    )
+    rtol: float = 0.0
+    atol: float = 0.0
+    unwritten: int = 0  # elements still holding the harness's poison pattern
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "compared": self.compared,
+            "elements": self.elements,
+            "mismatches": self.mismatches,
+            "max_abs_error": _finite(self.max_abs_error),
+            "max_rel_error": _finite(self.max_rel_error),
+            "first_mismatch": self.first_mismatch,
+            "rtol": self.rtol,
+            "atol": self.atol,
+            "unwritten": self.unwritten,
+        }
+
+
+def _finite(x: float) -> float | str:
+    """JSON has no inf/nan: spell them as strings."""
+    if math.isnan(x):
+        return "nan"
+    if math.isinf(x):
+        return "inf" if x > 0 else "-inf"
+    return x
+
+
+@dataclass
+class CompileResult:
+    ok: bool
+    binary: Path | None = None
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    cached: bool = False
+    seconds: float = 0.0
+    log: str = ""
+
+
+@dataclass
+class RunResult:
+    stage_reached: Stage = "compile"
+    compiled: bool = False
+    ran: bool = False
+    correct: bool = False
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    max_abs_error: float | None = None
+    max_rel_error: float | None = None
+    mismatches: int | None = None
+    first_mismatch: dict[str, Any] | None = None
+    outputs: list[OutputCheck] = field(default_factory=list)
+    estimate: Estimate | None = None
+    backend: str = "emulator"
+    soc: str = ""
+    kernel: str = ""
+    source: str = ""
+    compile_seconds: float = 0.0
+    compile_cached: bool = False
+    run_seconds: float = 0.0
+    exit_code: int | None = None
+    isolation: str = ""
+    stdout: str = ""
+    stderr: str = ""
+
+    @property
+    def category(self) -> str | None:
+        """The category of the first error diagnostic: what went wrong, in taxonomy terms."""
+        for d in self.diagnostics:
+            if d.severity == "error" and d.category:
+                return d.category
+        return None
+
+    def errors(self) -> list[Diagnostic]:
+        return [d for d in self.diagnostics if d.severity == "error"]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "stage_reached": self.stage_reached,
+            "compiled": self.compiled,
+            "ran": self.ran,
+            "correct": self.correct,
+            "diagnostics": [d.to_json() for d in self.diagnostics],
+            "max_abs_error": None if self.max_abs_error is None else _finite(self.max_abs_error),
+            "mismatches": self.mismatches,
+            "estimate": None if self.estimate is None else self.estimate.to_json(),
+            # extras
+            "category": self.category,
+            "max_rel_error": None if self.max_rel_error is None else _finite(self.max_rel_error),
+            "first_mismatch": self.first_mismatch,
+            "outputs": [o.to_json() for o in self.outputs],
+            "backend": self.backend,
+            "soc": self.soc,
+            "kernel": self.kernel,
+            "source": self.source,
+            "compile_seconds": round(self.compile_seconds, 3),
+            "compile_cached": self.compile_cached,
+            "run_seconds": round(self.run_seconds, 3),
+            "exit_code": self.exit_code,
+            "isolation": self.isolation,
+        }
+
+
+@dataclass
+class RunOptions:
+    """Knobs of one `run` besides the spec itself."""
+
+    source: Path | None = None  # overrides the spec's source
+    soc: str | None = None  # overrides the spec's soc
+    timeout: float = 60.0  # seconds, for compile and for run separately
+    block_order: str = "sequential"  # sequential | reverse | interleaved
+    trace_out: Path | None = None  # write a Chrome/Perfetto trace here
+    strict: bool = False
+    keep_dir: Path | None = None  # copy the run directory here (debugging)
+    use_cache: bool = True
+
+
+class ToolchainUnavailable(Exception):
+    """The backend cannot run on this machine (no compiler, no CANN toolkit...)."""
+
+
+class Toolchain(abc.ABC):
+    """A backend that compiles and runs kernels described by a kernel spec."""
+
+    name: str = "abstract"
+
+    @abc.abstractmethod
+    def available(self) -> tuple[bool, str]:
+        """(usable, reason when not)."""
+
+    @abc.abstractmethod
+    def compile(self, spec: KernelSpec, options: RunOptions | None = None) -> CompileResult:
+        """Build the kernel (with its harness) for `spec`."""
+
+    @abc.abstractmethod
+    def run(self, spec: KernelSpec, options: RunOptions | None = None) -> RunResult:
+        """Compile, run, verify against the spec's reference and estimate the time."""
