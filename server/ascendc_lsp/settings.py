@@ -61,17 +61,18 @@ _SECTIONS: dict[str, type] = {
 
 def _coerce(value: Any, default: Any, key: str, problems: list[str]) -> Any:
     if isinstance(default, bool):
-        if isinstance(value, bool):
-            return value
+        valid = isinstance(value, bool)
     elif isinstance(default, int):
-        if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
-            return value
+        valid = isinstance(value, int) and not isinstance(value, bool) and value >= 0
     elif isinstance(default, str):
-        if isinstance(value, str):
-            return value
+        valid = isinstance(value, str)
     elif isinstance(default, tuple):
-        if isinstance(value, list | tuple) and all(isinstance(v, str) for v in value):
-            return tuple(value)
+        valid = isinstance(value, list | tuple) and all(isinstance(v, str) for v in value)
+        value = tuple(value) if valid else value
+    else:
+        valid = False
+    if valid:
+        return value
     problems.append(f"setting '{key}' has an invalid value {value!r}; using the default {default!r}")
     return default
 

@@ -610,9 +610,10 @@ class _Extractor:
                         TensorVar(name, "LocalTensor", call_targs[0] if call_targs else None,
                                   self.span(declarator), node.start_byte, function, class_name)
                     )
-            elif cls is None and function is None and template_args and short in {c.name for c in self.model.classes}:
-                self._bind_template(short, template_args)
-            elif function is not None and template_args and short in {c.name for c in self.model.classes}:
+            elif template_args and (cls is None or function is not None) and short in {
+                c.name for c in self.model.classes
+            }:
+                # `KernelAdd<half, 2> op;` binds the class's template parameters for folding.
                 self._bind_template(short, template_args)
 
     def _bind_template(self, class_name: str, args: list[str]) -> None:

@@ -1,0 +1,77 @@
+"""The small core that features plug into (after esbonio's LanguageFeature).
+
+A feature declares the LSP methods it serves as data (`methods`), and gets lifecycle hooks from the
+server. Adding a feature is adding a class to `FEATURES` in lsp/features/__init__.py.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar
+
+if TYPE_CHECKING:
+    from ascendc_lsp.lsp.server import AscendcLanguageServer
+    from ascendc_lsp.lsp.state import DocumentState
+    from ascendc_lsp.settings import Settings
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Method:
+    """One LSP method served by a feature: the handler's attribute name and the registration options."""
+
+    handler: str
+    options: Any = None
+    empty: Any = None  # what the client gets if the handler fails
+
+
+class LanguageFeature:
+    methods: ClassVar[dict[str, Method]] = {}
+    commands: ClassVar[dict[str, str]] = {}  # command id -> handler attribute name
+
+    def __init__(self, server: AscendcLanguageServer) -> None:
+        self.server = server
+
+    # Lifecycle hooks: the core calls these; features override what they need.
+    def initialized(self) -> None: ...
+
+    def document_opened(self, state: DocumentState) -> None: ...
+
+    def document_changed(self, state: DocumentState) -> None: ...
+
+    def document_saved(self, state: DocumentState) -> None: ...
+
+    def document_closed(self, uri: str) -> None: ...
+
+    def settings_changed(self, settings: Settings) -> None: ...
+
+
+def guarded(name: str, function: Callable[..., Any], empty: Any) -> Callable[..., Any]:
+    """A handler that logs its own failure and answers `empty` instead of taking the server down."""
+    import inspect
+
+    if inspect.iscoroutinefunction(function):
+
+        @functools.wraps(function)
+        async def run_async(*args: Any) -> Any:
+            try:
+                return await function(*args)
+            except Exception:
+                log.exception("%s failed", name)
+                return empty
+
+        return run_async
+
+    @functools.wraps(function)
+    def run(*args: Any) -> Any:
+        try:
+            return function(*args)
+        except Exception:
+            log.exception("%s failed", name)
+            return empty
+
+    return run

@@ -1,0 +1,41 @@
+"""Quick fixes: the fixes each diagnostic carries in its `data`, read back as workspace edits."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from lsprotocol import types
+
+from ascendc_lsp.lsp.convert import SOURCE, fixes_from_diagnostic, to_workspace_edit
+from ascendc_lsp.lsp.features.base import LanguageFeature, Method
+
+
+class CodeActionsFeature(LanguageFeature):
+    methods: ClassVar[dict[str, Method]] = {
+        types.TEXT_DOCUMENT_CODE_ACTION: Method(
+            "code_actions",
+            options=types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix]),
+            empty=[],
+        )
+    }
+
+    def code_actions(self, params: types.CodeActionParams) -> list[types.CodeAction]:
+        uri = params.text_document.uri
+        state = self.server.documents.get(uri)
+        if state is None:
+            return []
+        actions: list[types.CodeAction] = []
+        for diagnostic in params.context.diagnostics:
+            if diagnostic.source != SOURCE:
+                continue
+            for fix in fixes_from_diagnostic(diagnostic):
+                actions.append(
+                    types.CodeAction(
+                        title=fix.title,
+                        kind=types.CodeActionKind.QuickFix,
+                        diagnostics=[diagnostic],
+                        edit=to_workspace_edit(uri, fix, state.version),
+                        is_preferred=len(actions) == 0,
+                    )
+                )
+        return actions

@@ -1,0 +1,258 @@
+"""The language server: document sync, settings, the feature core, and the transports."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import logging
+import sys
+from collections.abc import Callable, Generator
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from lsprotocol import types
+from pygls.lsp.server import LanguageServer
+from pygls.protocol import LanguageServerProtocol
+from pygls.protocol.language_server import lsp_method
+from pygls.uris import to_fs_path
+
+from ascendc_lsp import __version__
+from ascendc_lsp.lsp.features import FEATURES
+from ascendc_lsp.lsp.features.base import LanguageFeature, guarded
+from ascendc_lsp.lsp.state import DocumentState, DocumentStore
+from ascendc_lsp.settings import Settings, merge_settings, settings_for_path
+
+log = logging.getLogger("ascendc_lsp")
+
+CONFIG_SECTION = "ascendc"
+
+
+class AscendcProtocol(LanguageServerProtocol):
+    """Positions are UTF-16 throughout (ascendc_lsp.syntax.positions), so that is all we negotiate."""
+
+    @lsp_method(types.INITIALIZE)
+    def lsp_initialize(self, params: types.InitializeParams) -> Generator[Any, Any, types.InitializeResult]:
+        general = params.capabilities.general
+        if general is not None and general.position_encodings:
+            general.position_encodings = [types.PositionEncodingKind.Utf16]
+        result: types.InitializeResult = yield from super().lsp_initialize(params)
+        return result
+
+
+class AscendcLanguageServer(LanguageServer):
+    def __init__(self) -> None:
+        super().__init__("ascendc-lsp", __version__, protocol_cls=AscendcProtocol)
+        self.documents = DocumentStore()
+        self.settings = Settings()
+        self._client_settings: dict[str, Any] = {}
+        self.features: list[LanguageFeature] = [feature(self) for feature in FEATURES]
+        self._register()
+
+    # -- core ----------------------------------------------------------------------------------
+
+    def _register(self) -> None:
+        for feature in self.features:
+            for method, spec in type(feature).methods.items():
+                handler = guarded(f"{type(feature).__name__}.{spec.handler}", getattr(feature, spec.handler), spec.empty)
+                if spec.options is not None:
+                    self.feature(method, spec.options)(handler)
+                else:
+                    self.feature(method)(handler)
+            for command_id, attribute in type(feature).commands.items():
+                self.command(command_id)(guarded(command_id, getattr(feature, attribute), None))
+
+        core: dict[str, Callable[..., Any]] = {
+            types.INITIALIZED: self._on_initialized,
+            types.TEXT_DOCUMENT_DID_OPEN: self._on_open,
+            types.TEXT_DOCUMENT_DID_CHANGE: self._on_change,
+            types.TEXT_DOCUMENT_DID_SAVE: self._on_save,
+            types.TEXT_DOCUMENT_DID_CLOSE: self._on_close,
+            types.WORKSPACE_DID_CHANGE_CONFIGURATION: self._on_configuration,
+        }
+        for method, core_handler in core.items():
+            self.feature(method)(guarded(method, core_handler, None))
+
+    def _each(self, hook: str, *args: Any) -> None:
+        for feature in self.features:
+            try:
+                getattr(feature, hook)(*args)
+            except Exception:
+                log.exception("%s.%s failed", type(feature).__name__, hook)
+
+    # -- document sync -------------------------------------------------------------------------
+
+    def _sync(self, uri: str) -> DocumentState | None:
+        try:
+            text_document = self.workspace.get_text_document(uri)
+            source = text_document.source
+        except Exception:
+            log.exception("cannot read document %s", uri)
+            return None
+        path = to_fs_path(uri) or ""
+        return self.documents.update(uri, source, text_document.version or 0, path)
+
+    def _on_open(self, params: types.DidOpenTextDocumentParams) -> None:
+        state = self._sync(params.text_document.uri)
+        if state is not None:
+            self._each("document_opened", state)
+
+    def _on_change(self, params: types.DidChangeTextDocumentParams) -> None:
+        state = self._sync(params.text_document.uri)
+        if state is not None:
+            self._each("document_changed", state)
+
+    def _on_save(self, params: types.DidSaveTextDocumentParams) -> None:
+        state = self.documents.get(params.text_document.uri)
+        if state is not None:
+            self._each("document_saved", state)
+
+    def _on_close(self, params: types.DidCloseTextDocumentParams) -> None:
+        self.documents.close(params.text_document.uri)
+        self._each("document_closed", params.text_document.uri)
+
+    # -- settings ------------------------------------------------------------------------------
+
+    async def _on_initialized(self, params: types.InitializedParams) -> None:
+        self._each("initialized")
+        await self._pull_configuration()
+
+    async def _on_configuration(self, params: types.DidChangeConfigurationParams) -> None:
+        if isinstance(params.settings, dict) and CONFIG_SECTION in params.settings:
+            self._client_settings = params.settings[CONFIG_SECTION] or {}
+            self._apply_settings()
+        else:
+            await self._pull_configuration()
+
+    async def _pull_configuration(self) -> None:
+        workspace = self.client_capabilities.workspace
+        if workspace is not None and workspace.configuration:
+            try:
+                result = await asyncio.wait_for(
+                    self.workspace_configuration_async(
+                        types.ConfigurationParams(items=[types.ConfigurationItem(section=CONFIG_SECTION)])
+                    ),
+                    timeout=5,
+                )
+                raw = result[0] if result else None
+                self._client_settings = raw if isinstance(raw, dict) else {}
+            except Exception as exc:
+                log.warning("could not read the client's settings: %s", exc)
+        self._apply_settings()
+
+    def _apply_settings(self) -> None:
+        base = Settings()
+        problems: list[str] = []
+        root = self.workspace.root_path if self.workspace is not None else None
+        if root:
+            base, problems = settings_for_path(Path(root))
+        merged, more = merge_settings(base, self._client_settings)
+        for problem in problems + more:
+            self.window_log_message(types.LogMessageParams(type=types.MessageType.Warning, message=problem))
+        if self._soc_known(merged.soc) is False:
+            self.window_show_message(
+                types.ShowMessageParams(
+                    type=types.MessageType.Warning,
+                    message=f"ascendc-lsp: unknown SoC '{merged.soc}'; using {Settings().soc}",
+                )
+            )
+            merged = Settings(
+                toolchain=merged.toolchain, knowledge=merged.knowledge, llm=merged.llm, diagnostics=merged.diagnostics
+            )
+        self.settings = merged
+        self._each("settings_changed", merged)
+
+    # -- hardware and API knowledge --------------------------------------------------------------
+
+    def _soc_known(self, name: str) -> bool | None:
+        try:
+            load_soc_profile(name)
+        except LookupError:
+            return False
+        except Exception:
+            return None
+        return True
+
+    def soc_profile(self) -> object | None:
+        try:
+            return load_soc_profile(self.settings.soc)
+        except Exception:
+            return None
+
+    def api_hover(self, name: str) -> str | None:
+        try:
+            from ascendc_lsp.hardware.api_hover import api_markdown
+        except ImportError:
+            return None
+        return api_markdown(name, self.settings.soc)
+
+
+@cache
+def load_soc_profile(name: str) -> object | None:
+    try:
+        from ascendc_lsp.hardware.soc import get_soc
+    except ImportError:
+        return None
+    return get_soc(name)
+
+
+# -- transports --------------------------------------------------------------------------------
+
+
+def _configure_logging(log_file: str | None) -> None:
+    handlers: list[logging.Handler] = [logging.StreamHandler(sys.stderr)]
+    if log_file:
+        handlers.append(logging.FileHandler(log_file, encoding="utf-8"))
+    logging.basicConfig(level=logging.INFO, handlers=handlers, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logging.getLogger("pygls").setLevel(logging.WARNING)
+
+
+def serve_websocket(server: AscendcLanguageServer, host: str, port: int) -> None:
+    """WebSocket transport sending text frames (browsers' JSON-RPC clients reject pygls's binary frames)."""
+    from websockets.asyncio.server import ServerConnection, serve
+    from websockets.exceptions import ConnectionClosed
+
+    class TextWriter:
+        def __init__(self, connection: ServerConnection) -> None:
+            self._connection = connection
+
+        def close(self) -> Any:
+            return self._connection.close()
+
+        def write(self, data: bytes | str) -> Any:
+            return self._connection.send(data.decode("utf-8") if isinstance(data, bytes) else data)
+
+    async def connection(websocket: ServerConnection) -> None:
+        protocol = server.protocol
+        protocol.set_writer(TextWriter(websocket), include_headers=False)
+        while True:
+            try:
+                data = await websocket.recv(decode=False)
+            except ConnectionClosed:
+                return
+            try:
+                protocol.handle_message(json.loads(data, object_hook=protocol.structure_message))
+            except Exception:
+                log.exception("cannot handle a WebSocket message")
+
+    async def main() -> None:
+        async with serve(connection, host, port) as ws_server:
+            log.info("serving LSP over WebSocket on ws://%s:%d", host, port)
+            await ws_server.serve_forever()
+
+    asyncio.run(main())
+
+
+def command(args: argparse.Namespace) -> int:
+    _configure_logging(getattr(args, "log_file", None))
+    server = AscendcLanguageServer()
+    host = getattr(args, "host", "127.0.0.1")
+    if getattr(args, "tcp", None):
+        server.start_tcp(host, args.tcp)
+    elif getattr(args, "ws", None):
+        serve_websocket(server, host, args.ws)
+    else:
+        server.start_io()
+    return 0
+
