@@ -1,0 +1,176 @@
+"""`ascendc-lsp run SPEC.yaml`: compile, run, verify and estimate a kernel.
+
+Exit codes: 0 the kernel is correct; 1 it is not (compile error, runtime error, mismatch); 2 bad usage or an
+unreadable / invalid spec (one line on stderr naming the file and field).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import sys
+from pathlib import Path
+from typing import Any, TextIO
+
+from ascendc_lsp.toolchain.base import RunOptions, RunResult, Toolchain, ToolchainUnavailable
+from ascendc_lsp.toolchain.spec import KernelSpec, SpecError, load_spec
+
+EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
+
+
+def _err(msg: str) -> int:
+    print(f"ascendc-lsp run: {msg}", file=sys.stderr)
+    return EXIT_USAGE
+
+
+def _settings(spec_path: Path) -> tuple[str | None, str | None]:
+    """(backend, soc) from ascendc-lsp.toml next to the spec, when there is one."""
+    try:
+        from ascendc_lsp.settings import find_config_file, settings_for_path
+
+        if find_config_file(spec_path.resolve().parent) is None:
+            return None, None
+        s, _problems = settings_for_path(spec_path.resolve())
+        return s.toolchain.backend, s.soc
+    except Exception:  # settings are a convenience here; a broken file is reported by the server
+        return None, None
+
+
+def get_toolchain(backend: str) -> Toolchain:
+    """The backend by name; raises ToolchainUnavailable with a user-facing reason."""
+    if backend == "emulator":
+        from ascendc_lsp.toolchain.emulator.runner import EmulatorToolchain
+
+        tc: Toolchain = EmulatorToolchain()
+    elif backend == "cann":
+        try:
+            mod = importlib.import_module("ascendc_lsp.toolchain.cann")
+        except ImportError as exc:
+            raise ToolchainUnavailable(
+                f"the cann backend is not available in this build ({exc}); use --backend emulator"
+            ) from None
+        factory = getattr(mod, "CannToolchain", None) or getattr(mod, "toolchain", None)
+        if factory is None:
+            raise ToolchainUnavailable("the cann backend module has no CannToolchain; use --backend emulator")
+        tc = factory()
+    else:
+        raise ToolchainUnavailable(f"unknown backend '{backend}' (emulator or cann)")
+    ok, why = tc.available()
+    if not ok:
+        hint = (
+            " (set ASCEND_HOME_PATH to an installed CANN toolkit, or use --backend emulator)"
+            if backend == "cann"
+            else ""
+        )
+        raise ToolchainUnavailable(f"the {backend} backend cannot run here: {why}{hint}")
+    return tc
+
+
+def command(args: argparse.Namespace) -> int:
+    spec_arg = getattr(args, "spec", None)
+    if not spec_arg:
+        return _err("missing SPEC.yaml")
+    spec_path = Path(spec_arg)
+    try:
+        spec = load_spec(spec_path)
+    except SpecError as exc:
+        return _err(str(exc))
+    cfg_backend, cfg_soc = _settings(spec_path)
+    backend = getattr(args, "backend", None) or cfg_backend or "emulator"
+    soc = getattr(args, "soc", None) or spec.soc or cfg_soc
+    timeout = float(getattr(args, "timeout", 60.0) or 60.0)
+    if timeout <= 0:
+        return _err(f"--timeout must be > 0, got {timeout:g}")
+    source = getattr(args, "source", None)
+    if source is not None and not Path(source).is_file():
+        return _err(f"--source: file not found: {source}")
+    trace = getattr(args, "trace", None)
+    if trace is not None:
+        tp = Path(trace)
+        if tp.parent and not tp.parent.resolve().is_dir():
+            return _err(f"--trace: directory not found: {tp.parent}")
+    opts = RunOptions(
+        source=Path(source) if source else None,
+        soc=soc,
+        timeout=timeout,
+        block_order=getattr(args, "block_order", "sequential") or "sequential",
+        trace_out=Path(trace) if trace else None,
+    )
+    try:
+        tc = get_toolchain(backend)
+    except ToolchainUnavailable as exc:
+        return _err(str(exc))
+    try:
+        result = tc.run(spec, opts)
+    except SpecError as exc:
+        return _err(str(exc))
+    fmt = getattr(args, "format", "text") or "text"
+    if fmt == "json":
+        json.dump(result.to_json(), sys.stdout, indent=2, ensure_ascii=False)
+        sys.stdout.write("\n")
+    else:
+        print_text(result, spec, sys.stdout)
+    return EXIT_OK if result.correct else EXIT_FAIL
+
+
+def _rel(path: str | None) -> str:
+    if not path:
+        return "?"
+    try:
+        return str(Path(path).resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return path
+
+
+def print_text(r: RunResult, spec: KernelSpec, out: TextIO) -> None:
+    compiled = "compiled" + (" (cached)" if r.compile_cached else "") + f" in {r.compile_seconds:.2f} s"
+    if not r.compiled:
+        compiled = "did not compile"
+    ran = f"ran in {r.run_seconds:.2f} s" if r.ran else ("run failed" if r.compiled else "")
+    verdict = "CORRECT" if r.correct else "NOT CORRECT"
+    parts = [p for p in (compiled, ran) if p]
+    out.write(
+        f"{r.kernel} on {r.soc} ({r.backend}, block_dim {spec.block_dim}): {', '.join(parts)}: {verdict}\n"
+    )
+    for o in r.outputs:
+        status = (
+            "ok"
+            if o.mismatches
+            <= int(spec.tolerance_for(spec.tensor(o.name) or spec.outputs[0]).error_ratio * o.elements)
+            else "MISMATCH"
+        )
+        out.write(
+            f"  output {o.name}: {status}, {o.mismatches:,}/{o.elements:,} mismatches, "
+            f"max abs error {o.max_abs_error:.4g}, max rel error {o.max_rel_error:.4g} "
+            f"(rtol {o.rtol:g}, atol {o.atol:g})\n"
+        )
+    e = r.estimate
+    if e is not None:
+        out.write(
+            f"estimate: {e.microseconds:.2f} us ({e.cycles:,} cycles at {e.clock_ghz:g} GHz, "
+            f"bounds {e.lower_microseconds:.2f}-{e.upper_microseconds:.2f} us, launch {e.launch_microseconds:.1f} us), "
+            f"bottleneck {e.bottleneck} [{e.provenance}]\n"
+        )
+        busy = "  ".join(f"{k} {v:,}" for k, v in e.pipes.items() if v)
+        if busy:
+            out.write(f"  busy cycles on the critical core: {busy}\n")
+        for n in e.notes:
+            out.write(f"  note: {n}\n")
+    if r.diagnostics:
+        out.write("diagnostics:\n")
+        for d in r.diagnostics:
+            where = f"{_rel(d.file)}:{d.line + 1}:{d.character + 1}"
+            tag = ", ".join(x for x in (d.category or "", d.code) if x)
+            first, *rest = d.message.splitlines() or [""]
+            out.write(f"  {where}: {d.severity} [{tag}] {first}\n")
+            for line in rest:
+                out.write(f"      {line}\n")
+
+
+def run_json(spec_path: str, **kwargs: Any) -> dict[str, Any]:
+    """Programmatic helper: run a spec on the emulator and return the JSON shape (raises SpecError)."""
+    from ascendc_lsp.toolchain.emulator.runner import EmulatorToolchain
+
+    spec = load_spec(spec_path)
+    return EmulatorToolchain().run(spec, RunOptions(**kwargs)).to_json()

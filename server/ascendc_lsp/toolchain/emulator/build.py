@@ -1,0 +1,431 @@
+"""Compile a kernel + generated harness with g++: precompiled header, content-hash cache, sandboxed compiler.
+
+Cache layout (`$XDG_CACHE_HOME/ascendc-lsp/emulator/`, default `~/.cache/...`):
+- `pch/<key>/kernel_operator.h.gch`: the emulator headers precompiled for one compiler + flag set;
+- `bin/<key>/kernel` + `manifest.json`: a linked kernel. The key hashes the compiler identity, the flags,
+  the harness text, the kernel source and tiling header texts and the emulator headers; the manifest lists every
+  other user header the build read (from g++ -MMD) with its hash, checked on each hit (ccache's "manifest" idea).
+Entries are written to a temporary name and renamed, so concurrent runs never see half a file.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+import time
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+from ascendc_lsp.toolchain import sandbox
+from ascendc_lsp.toolchain.base import CompileResult, Diagnostic
+from ascendc_lsp.toolchain.emulator import gccdiag
+from ascendc_lsp.toolchain.emulator.harness import generate, harness_hint
+from ascendc_lsp.toolchain.spec import KernelSpec
+
+BASE_FLAGS = ("-std=c++17", "-O1", "-g0", "-w", "-pthread")
+DIAG_FLAGS = ("-fdiagnostics-plain-output", "-fdiagnostics-column-unit=byte", "-fmax-errors=20")
+MAX_BIN_ENTRIES = 200
+PCH_HEADER = "kernel_operator.h"
+COMPILE_MEMORY = 3 << 30
+
+
+def include_dir() -> Path:
+    from ascendc_lsp.resources import emulator_include_dir
+
+    return emulator_include_dir()
+
+
+def cache_root() -> Path:
+    base = os.environ.get("XDG_CACHE_HOME")
+    root = Path(base) if base and Path(base).is_absolute() else Path.home() / ".cache"
+    return root / "ascendc-lsp" / "emulator"
+
+
+def find_cxx() -> str | None:
+    env = os.environ.get("ASCENDC_LSP_CXX")
+    if env:
+        return shutil.which(env) or (env if Path(env).is_file() else None)
+    return shutil.which("g++")
+
+
+@cache
+def compiler_id(cxx: str) -> str:
+    try:
+        r = subprocess.run([cxx, "--version"], capture_output=True, text=True, timeout=20, check=False)
+        version = r.stdout.splitlines()[0] if r.stdout else "?"
+    except (OSError, subprocess.SubprocessError):
+        version = "?"
+    real = os.path.realpath(cxx)
+    try:
+        mtime = os.stat(real).st_mtime_ns
+    except OSError:
+        mtime = 0
+    return f"{real}|{version}|{mtime}"
+
+
+def _digest_dir(root: Path) -> str:
+    h = hashlib.sha256()
+    if root.is_dir():
+        for p in sorted(root.rglob("*")):
+            if p.is_file() and not p.name.endswith(".gch"):
+                h.update(str(p.relative_to(root)).encode())
+                h.update(b"\0")
+                h.update(p.read_bytes())
+                h.update(b"\0")
+    return h.hexdigest()
+
+
+_HEADERS_DIGEST: dict[str, tuple[tuple[int, int], str]] = {}
+
+
+def headers_digest(root: Path) -> str:
+    """Hash of the emulator headers; recomputed only when a file's mtime or the file count changes."""
+    stamp = (0, 0)
+    if root.is_dir():
+        files = [p for p in root.rglob("*") if p.is_file()]
+        stamp = (len(files), max((p.stat().st_mtime_ns for p in files), default=0))
+    hit = _HEADERS_DIGEST.get(str(root))
+    if hit is not None and hit[0] == stamp:
+        return hit[1]
+    d = _digest_dir(root)
+    _HEADERS_DIGEST[str(root)] = (stamp, d)
+    return d
+
+
+def _sha(path: Path) -> str | None:
+    try:
+        return hashlib.sha256(path.read_bytes()).hexdigest()
+    except OSError:
+        return None
+
+
+def _project_root(paths: list[Path]) -> list[Path]:
+    """Directories the compiler may read: those of the inputs and their nearest project root."""
+    out: list[Path] = []
+    home = Path.home().resolve()
+    for p in paths:
+        d = p if p.is_dir() else p.parent
+        out.append(d)
+        for anc in [d, *d.parents]:
+            if (anc / ".git").exists() or (anc / "ascendc-lsp.toml").exists():
+                if anc not in (Path("/"), home):
+                    out.append(anc)
+                break
+        else:
+            if d.parent not in (Path("/"), home):
+                out.append(d.parent)
+    return out
+
+
+@dataclass
+class BuildPlan:
+    cxx: str
+    source: Path
+    harness: str
+    flags: list[str]
+    key: str
+
+
+def plan(spec: KernelSpec, source: Path, cxx: str) -> BuildPlan:
+    inc = include_dir()
+    flags = [*BASE_FLAGS]
+    for d in spec.include_dirs:
+        flags.append(f"-I{d}")
+    for name, val in spec.defines.items():
+        flags.append(f"-D{name}" if val is None else f"-D{name}={val}")
+    harness = generate(spec, source)
+    h = hashlib.sha256()
+    parts = [
+        "v1",
+        compiler_id(cxx),
+        json.dumps(flags),
+        harness,
+        str(source),
+        source.read_text(encoding="utf-8", errors="replace"),
+        headers_digest(inc),
+    ]
+    if spec.tiling is not None and spec.tiling.header is not None:
+        parts.append(spec.tiling.header.read_text(encoding="utf-8", errors="replace"))
+    for part in parts:
+        h.update(part.encode("utf-8", "replace"))
+        h.update(b"\0")
+    return BuildPlan(cxx=cxx, source=source, harness=harness, flags=flags, key=h.hexdigest()[:40])
+
+
+def _lookup(entry: Path) -> Path | None:
+    binary = entry / "kernel"
+    manifest = entry / "manifest.json"
+    if not binary.is_file() or not manifest.is_file():
+        return None
+    try:
+        deps = json.loads(manifest.read_text())["deps"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    for path, digest in deps.items():
+        if _sha(Path(path)) != digest:
+            return None
+    with contextlib.suppress(OSError):
+        os.utime(entry)
+    return binary
+
+
+def _parse_depfile(text: str) -> list[str]:
+    body = text.replace("\\\n", " ")
+    _, _, rest = body.partition(":")
+    deps: list[str] = []
+    token = ""
+    i = 0
+    while i < len(rest):
+        c = rest[i]
+        if c == "\\" and i + 1 < len(rest) and rest[i + 1] == " ":
+            token += " "
+            i += 2
+            continue
+        if c.isspace():
+            if token:
+                deps.append(token)
+            token = ""
+            if c == "\n":
+                break  # phony targets follow on later lines
+        else:
+            token += c
+        i += 1
+    if token:
+        deps.append(token)
+    return deps
+
+
+def _prune(bin_dir: Path) -> None:
+    try:
+        entries = sorted((p for p in bin_dir.iterdir() if p.is_dir()), key=lambda p: p.stat().st_mtime)
+    except OSError:
+        return
+    for p in entries[: max(0, len(entries) - MAX_BIN_ENTRIES)]:
+        shutil.rmtree(p, ignore_errors=True)
+
+
+def ensure_pch(cxx: str, timeout: float) -> Path | None:
+    """Directory holding kernel_operator.h.gch for BASE_FLAGS, built on first use; None if it cannot be."""
+    inc = include_dir()
+    if not (inc / PCH_HEADER).is_file():
+        return None
+    key = hashlib.sha256(
+        "\0".join([compiler_id(cxx), json.dumps(BASE_FLAGS), headers_digest(inc), str(inc)]).encode()
+    ).hexdigest()[:40]
+    root = cache_root() / "pch"
+    final = root / key
+    if (final / f"{PCH_HEADER}.gch").is_file():
+        return final
+    try:
+        root.mkdir(parents=True, exist_ok=True)
+        tmp = Path(tempfile.mkdtemp(prefix=".build-", dir=root))
+    except OSError:
+        return None
+    try:
+        res = sandbox.run_sandboxed(
+            [
+                cxx,
+                *BASE_FLAGS,
+                f"-I{inc}",
+                "-x",
+                "c++-header",
+                str(inc / PCH_HEADER),
+                "-o",
+                str(tmp / f"{PCH_HEADER}.gch"),
+            ],
+            tmp,
+            sandbox.Limits(timeout=max(timeout, 60.0), memory_bytes=COMPILE_MEMORY),
+            read_paths=[inc],
+            env={**_compile_env()},
+        )
+        if res.returncode != 0 or not (tmp / f"{PCH_HEADER}.gch").is_file():
+            return None
+        try:
+            tmp.rename(final)
+        except OSError:
+            if not (final / f"{PCH_HEADER}.gch").is_file():
+                return None
+        return final
+    finally:
+        if tmp.exists():
+            shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _compile_env() -> dict[str, str]:
+    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LC_ALL": "C", "LANG": "C"}
+    return env
+
+
+def build(
+    spec: KernelSpec, source: Path, timeout: float = 60.0, use_cache: bool = True, fallback_line: int = 0
+) -> CompileResult:
+    """Compile (or fetch from the cache) the kernel binary for this spec and source."""
+    t0 = time.monotonic()
+    cxx = find_cxx()
+    if cxx is None:
+        return CompileResult(
+            ok=False,
+            diagnostics=[
+                Diagnostic(
+                    message="g++ was not found on PATH: the emulator backend needs a C++17 compiler "
+                    "(install g++, or point ASCENDC_LSP_CXX at one)",
+                    code="toolchain",
+                    category="toolchain-env",
+                    file=str(source),
+                )
+            ],
+        )
+    inc = include_dir()
+    bp = plan(spec, source, cxx)
+    bin_dir = cache_root() / "bin"
+    entry = bin_dir / bp.key
+    if use_cache:
+        hit = _lookup(entry)
+        if hit is not None:
+            return CompileResult(ok=True, binary=hit, cached=True, seconds=time.monotonic() - t0)
+    pch = ensure_pch(cxx, timeout) if use_cache else None
+    workdir = Path(tempfile.mkdtemp(prefix="ascendc-emu-build-"))
+    try:
+        (workdir / "harness.cpp").write_text(bp.harness, encoding="utf-8")
+        cmd = [cxx, *bp.flags, *DIAG_FLAGS]
+        if pch is not None:
+            cmd.append(f"-I{pch}")
+        cmd += [f"-I{inc}", "-MMD", "-MF", "deps.d", "harness.cpp", "-o", "kernel"]
+        read = [inc, source, *spec.include_dirs, *_project_root([source, spec.base_dir])]
+        if pch is not None:
+            read.append(pch)
+        if spec.tiling is not None and spec.tiling.header is not None:
+            read.append(spec.tiling.header.parent)
+        res = sandbox.run_sandboxed(
+            cmd,
+            workdir,
+            sandbox.Limits(timeout=timeout, memory_bytes=COMPILE_MEMORY),
+            read_paths=read,
+            env=_compile_env(),
+        )
+        log = res.stderr + res.stdout
+        if res.timed_out or res.error or res.returncode != 0 or not (workdir / "kernel").is_file():
+            diags = _failure_diagnostics(spec, source, res, fallback_line, inc)
+            return CompileResult(ok=False, diagnostics=diags, seconds=time.monotonic() - t0, log=log)
+        binary = workdir / "kernel"
+        if not use_cache:
+            keep = Path(tempfile.mkdtemp(prefix="ascendc-emu-bin-"))
+            shutil.move(str(binary), keep / "kernel")
+            return CompileResult(ok=True, binary=keep / "kernel", seconds=time.monotonic() - t0, log=log)
+        deps: dict[str, str] = {}
+        with contextlib.suppress(OSError):
+            for d in _parse_depfile((workdir / "deps.d").read_text()):
+                p = (workdir / d).resolve()
+                if p.is_relative_to(inc.resolve()) or p.parent == workdir.resolve():
+                    continue
+                digest = _sha(p)
+                if digest is not None:
+                    deps[str(p)] = digest
+        try:
+            bin_dir.mkdir(parents=True, exist_ok=True)
+            tmp_entry = Path(tempfile.mkdtemp(prefix=".new-", dir=bin_dir))
+            shutil.move(str(binary), tmp_entry / "kernel")
+            (tmp_entry / "manifest.json").write_text(
+                json.dumps({"deps": deps, "source": str(source)}, indent=1)
+            )
+            try:
+                tmp_entry.rename(entry)
+            except OSError:  # another run stored the same key first
+                shutil.rmtree(tmp_entry, ignore_errors=True)
+            _prune(bin_dir)
+            final = entry / "kernel"
+            if not final.is_file():
+                raise OSError("cache entry vanished")
+            return CompileResult(ok=True, binary=final, seconds=time.monotonic() - t0, log=log)
+        except OSError:
+            keep = Path(tempfile.mkdtemp(prefix="ascendc-emu-bin-"))
+            src_bin = binary if binary.exists() else None
+            if src_bin is None:
+                return CompileResult(
+                    ok=False,
+                    diagnostics=[
+                        Diagnostic(
+                            message="could not store the compiled kernel",
+                            code="toolchain",
+                            category="toolchain-env",
+                        )
+                    ],
+                    seconds=time.monotonic() - t0,
+                )
+            shutil.move(str(src_bin), keep / "kernel")
+            return CompileResult(ok=True, binary=keep / "kernel", seconds=time.monotonic() - t0, log=log)
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+
+
+def _failure_diagnostics(
+    spec: KernelSpec, source: Path, res: sandbox.SandboxResult, fallback_line: int, inc: Path
+) -> list[Diagnostic]:
+    src = str(source)
+    if res.timed_out:
+        return [
+            Diagnostic(
+                message=f"compilation did not finish within {res.seconds:.0f} s (compile timeout)",
+                code="compile-timeout",
+                category="toolchain-env",
+                line=fallback_line,
+                file=src,
+            )
+        ]
+    if res.error:
+        return [Diagnostic(message=res.error, code="toolchain", category="toolchain-env", file=src)]
+    if res.signal is not None:
+        return [
+            Diagnostic(
+                message=f"the compiler was killed by {res.signal_name} (out of memory or CPU time?)",
+                code="compile-crash",
+                category="toolchain-env",
+                line=fallback_line,
+                file=src,
+            )
+        ]
+    inc_s = str(inc.resolve())
+    user_roots = [str(source.parent.resolve()), *(str(d) for d in spec.include_dirs), str(spec.base_dir)]
+    if spec.tiling is not None and spec.tiling.header is not None:
+        user_roots.append(str(spec.tiling.header.parent))
+
+    def is_user(f: str) -> bool:
+        p = os.path.realpath(f) if os.path.isabs(f) else f
+        if p.startswith(inc_s) or os.path.basename(p) == "harness.cpp" or not os.path.isabs(p):
+            return False
+        return any(p.startswith(r) for r in user_roots)
+
+    def line_text(f: str, line0: int) -> str:
+        try:
+            with open(f, encoding="utf-8", errors="replace") as fh:
+                for i, text in enumerate(fh):
+                    if i == line0:
+                        return text.rstrip("\n")
+        except OSError:
+            pass
+        return ""
+
+    def hint(msg: gccdiag.GccMessage) -> str | None:
+        if os.path.basename(msg.file) == "harness.cpp":
+            return harness_hint(spec)
+        return None
+
+    diags = gccdiag.to_diagnostics(res.stderr, is_user, (src, fallback_line), line_text, hint)
+    if not diags:
+        tail = (res.stderr or res.stdout).strip().splitlines()[-3:]
+        diags = [
+            Diagnostic(
+                message="compilation failed: " + (" | ".join(tail) or f"exit {res.returncode}"),
+                code="compile-error",
+                category="api-signature",
+                line=fallback_line,
+                file=src,
+            )
+        ]
+    return diags

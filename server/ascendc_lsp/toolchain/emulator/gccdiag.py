@@ -1,0 +1,170 @@
+"""g++ output (with -fdiagnostics-plain-output, LC_ALL=C) -> diagnostics at the user's lines.
+
+An error inside the emulator headers or the generated harness is moved to the user's code: the last
+"required from" / "In file included from" location of that error that lies in a user file, else the kernel
+entry line. Categories come from a small table of message patterns (taxonomy slugs).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ascendc_lsp.toolchain.base import Diagnostic
+
+_LOC = re.compile(
+    r"^(?P<file>[^:\n]+?):(?P<line>\d+):(?:(?P<col>\d+):)?\s*"
+    r"(?P<kind>fatal error|error|warning|note|required from here|required from|In instantiation of|)"
+    r"(?::)?\s*(?P<msg>.*)$"
+)
+_INCLUDED = re.compile(r"^(?:In file included from|\s+from)\s+(?P<file>[^:\n]+):(?P<line>\d+)[:,]?")
+
+# (pattern over the message, category); first match wins
+_CATEGORIES: list[tuple[re.Pattern[str], str]] = [
+    (
+        re.compile(
+            r"'(?:expf|expl|exp|logf|log|sqrtf|sqrt|powf|pow|fabsf|fabs|tanhf|tanh|sinf|cosf|floorf|ceilf|"
+            r"printf|malloc|free|std::\w+)' (?:was not declared|is not a member)"
+        ),
+        "libm-in-kernel",
+    ),
+    (
+        re.compile(r"'(?:std::)?(?:vector|map|string|unordered_map|min|max|sort)' is not a member of 'std'"),
+        "libm-in-kernel",
+    ),
+    (re.compile(r"No such file or directory"), "toolchain-env"),
+    (re.compile(r"static assertion failed.*(?:dtype|data type|type)", re.I), "api-dtype-unsupported"),
+    (re.compile(r"(?:GET_TILING_DATA|TILING_DATA|TilingData|tiling)", re.I), "tiling-definition"),
+    (
+        re.compile(
+            r"was not declared in this scope|does not name a type|has not been declared|is not a member of 'AscendC'"
+        ),
+        "undeclared-ascendc-symbol",
+    ),
+    (
+        re.compile(
+            r"no matching function for call|no matching member function|cannot convert|invalid conversion|"
+            r"could not convert|no match for|too (?:many|few) arguments|template argument|"
+            r"call of overloaded .* is ambiguous|is private within this context|passing .* discards qualifiers|"
+            r"is not a member of|has no member named"
+        ),
+        "api-signature",
+    ),
+    (re.compile(r"static assertion failed"), "api-signature"),
+]
+
+
+@dataclass
+class GccMessage:
+    file: str
+    line: int  # 1-based
+    col: int  # 1-based byte column, 0 when unknown
+    kind: str  # error | warning | fatal error
+    message: str
+    context: list[tuple[str, int, int]] = field(
+        default_factory=list
+    )  # (file, line, col) from notes before it
+    notes: list[str] = field(default_factory=list)
+
+
+def parse(stderr: str) -> list[GccMessage]:
+    """Errors and warnings with the include/instantiation context that preceded each."""
+    out: list[GccMessage] = []
+    context: list[tuple[str, int, int]] = []
+    for raw in stderr.splitlines():
+        m_inc = _INCLUDED.match(raw)
+        if m_inc:
+            context.append((m_inc.group("file"), int(m_inc.group("line")), 0))
+            continue
+        m = _LOC.match(raw)
+        if not m:
+            continue
+        kind = m.group("kind")
+        loc = (m.group("file"), int(m.group("line")), int(m.group("col") or 0))
+        if kind in ("error", "fatal error", "warning"):
+            out.append(
+                GccMessage(loc[0], loc[1], loc[2], kind, m.group("msg").strip(), context=list(context))
+            )
+            context = []
+        elif kind == "note":
+            if out:
+                out[-1].notes.append(f"{loc[0]}:{loc[1]}: {m.group('msg').strip()}")
+            context.append(loc)
+        elif kind.startswith("required from") or kind == "In instantiation of":
+            context.append(loc)
+        elif kind == "" and m.group("msg").startswith("In "):  # "k.cpp: In function 'void g()':" has no line
+            continue
+    return out
+
+
+def categorize(message: str) -> str:
+    for pat, cat in _CATEGORIES:
+        if pat.search(message):
+            return cat
+    return "api-signature"
+
+
+def to_diagnostics(
+    stderr: str,
+    is_user_file: Callable[[str], bool],
+    fallback: tuple[str, int],
+    line_text: Callable[[str, int], str],
+    harness_hint: Callable[[GccMessage], str | None] | None = None,
+    limit: int = 20,
+) -> list[Diagnostic]:
+    """Map g++ errors to diagnostics in user files. `fallback` is (file, 0-based line) for unplaceable errors."""
+    diags: list[Diagnostic] = []
+    for msg in parse(stderr):
+        if msg.kind == "warning":
+            continue  # the build uses -w; anything left is noise
+        file, line, col = msg.file, msg.line, msg.col
+        text = msg.message
+        if not is_user_file(file):
+            placed = next(((f, ln, c) for f, ln, c in reversed(msg.context) if is_user_file(f)), None)
+            hint = harness_hint(msg) if harness_hint is not None else None
+            if hint:
+                text = f"{text} ({hint})"
+            if placed is not None:
+                text = f"{text} [in {Path(file).name}:{line}]"
+                file, line, col = placed
+            else:
+                text = f"{text} [in {Path(file).name}:{line}]"
+                file, line, col = fallback[0], fallback[1] + 1, 0
+        src = line_text(file, line - 1)
+        start = _utf16_col(src, col - 1) if col > 0 else _utf16_col(src, len(src) - len(src.lstrip()))
+        end = _token_end(src, col - 1) if col > 0 else len(src.rstrip().encode("utf-16-le")) // 2
+        diags.append(
+            Diagnostic(
+                message=text,
+                severity="error",
+                code="compile-error",
+                category=categorize(msg.message),
+                line=max(0, line - 1),
+                character=start,
+                end_line=max(0, line - 1),
+                end_character=max(start, end),
+                file=file,
+                source="g++ (emulator)",
+                data={"notes": msg.notes[:5]} if msg.notes else {},
+            )
+        )
+        if len(diags) >= limit:
+            break
+    return diags
+
+
+def _utf16_col(line: str, byte_col: int) -> int:
+    b = line.encode("utf-8")[: max(0, byte_col)]
+    return len(b.decode("utf-8", "ignore").encode("utf-16-le")) // 2
+
+
+def _token_end(line: str, byte_col: int) -> int:
+    b = line.encode("utf-8")
+    i = max(0, byte_col)
+    while i < len(b) and (chr(b[i]).isalnum() or b[i] in b"_:"):
+        i += 1
+    if i == max(0, byte_col):
+        i = min(len(b), i + 1)
+    return _utf16_col(line, i)

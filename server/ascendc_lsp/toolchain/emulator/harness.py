@@ -1,0 +1,105 @@
+"""Generate `harness.cpp` for a kernel spec, as PROTOCOL.md describes."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+from typing import Any
+
+from ascendc_lsp.toolchain.spec import KernelSpec
+
+HARNESS_MARK = "ascendc-lsp emulator harness"
+
+
+def _cstr(s: str) -> str:
+    return json.dumps(s)  # a valid C string literal for the characters we allow in paths and names
+
+
+def _literal(v: Any) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, int):
+        if -(2**31) <= v < 2**31:
+            return str(v)
+        return f"{v}LL" if v < 0 else f"{v}ULL"
+    f = float(v)
+    if math.isnan(f):
+        return '__builtin_nan("")'
+    if math.isinf(f):
+        return "__builtin_inf()" if f > 0 else "(-__builtin_inf())"
+    return repr(f)
+
+
+def _assignments(prefix: str, fields: dict[str, Any]) -> list[str]:
+    out: list[str] = []
+    for name, v in fields.items():
+        target = f"{prefix}.{name}"
+        out.extend(_assign(target, v))
+    return out
+
+
+def _assign(target: str, v: Any) -> list[str]:
+    if isinstance(v, dict):
+        return _assignments(target, v)
+    if isinstance(v, list):
+        out: list[str] = []
+        for i, item in enumerate(v):
+            out.extend(_assign(f"{target}[{i}]", item))
+        return out
+    return [f"    {target} = static_cast<std::remove_reference_t<decltype({target})>>({_literal(v)});"]
+
+
+def generate(spec: KernelSpec, source: Path) -> str:
+    """The harness source. Variable names carry an `emu_` prefix so they cannot clash with kernel globals."""
+    lines = [f"// {HARNESS_MARK}: generated for kernel '{spec.kernel}'; do not edit"]
+    lines.append('#include "kernel_operator.h"  // first, so the precompiled header applies')
+    if spec.tiling is not None:
+        lines.append(f"#define ASCENDC_EMU_TILING_TYPE {spec.tiling.struct}")
+    lines.append('#include "ascendc_emu/harness.h"')
+    lines.append("#include <type_traits>")
+    if spec.tiling is not None and spec.tiling.header is not None:
+        lines.append(f"#include {_cstr(str(spec.tiling.header))}")
+    lines.append(f"#include {_cstr(str(source))}")
+    lines.append("")
+    lines.append("int main(int argc, char** argv) {")
+    lines.append("    ascendc_emu::Harness emu_h(argc, argv);")
+    args: list[str] = []
+    for name in spec.param_order():
+        t = spec.tensor(name)
+        if name == "workspace":
+            lines.append(f"    GM_ADDR emu_workspace = emu_h.Workspace({spec.workspace_bytes});")
+            args.append("emu_workspace")
+        elif name == "tiling":
+            tl = spec.tiling
+            assert tl is not None
+            lines.append(f"    {tl.struct} emu_tiling_value{{}};")
+            lines.extend(_assignments("emu_tiling_value", tl.fields))
+            if tl.pass_mode == "value":
+                args.append("emu_tiling_value")
+            else:
+                lines.append(
+                    '    GM_ADDR emu_tiling = emu_h.Bytes("tiling", &emu_tiling_value, sizeof(emu_tiling_value));'
+                )
+                args.append("emu_tiling")
+        elif t is not None and any(t is i for i in spec.inputs):
+            lines.append(f"    GM_ADDR emu_{name} = emu_h.Input({_cstr(name)});")
+            args.append(f"emu_{name}")
+        elif t is not None:
+            lines.append(f"    GM_ADDR emu_{name} = emu_h.Output({_cstr(name)}, {t.nbytes});")
+            args.append(f"emu_{name}")
+    # outputs the params list leaves out still need their buffers (the kernel cannot write them, but Finish
+    # writes every Output and the runner expects the files)
+    listed = set(spec.param_order())
+    for t in spec.outputs:
+        if t.name not in listed:
+            lines.append(f"    (void)emu_h.Output({_cstr(t.name)}, {t.nbytes});")
+    lines.append(f"    emu_h.Launch({spec.block_dim}, [&] {{ {spec.kernel}({', '.join(args)}); }});")
+    lines.append("    return emu_h.Finish();")
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def harness_hint(spec: KernelSpec) -> str:
+    """Explain the call the harness makes, for errors located in the harness."""
+    return f"the harness calls {spec.kernel}({', '.join(spec.param_order())}) as the spec's params order says"

@@ -1,0 +1,420 @@
+"""The emulator backend: compile the kernel with a generated harness, run it sandboxed, verify, estimate.
+
+    from ascendc_lsp.toolchain.emulator.runner import EmulatorToolchain
+    result = EmulatorToolchain().run(load_spec("spec.yaml"))
+    print(result.to_json())
+
+Spec problems (missing source, unreadable init file, a reference that raises) raise `SpecError` with a message
+naming the file and field; everything the kernel does wrong comes back as diagnostics in the RunResult.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import tempfile
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from ascendc_lsp.toolchain import sandbox
+from ascendc_lsp.toolchain.base import CompileResult, Diagnostic, RunOptions, RunResult, Toolchain
+from ascendc_lsp.toolchain.emulator import build, cost, report
+from ascendc_lsp.toolchain.emulator.soc import load_soc
+from ascendc_lsp.toolchain.spec import KernelSpec, SpecError
+
+# Byte patterns the harness pre-fills outputs with (PROTOCOL.md: "pre-filled with a poison pattern"); an output
+# element still equal to one of them was never written. Kept in sync with ascendc_emu/harness.h.
+POISON_PATTERNS: list[bytes] = [bytes([0xA5]), bytes([0xCD]), bytes([0xFF, 0xFF, 0xC0, 0x7F])]
+
+EXIT_OK, EXIT_REPORTED, EXIT_DEADLOCK = 0, 1, 3
+
+_SIGNAL_HINTS = {
+    "SIGSEGV": "an invalid memory access outside what the emulator checks (a wild pointer, a GM address "
+    "computed from a bad offset, or a stack overflow)",
+    "SIGBUS": "a misaligned or unmapped memory access",
+    "SIGFPE": "an integer division by zero or overflow in scalar code (a tiling field of 0?)",
+    "SIGABRT": "an abort (a failed assertion in the kernel or the emulator)",
+    "SIGILL": "an illegal instruction",
+    "SIGKILL": "killed: out of memory or over the CPU time limit",
+    "SIGXCPU": "over the CPU time limit",
+    "SIGXFSZ": "an output or trace file grew past the size limit",
+}
+
+
+class _Lines:
+    """Cached file lines for mapping reports to ranges."""
+
+    def __init__(self) -> None:
+        self._cache: dict[str, list[str]] = {}
+
+    def __call__(self, path: str, line0: int) -> str:
+        lines = self._cache.get(path)
+        if lines is None:
+            try:
+                lines = Path(path).read_text(encoding="utf-8", errors="replace").splitlines()
+            except OSError:
+                lines = []
+            self._cache[path] = lines
+        return lines[line0] if 0 <= line0 < len(lines) else ""
+
+
+def kernel_entry_line(source_text: str, kernel: str) -> int:
+    """0-based line of the kernel's definition (for diagnostics without a better place), else 0."""
+    pat = re.compile(rf"\b{re.escape(kernel)}\s*\(")
+    lines = source_text.splitlines()
+    best = None
+    for i, text in enumerate(lines):
+        if pat.search(text):
+            window = " ".join(lines[max(0, i - 2) : i + 1])
+            if re.search(r"__global__|__aicore__|extern\s+\"C\"|\bvoid\b", window):
+                return i
+            if best is None:
+                best = i
+    return best or 0
+
+
+def resolve_source(spec: KernelSpec, override: Path | None) -> Path:
+    if override is not None:
+        src = Path(override).expanduser().resolve()
+        where = "--source"
+    elif spec.source is not None:
+        src = spec.source
+        where = f"{spec.origin}: source"
+    else:
+        raise SpecError(f"{spec.origin}: source: missing (give `source:` in the spec or --source FILE)")
+    if not src.is_file():
+        raise SpecError(f"{where}: kernel source not found: {src}")
+    return src
+
+
+class EmulatorToolchain(Toolchain):
+    name = "emulator"
+
+    def available(self) -> tuple[bool, str]:
+        if build.find_cxx() is None:
+            return False, "g++ not found on PATH (the emulator compiles kernels with a C++17 g++)"
+        if not (build.include_dir() / "kernel_operator.h").is_file():
+            return False, f"the emulator headers are missing ({build.include_dir()})"
+        return True, ""
+
+    def compile(self, spec: KernelSpec, options: RunOptions | None = None) -> CompileResult:
+        opts = options or RunOptions()
+        src = resolve_source(spec, opts.source)
+        text = src.read_text(encoding="utf-8", errors="replace")
+        return build.build(
+            spec,
+            src,
+            timeout=opts.timeout,
+            use_cache=opts.use_cache,
+            fallback_line=kernel_entry_line(text, spec.kernel),
+        )
+
+    def run(self, spec: KernelSpec, options: RunOptions | None = None) -> RunResult:
+        opts = options or RunOptions()
+        src = resolve_source(spec, opts.source)
+        soc = load_soc(opts.soc or spec.soc)
+        res = RunResult(kernel=spec.kernel, soc=soc.name, source=str(src), backend=self.name)
+        for w in spec.warnings:
+            res.diagnostics.append(Diagnostic(message=w, severity="warning", code="spec", file=spec.origin))
+        if not soc.known:
+            res.diagnostics.append(
+                Diagnostic(
+                    message=f"unknown SoC '{soc.name}': using the Ascend910B figures",
+                    severity="warning",
+                    code="spec",
+                    file=spec.origin,
+                )
+            )
+        text = src.read_text(encoding="utf-8", errors="replace")
+        entry_line = kernel_entry_line(text, spec.kernel)
+        lines = _Lines()
+
+        # inputs and the reference first: a broken spec fails fast, before paying for a compile
+        from ascendc_lsp.toolchain.emulator import data
+
+        try:
+            inputs = data.generate_inputs(spec)
+            reference = data.evaluate_reference(spec, inputs)
+        except data.DataError as exc:
+            msg = str(exc)
+            raise SpecError(msg if msg.startswith(spec.origin) else f"{spec.origin}: {msg}") from None
+
+        # compile
+        cr = build.build(spec, src, timeout=opts.timeout, use_cache=opts.use_cache, fallback_line=entry_line)
+        res.compile_seconds, res.compile_cached = cr.seconds, cr.cached
+        res.diagnostics.extend(cr.diagnostics)
+        if not cr.ok or cr.binary is None:
+            res.stage_reached = "compile"
+            return res
+        res.compiled = True
+        res.stage_reached = "run"
+
+        rundir = Path(tempfile.mkdtemp(prefix="ascendc-emu-run-"))
+        try:
+            for t in spec.inputs:
+                inputs[t.name].tofile(rundir / f"{t.name}.bin")
+            (rundir / "soc.txt").write_text(soc.soc_txt(), encoding="utf-8")
+            argv = [
+                str(cr.binary),
+                "--dir",
+                str(rundir),
+                "--soc-file",
+                str(rundir / "soc.txt"),
+                "--report",
+                str(rundir / "report.jsonl"),
+                "--trace",
+                str(rundir / "trace.jsonl"),
+                "--block-order",
+                opts.block_order,
+            ]
+            if spec.tiling is not None and spec.tiling.key is not None:
+                argv += ["--tiling-key", str(spec.tiling.key)]
+            if opts.strict:
+                argv.append("--strict")
+            gm_bytes = sum(t.nbytes for t in (*spec.inputs, *spec.outputs)) + spec.workspace_bytes
+            limits = sandbox.Limits(
+                timeout=opts.timeout,
+                memory_bytes=max(sandbox.DEFAULT_MEMORY_BYTES, 4 * gm_bytes + (1 << 30)),
+                file_bytes=max(sandbox.DEFAULT_FILE_BYTES, 2 * gm_bytes),
+            )
+            sr = sandbox.run_sandboxed(argv, rundir, limits, read_paths=[cr.binary.parent])
+            res.run_seconds = sr.seconds
+            res.exit_code = sr.returncode
+            res.isolation = sr.isolation
+            res.stdout, res.stderr = sr.stdout[-20000:], sr.stderr[-20000:]
+            reports = report.read_jsonl(rundir / "report.jsonl")
+            rdiags = report.to_diagnostics(reports, src, lines, entry_line)
+            res.diagnostics.extend(rdiags)
+            self._exit_diagnostics(res, sr, rdiags, src, entry_line, lines, opts.timeout)
+            has_errors = any(d.severity == "error" for d in rdiags)
+            res.ran = sr.returncode == EXIT_OK and not sr.timed_out and not has_errors
+
+            # verify (also after reported errors, for information, when the outputs were written)
+            if sr.returncode in (EXIT_OK, EXIT_REPORTED) and not sr.timed_out:
+                ok = self._verify(spec, res, rundir, reference, src, entry_line, lines)
+                if res.ran:
+                    res.stage_reached = "verify"
+                    res.correct = ok
+                    if ok:
+                        res.stage_reached = "done"
+
+            # estimate
+            trace_path = rundir / "trace.jsonl"
+            if trace_path.is_file() and sr.returncode in (EXIT_OK, EXIT_REPORTED):
+                sched = cost.estimate_from_file(
+                    trace_path,
+                    spec.block_dim,
+                    soc.cost_model,
+                    int(soc.values["aiv_cores"]),
+                    int(soc.values["aic_cores"]),
+                    soc.clock_ghz,
+                )
+                res.estimate = sched.estimate
+                if opts.trace_out is not None:
+                    try:
+                        cost.write_perfetto(sched, opts.trace_out)
+                    except OSError as exc:
+                        res.diagnostics.append(
+                            Diagnostic(
+                                message=f"could not write the trace to {opts.trace_out}: {exc.strerror or exc}",
+                                severity="warning",
+                                code="trace",
+                                file=str(opts.trace_out),
+                            )
+                        )
+            if opts.keep_dir is not None:
+                shutil.copytree(rundir, opts.keep_dir, dirs_exist_ok=True)
+        finally:
+            shutil.rmtree(rundir, ignore_errors=True)
+        return res
+
+    # ------------------------------------------------------------------------------------------------------------
+    def _exit_diagnostics(
+        self,
+        res: RunResult,
+        sr: sandbox.SandboxResult,
+        rdiags: list[Diagnostic],
+        src: Path,
+        entry_line: int,
+        lines: _Lines,
+        timeout: float,
+    ) -> None:
+        def at_entry(message: str, code: str, category: str | None) -> Diagnostic:
+            text = lines(str(src), entry_line)
+            return Diagnostic(
+                message=message,
+                code=code,
+                category=category,
+                line=entry_line,
+                character=len(text) - len(text.lstrip()),
+                end_line=entry_line,
+                end_character=len(text.rstrip()),
+                file=str(src),
+            )
+
+        tail = " | ".join((sr.stderr or "").strip().splitlines()[-3:])
+        if sr.error:
+            res.diagnostics.append(
+                at_entry(f"could not start the kernel: {sr.error}", "emulator", "toolchain-env")
+            )
+        elif sr.timed_out:
+            res.diagnostics.append(
+                at_entry(
+                    f"the kernel did not finish within {timeout:g} s and was stopped (timeout). A loop that never ends, "
+                    "a wait the emulator could not prove stuck, or simply too much work for the emulator; "
+                    "on NPU a hang surfaces as 507014 aicore timeout",
+                    "timeout",
+                    "sync-deadlock",
+                )
+            )
+        elif sr.returncode == EXIT_DEADLOCK:
+            if not any(d.category == "sync-deadlock" for d in rdiags):
+                res.diagnostics.append(
+                    at_entry(
+                        "the kernel deadlocked (a DeQue on an empty queue, a WaitFlag never set, or a SyncAll not "
+                        "reached by every block); on NPU: 507014 aicore timeout",
+                        "507014",
+                        "sync-deadlock",
+                    )
+                )
+        elif sr.signal is not None:
+            name = sr.signal_name or f"signal {sr.signal}"
+            hint = _SIGNAL_HINTS.get(name, "a crash")
+            res.diagnostics.append(
+                at_entry(
+                    f"the kernel crashed with {name}: {hint}"
+                    + (f". stderr: {tail}" if tail else "")
+                    + ". On NPU this typically surfaces as 507015 aicore exception",
+                    "crash",
+                    "aicore-exception-triage",
+                )
+            )
+        elif sr.returncode == EXIT_REPORTED and not any(d.severity == "error" for d in rdiags):
+            res.diagnostics.append(
+                at_entry(
+                    "the emulator exited with status 1 (errors) but wrote no report"
+                    + (f": {tail}" if tail else ""),
+                    "emulator",
+                    "aicore-exception-triage",
+                )
+            )
+        elif sr.returncode not in (EXIT_OK, EXIT_REPORTED, EXIT_DEADLOCK, None):
+            res.diagnostics.append(
+                at_entry(
+                    f"the kernel exited with status {sr.returncode}" + (f": {tail}" if tail else ""),
+                    "crash",
+                    "aicore-exception-triage",
+                )
+            )
+
+    def _verify(
+        self,
+        spec: KernelSpec,
+        res: RunResult,
+        rundir: Path,
+        reference: Mapping[str, Any],
+        src: Path,
+        entry_line: int,
+        lines: _Lines,
+    ) -> bool:
+        from ascendc_lsp.toolchain.emulator import data
+
+        ok_all = True
+        max_abs = 0.0
+        max_rel = 0.0
+        total_bad = 0
+        text = lines(str(src), entry_line)
+        indent = len(text) - len(text.lstrip())
+        for t in spec.outputs:
+            if not t.compare:
+                continue
+            out = data.read_output(rundir / f"{t.name}.out.bin", t)
+            if out is None:
+                ok_all = False
+                res.diagnostics.append(
+                    Diagnostic(
+                        message=f"output '{t.name}' was not written back by the harness ({t.name}.out.bin missing or "
+                        f"not {t.nbytes} B)",
+                        code="emulator",
+                        category="aicore-exception-triage",
+                        line=entry_line,
+                        character=indent,
+                        end_line=entry_line,
+                        end_character=len(text.rstrip()),
+                        file=str(src),
+                    )
+                )
+                continue
+            tol = spec.tolerance_for(t)
+            ref = reference[t.name]
+            check = data.compare(t.name, out, ref, t, tol, POISON_PATTERNS)
+            res.outputs.append(check)
+            max_abs = max(max_abs, check.max_abs_error)
+            max_rel = max(max_rel, check.max_rel_error)
+            total_bad += check.mismatches
+            allowed = int(tol.error_ratio * check.elements)
+            if check.mismatches > allowed:
+                ok_all = False
+                if res.first_mismatch is None:
+                    res.first_mismatch = check.first_mismatch
+                res.diagnostics.append(self._mismatch_diag(t.name, check, src, entry_line, indent, text))
+        res.max_abs_error = max_abs
+        res.max_rel_error = max_rel
+        res.mismatches = total_bad
+        return ok_all
+
+    @staticmethod
+    def _mismatch_diag(name: str, check: object, src: Path, line: int, indent: int, text: str) -> Diagnostic:
+        from ascendc_lsp.toolchain.base import OutputCheck
+
+        assert isinstance(check, OutputCheck)
+        fm = check.first_mismatch or {}
+        ranges = fm.get("ranges") or []
+        span = ", ".join(f"[{a}, {b})" for a, b in ranges[:4]) + (" ..." if len(ranges) > 4 else "")
+        if check.unwritten and check.unwritten == check.mismatches:
+            msg = (
+                f"elements {span} of output '{name}' were never written by any block ({check.unwritten:,} of "
+                f"{check.elements:,} elements still hold the harness's fill pattern): check the block offsets, "
+                "the tile count and the tail tile"
+            )
+            category = "multicore-partition"
+        else:
+            msg = (
+                f"output '{name}': {check.mismatches:,} of {check.elements:,} elements differ from the reference "
+                f"(max abs error {check.max_abs_error:.6g}, max rel error {check.max_rel_error:.6g}; "
+                f"rtol {check.rtol:g}, atol {check.atol:g}). First at index {fm.get('index')} "
+                f"{fm.get('position')}: expected {fm.get('expected')}, actual {fm.get('actual')}"
+            )
+            if span:
+                msg += f"; failing ranges {span}"
+            if check.unwritten:
+                msg += f"; {check.unwritten:,} of them were never written"
+            category = "precision-mismatch"
+        return Diagnostic(
+            message=msg,
+            code="mismatch",
+            category=category,
+            line=line,
+            character=indent,
+            end_line=line,
+            end_character=len(text.rstrip()),
+            file=str(src),
+            data={"output": name, "first_mismatch": fm},
+        )
+
+
+def default_toolchain() -> EmulatorToolchain:
+    return EmulatorToolchain()
+
+
+def run_spec_file(path: str | os.PathLike[str], **kwargs: object) -> RunResult:
+    """Load a spec file and run it on the emulator (kwargs: RunOptions fields)."""
+    from ascendc_lsp.toolchain.spec import load_spec
+
+    spec = load_spec(Path(path))
+    return EmulatorToolchain().run(spec, RunOptions(**kwargs))  # type: ignore[arg-type]
+
+
+__all__ = ["EmulatorToolchain", "kernel_entry_line", "resolve_source", "run_spec_file"]
