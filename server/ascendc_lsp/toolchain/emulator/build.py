@@ -1,7 +1,7 @@
 """Compile a kernel + generated harness with g++: precompiled header, content-hash cache, sandboxed compiler.
 
 Cache layout (`$XDG_CACHE_HOME/ascendc-lsp/emulator/`, default `~/.cache/...`):
-- `pch/<key>/kernel_operator.h.gch`: the emulator headers precompiled for one compiler + flag set;
+- `pch/<key>/ascendc_emu_pch.h.gch`: the emulator headers precompiled for one compiler + flag set;
 - `bin/<key>/kernel` + `manifest.json`: a linked kernel. The key hashes the compiler identity, the flags,
   the harness text, the kernel source and tiling header texts and the emulator headers; the manifest lists every
   other user header the build read (from g++ -MMD) with its hash, checked on each hit (ccache's "manifest" idea).
@@ -31,11 +31,16 @@ from ascendc_lsp.toolchain.spec import KernelSpec
 BASE_FLAGS = ("-std=c++17", "-O1", "-g0", "-w", "-pthread")
 DIAG_FLAGS = ("-fdiagnostics-plain-output", "-fdiagnostics-column-unit=byte", "-fmax-errors=20")
 MAX_BIN_ENTRIES = 200
-PCH_HEADER = "kernel_operator.h"
+PCH_HEADER = "ascendc_emu_pch.h"  # a wrapper including kernel_operator.h; its .gch is the precompiled header
+PCH_WRAPPER = '#include "kernel_operator.h"\n'
 COMPILE_MEMORY = 3 << 30
 
 
 def include_dir() -> Path:
+    """The emulator headers; `ASCENDC_LSP_EMULATOR_INCLUDE` points elsewhere (tests use a stand-in)."""
+    override = os.environ.get("ASCENDC_LSP_EMULATOR_INCLUDE")
+    if override:
+        return Path(override).resolve()
     from ascendc_lsp.resources import emulator_include_dir
 
     return emulator_include_dir()
@@ -211,16 +216,21 @@ def _prune(bin_dir: Path) -> None:
 
 
 def ensure_pch(cxx: str, timeout: float) -> Path | None:
-    """Directory holding kernel_operator.h.gch for BASE_FLAGS, built on first use; None if it cannot be."""
+    """Directory holding the precompiled wrapper header for BASE_FLAGS, built on first use; None if it cannot be.
+
+    The directory holds `ascendc_emu_pch.h` (a one-line wrapper including kernel_operator.h) next to its `.gch`,
+    so a later `#include "kernel_operator.h"` still resolves to the real header and its include guard.
+    """
     inc = include_dir()
-    if not (inc / PCH_HEADER).is_file():
+    if not (inc / "kernel_operator.h").is_file():
         return None
     key = hashlib.sha256(
         "\0".join([compiler_id(cxx), json.dumps(BASE_FLAGS), headers_digest(inc), str(inc)]).encode()
     ).hexdigest()[:40]
     root = cache_root() / "pch"
     final = root / key
-    if (final / f"{PCH_HEADER}.gch").is_file():
+    gch = f"{PCH_HEADER}.gch"
+    if (final / gch).is_file():
         return final
     try:
         root.mkdir(parents=True, exist_ok=True)
@@ -228,28 +238,16 @@ def ensure_pch(cxx: str, timeout: float) -> Path | None:
     except OSError:
         return None
     try:
-        res = sandbox.run_sandboxed(
-            [
-                cxx,
-                *BASE_FLAGS,
-                f"-I{inc}",
-                "-x",
-                "c++-header",
-                str(inc / PCH_HEADER),
-                "-o",
-                str(tmp / f"{PCH_HEADER}.gch"),
-            ],
-            tmp,
-            sandbox.Limits(timeout=max(timeout, 60.0), memory_bytes=COMPILE_MEMORY),
-            read_paths=[inc],
-            env={**_compile_env()},
-        )
-        if res.returncode != 0 or not (tmp / f"{PCH_HEADER}.gch").is_file():
+        (tmp / PCH_HEADER).write_text(PCH_WRAPPER, encoding="utf-8")
+        cmd = [cxx, *BASE_FLAGS, f"-I{inc}", "-x", "c++-header", PCH_HEADER, "-o", gch]
+        limits = sandbox.Limits(timeout=max(timeout, 60.0), memory_bytes=COMPILE_MEMORY)
+        res = sandbox.run_sandboxed(cmd, tmp, limits, read_paths=[inc], env=_compile_env())
+        if res.returncode != 0 or not (tmp / gch).is_file():
             return None
         try:
             tmp.rename(final)
         except OSError:
-            if not (final / f"{PCH_HEADER}.gch").is_file():
+            if not (final / gch).is_file():
                 return None
         return final
     finally:
@@ -293,6 +291,8 @@ def build(
     workdir = Path(tempfile.mkdtemp(prefix="ascendc-emu-build-"))
     try:
         (workdir / "harness.cpp").write_text(bp.harness, encoding="utf-8")
+        if pch is None:  # the harness includes the wrapper first; without a PCH it is a plain header
+            (workdir / PCH_HEADER).write_text(PCH_WRAPPER, encoding="utf-8")
         cmd = [cxx, *bp.flags, *DIAG_FLAGS]
         if pch is not None:
             cmd.append(f"-I{pch}")

@@ -53,7 +53,9 @@ def _assign(target: str, v: Any) -> list[str]:
 def generate(spec: KernelSpec, source: Path) -> str:
     """The harness source. Variable names carry an `emu_` prefix so they cannot clash with kernel globals."""
     lines = [f"// {HARNESS_MARK}: generated for kernel '{spec.kernel}'; do not edit"]
-    lines.append('#include "kernel_operator.h"  // first, so the precompiled header applies')
+    lines.append(
+        '#include "ascendc_emu_pch.h"  // kernel_operator.h, first, so the precompiled header applies'
+    )
     if spec.tiling is not None:
         lines.append(f"#define ASCENDC_EMU_TILING_TYPE {spec.tiling.struct}")
     lines.append('#include "ascendc_emu/harness.h"')
