@@ -1,0 +1,135 @@
+// Language-level pieces of the AscendC dialect for g++: qualifiers as empty macros, GM_ADDR, block ids,
+// tiling macros, TILING_KEY_IS, printf/ASSERT, system workspace.
+#pragma once
+#include "vector.h"
+
+#ifndef __aicore__
+#define __aicore__
+#endif
+#define __global__
+#define __gm__
+#define __ubuf__
+#define __cbuf__
+#define __ca__
+#define __cb__
+#define __cc__
+#define __fbuf__
+#define __ssbuf__
+#define __vector__
+#define __cube__
+#define __mix__(...)
+#define __inout_pipe__(...)
+#define __in_pipe__(...)
+#define __out_pipe__(...)
+#define __sync_alias__
+#define __sync_in__
+#define __sync_out__
+#define __check_sync_alias__
+#define __aicore_host__
+#define __simt_vf__
+#ifndef GM_ADDR
+#define GM_ADDR uint8_t*
+#endif
+#ifndef __CCE_AICORE__
+#define __CCE_AICORE__ 220
+#endif
+#ifndef __NPU_ARCH__
+#define __NPU_ARCH__ 2201
+#endif
+#ifndef __DAV_C220_VEC__
+#define __DAV_C220_VEC__ 1
+#endif
+// The emulator runs the vector (AIV) side; cube code paths are not emulated yet.
+#define ASCEND_IS_AIV (true)
+#define ASCEND_IS_AIC (false)
+#define ASCEND_IS_NOT_AIV (false)
+#define ASCEND_IS_NOT_AIC (true)
+
+enum KernelMetaType {
+    KERNEL_TYPE_AIV_ONLY, KERNEL_TYPE_AIC_ONLY, KERNEL_TYPE_MIX_AIV_1_0, KERNEL_TYPE_MIX_AIC_1_0,
+    KERNEL_TYPE_MIX_AIC_1_1, KERNEL_TYPE_MIX_AIC_1_2, KERNEL_TYPE_MIX_AIV_HARD_SYNC, KERNEL_TYPE_MIX_AIC_HARD_SYNC,
+    KERNEL_TYPE_MAX
+};
+#define KERNEL_TASK_TYPE_DEFAULT(...) ((void)0)
+#define KERNEL_TASK_TYPE(...) ((void)0)
+#define ENABLE_FEATURE_FOR_COMPILE(...) ((void)0)
+
+namespace ascendc_emu {
+// Fields in declaration order with natural alignment, exactly like the host struct: a memcpy is the deserialiser.
+inline void load_tiling(void* dst, const void* src, size_t bytes, const Loc& loc) {
+    uint64_t lo, hi;
+    if (!src) {
+        report_error("tiling-null", "tiling-runtime", P_S, "GET_TILING_DATA", loc,
+                     "GET_TILING_DATA reads %s B from a null tiling pointer", EMU_N(bytes));
+        memset(dst, 0, bytes);
+        return;
+    }
+    memset(dst, 0, bytes);
+    begin_epoch(P_S);
+    if (gm_check(src, bytes, false, P_S, "GET_TILING_DATA", loc, &lo, &hi)) memcpy((uint8_t*)dst + lo, (const uint8_t*)src + lo, hi - lo);
+    for (size_t i = 0; i < bytes; i += 64) trace_scalar("GET_TILING_DATA", SP_GM, loc, dcache_access((const uint8_t*)src + i));
+}
+}  // namespace ascendc_emu
+
+#ifdef ASCENDC_EMU_TILING_TYPE
+#define GET_TILING_DATA(var, tiling)                                                                  \
+    ASCENDC_EMU_TILING_TYPE var;                                                                      \
+    ::ascendc_emu::load_tiling(&var, (const void*)(tiling), sizeof(var), ::ascendc_emu::Loc())
+#else
+#define GET_TILING_DATA(var, tiling)                                                                  \
+    static_assert(false && sizeof(tiling), "GET_TILING_DATA needs the tiling struct: define ASCENDC_EMU_TILING_TYPE")
+#endif
+#define GET_TILING_DATA_WITH_STRUCT(type, var, tiling) \
+    type var;                                          \
+    ::ascendc_emu::load_tiling(&var, (const void*)(tiling), sizeof(var), ::ascendc_emu::Loc())
+#define GET_TILING_DATA_PTR_WITH_STRUCT(type, var, tiling) const type* var = reinterpret_cast<const type*>(tiling)
+#define GET_TILING_DATA_MEMBER(type, member, var, tiling)                                              \
+    decltype(type::member) var;                                                                       \
+    ::ascendc_emu::load_tiling(&var, (const uint8_t*)(tiling) + offsetof(type, member), sizeof(var),   \
+                               ::ascendc_emu::Loc())
+#define REGISTER_TILING_DEFAULT(...)
+#define REGISTER_TILING_FOR_TILINGKEY(...)
+#define TILING_KEY_IS(k) (::ascendc_emu::rt().tiling_key == (uint64_t)(k))
+#define ICPU_SET_TILING_KEY(k) (::ascendc_emu::rt().tiling_key = (uint64_t)(k))
+
+namespace AscendC {
+inline int64_t GetBlockIdx() { return ascendc_emu::blk().idx; }
+inline int64_t GetBlockNum() { return ascendc_emu::rt().block_dim; }
+inline int64_t GetSubBlockIdx() { return 0; }
+inline int64_t GetSubBlockNum() { return 1; }
+inline int64_t GetTaskRatio() { return 1; }
+inline void InitSocState() {}
+inline void SetSysWorkspace(GM_ADDR) {}
+inline GM_ADDR GetSysWorkSpacePtr();
+inline GM_ADDR GetUserWorkspace(GM_ADDR workspace);
+using ::printf;
+template <class... A>
+inline void PRINTF(const char* fmt, A... a) { ::printf(fmt, a...); }
+template <typename T>
+inline void DumpTensor(const LocalTensor<T>& t, uint32_t desc, uint32_t count) {
+    ::printf("DumpTensor: desc=%u, addr=0x%x, dtype=%s, count=%u:", desc, t.addr_, ascendc_emu::dtype_name<T>(), count);
+    for (uint32_t i = 0; i < count && i < t.size_; i++) {
+        T v;
+        memcpy(&v, t.ptr_ + i * sizeof(T), sizeof(T));
+        ::printf(" %g", (double)(float)v);
+    }
+    ::printf("\n");
+}
+enum KernelLogLevel { KERNEL_DEBUG, KERNEL_INFO, KERNEL_WARN, KERNEL_ERROR };
+}  // namespace AscendC
+inline int64_t get_block_idx() { return AscendC::GetBlockIdx(); }
+inline int64_t get_block_num() { return AscendC::GetBlockNum(); }
+inline int64_t get_subblockid() { return 0; }
+
+#define KERNEL_LOG(level, fmt, ...) ::fprintf(stderr, "[KERNEL_LOG] " fmt "\n", ##__VA_ARGS__)
+// A failed device assert traps the core (the NPU reports an aicore exception).
+#define ASCENDC_ASSERT(cond, ...)                                                                            \
+    do {                                                                                                     \
+        if (!(cond)) {                                                                                       \
+            __VA_ARGS__;                                                                                     \
+            ::ascendc_emu::report_error("assert", "aicore-exception-triage", -1, "ASCENDC_ASSERT",           \
+                                        ::ascendc_emu::Loc(), "ASCENDC_ASSERT(%s) failed", #cond);           \
+            ::ascendc_emu::kill_block(false);                                                               \
+        }                                                                                                    \
+    } while (0)
+#define ASSERT(cond) ASCENDC_ASSERT(cond)

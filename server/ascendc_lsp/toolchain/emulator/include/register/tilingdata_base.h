@@ -1,0 +1,29 @@
+// Host-side tiling definition macros, as plain standard-layout structs with set_/get_ accessors (the layout
+// the kernel side memcpy's back in GET_TILING_DATA). Clean-room; only the macro names follow AscendC.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+
+#define BEGIN_TILING_DATA_DEF(name) \
+    struct name {                   \
+        using ascendc_emu_self = name;
+#define TILING_DATA_FIELD_DEF(type, field)        \
+    type field;                                   \
+    void set_##field(type v) { field = v; }       \
+    type get_##field() const { return field; }
+#define TILING_DATA_FIELD_DEF_ARR(type, n, field)                                     \
+    type field[n];                                                                    \
+    void set_##field(const type* v) { std::memcpy(field, v, sizeof(field)); }         \
+    const type* get_##field() const { return field; }
+#define TILING_DATA_FIELD_DEF_STRUCT(stype, field)            \
+    stype field;                                              \
+    void set_##field(const stype& v) { field = v; }           \
+    stype& get_##field() { return field; }
+#define END_TILING_DATA_DEF                                                                   \
+    void SaveToBuffer(void* buf, size_t cap) const {                                          \
+        std::memcpy(buf, this, sizeof(*this) < cap ? sizeof(*this) : cap);                    \
+    }                                                                                         \
+    size_t GetDataSize() const { return sizeof(*this); }                                      \
+    }
+#define REGISTER_TILING_DATA_CLASS(op, cls)
