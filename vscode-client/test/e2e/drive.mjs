@@ -1,0 +1,241 @@
+// Drives code-server (started by run-e2e.sh) with playwright-core + Debian chromium.
+// Each step is time-bounded; the result line is "N passed, N failed, N skipped".
+// Env: E2E_URL, E2E_WS, E2E_SHOTS, E2E_LOGS, E2E_PLAYWRIGHT (path of playwright-core), CHROMIUM.
+import { createRequire } from 'node:module';
+import fs from 'node:fs';
+import path from 'node:path';
+
+const require = createRequire(import.meta.url);
+const { chromium } = require(process.env.E2E_PLAYWRIGHT || 'playwright-core');
+const URL = process.env.E2E_URL;
+const WS = process.env.E2E_WS;
+const SHOTS = process.env.E2E_SHOTS;
+const LOGS = process.env.E2E_LOGS || '/tmp';
+const KERNEL = 'ub_overflow.cpp';
+
+const T0 = Date.now();
+const results = [];
+const log = (msg) => console.log(`[drive ${((Date.now() - T0) / 1000).toFixed(1).padStart(5)}s] ${msg}`);
+
+class Skip extends Error {}
+
+async function step(name, ms, fn, { required = true } = {}) {
+  const t = Date.now();
+  let timer;
+  try {
+    const value = await Promise.race([
+      fn(),
+      new Promise((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`step timed out after ${ms / 1000} s`)), ms);
+      }),
+    ]);
+    results.push({ name, status: 'pass', ms: Date.now() - t, note: typeof value === 'string' ? value : undefined });
+    log(`PASS ${name} (${Date.now() - t} ms)${typeof value === 'string' ? `: ${value}` : ''}`);
+    return true;
+  } catch (error) {
+    if (error instanceof Skip) {
+      results.push({ name, status: 'skip', ms: Date.now() - t, note: error.message });
+      log(`SKIP ${name}: ${error.message}`);
+      return false;
+    }
+    results.push({ name, status: 'fail', ms: Date.now() - t, note: String(error?.message ?? error).split('\n')[0] });
+    log(`FAIL ${name} (${Date.now() - t} ms): ${String(error?.message ?? error).split('\n')[0]}`);
+    if (required) throw error;
+    return false;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function shot(page, name) {
+  const file = path.join(SHOTS, name);
+  await page.screenshot({ path: file }).catch((e) => log(`screenshot ${name} failed: ${e.message}`));
+  log(`screenshot ${path.relative(process.cwd(), file)}`);
+}
+
+async function textOf(page, selector) {
+  return (await page.locator(selector).allInnerTexts().catch(() => [])).join(' | ');
+}
+
+async function notifications(page) {
+  return textOf(page, '.notifications-toasts .notification-toast');
+}
+
+async function runCommand(page, title) {
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('F1');
+  const input = page.locator('.quick-input-widget input');
+  await input.waitFor({ state: 'visible', timeout: 10000 });
+  await input.fill(`>${title}`);
+  await page.locator('.quick-input-list .monaco-list-row').first().waitFor({ timeout: 10000 });
+  const first = await page.locator('.quick-input-list .monaco-list-row').first().innerText();
+  if (!first.includes(title.replace(/^.*?: /, ''))) throw new Error(`command palette shows "${first}" for "${title}"`);
+  await page.keyboard.press('Enter');
+}
+
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+  headless: true,
+  args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run', '--disable-extensions'],
+});
+let page;
+let exitCode = 0;
+const consoleErrors = [];
+try {
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  page = await context.newPage();
+  page.on('console', (m) => {
+    if (m.type() === 'error') consoleErrors.push(m.text());
+  });
+
+  await step('workbench loads', 90000, async () => {
+    await page.goto(URL, { waitUntil: 'domcontentloaded', timeout: 60000 });
+    await page.locator('.monaco-workbench').waitFor({ timeout: 60000 });
+    await page.locator('.explorer-folders-view, .explorer-viewlet, .monaco-workbench .part.sidebar').first().waitFor({ timeout: 30000 });
+    await page.waitForTimeout(1500);
+  });
+
+  await step(`open ${KERNEL}`, 60000, async () => {
+    await page.locator('.monaco-workbench').click({ position: { x: 700, y: 450 } }).catch(() => undefined);
+    await page.keyboard.press('Control+P');
+    const input = page.locator('.quick-input-widget input');
+    await input.waitFor({ state: 'visible', timeout: 10000 });
+    await input.fill(KERNEL);
+    await page.locator('.quick-input-list .monaco-list-row').first().waitFor({ timeout: 20000 });
+    await page.keyboard.press('Enter');
+    await page.locator('.monaco-editor .view-lines').filter({ hasText: 'InitBuffer' }).first().waitFor({ timeout: 20000 });
+  });
+
+  await step('language mode is AscendC (extension contributes the language)', 30000, async () => {
+    await page.locator('.statusbar-item', { hasText: /^AscendC$/ }).first().waitFor({ timeout: 30000 });
+    return await textOf(page, '.statusbar-item.has-command[id*="editor.status.mode"], #status\\.editor\\.mode');
+  });
+
+  await step('extension activated (status bar shows the SoC)', 60000, async () => {
+    const item = page.locator('.statusbar-item', { hasText: 'Ascend910B' }).first();
+    for (let i = 0; i < 120; i++) {
+      if (await item.isVisible().catch(() => false)) return (await item.innerText()).trim();
+      const n = await notifications(page);
+      if (/Python|ascendc_lsp|failed to start/.test(n)) throw new Error(`notification: ${n}`);
+      await page.waitForTimeout(500);
+    }
+    throw new Error(`no AscendC status item; status bar: ${await textOf(page, '.statusbar-item')}`);
+  });
+  await shot(page, '01-kernel-open.png');
+
+  const haveDiag = await step('UB overflow diagnostic appears', 90000, async () => {
+    const squiggle = page.locator('.monaco-editor .squiggly-error');
+    for (let i = 0; i < 170; i++) {
+      if ((await squiggle.count()) > 0) return `${await squiggle.count()} error squiggle(s)`;
+      await page.waitForTimeout(500);
+    }
+    throw new Error(`no error squiggle after 85 s; notifications: ${await notifications(page)}`);
+  }, { required: false });
+
+  if (haveDiag) {
+    await step('status bar shows UB use', 20000, async () => {
+      const item = page.locator('.statusbar-item', { hasText: /UB\s+[\d.]+\/[\d.]+\s*KB/ }).first();
+      await item.waitFor({ timeout: 20000 });
+      return (await item.innerText()).trim();
+    }, { required: false });
+
+    await step('hover shows the diagnostic', 30000, async () => {
+      const squiggle = page.locator('.monaco-editor .squiggly-error').first();
+      const box = await squiggle.boundingBox();
+      if (!box) throw new Error('squiggle has no box');
+      await page.mouse.move(box.x + Math.min(box.width / 2, 30), box.y + box.height / 2);
+      const hover = page.locator('.monaco-hover:not(.hidden) .monaco-hover-content, .monaco-resizable-hover .monaco-hover-content').first();
+      await hover.waitFor({ state: 'visible', timeout: 15000 });
+      await page.waitForTimeout(700);
+      await shot(page, '02-diagnostic-hover.png');
+      const text = (await hover.innerText()).replace(/\s+/g, ' ').trim();
+      if (!/UB|Unified Buffer|192|384|KB|ASC/i.test(text)) throw new Error(`hover text does not mention UB: ${text.slice(0, 200)}`);
+      return text.slice(0, 160);
+    }, { required: false });
+
+    await step('apply a quick fix', 45000, async () => {
+      const before = await page.locator('.monaco-editor .view-lines').first().innerText();
+      const squiggle = page.locator('.monaco-editor .squiggly-error').first();
+      const box = await squiggle.boundingBox();
+      if (!box) throw new Error('squiggle has no box');
+      await page.keyboard.press('Escape');
+      await page.mouse.click(box.x + Math.min(box.width / 2, 30), box.y + box.height / 2);
+      await page.keyboard.press('Control+.');
+      const rows = page.locator('.action-widget .monaco-list-row.action');
+      const none = page.locator('.monaco-editor-overlaymessage', { hasText: /No code actions|No quick fixes/i });
+      for (let i = 0; i < 60 && (await rows.count()) === 0; i++) {
+        if (await none.first().isVisible().catch(() => false)) {
+          await shot(page, '03-no-quick-fix.png');
+          throw new Error(`the server offers no code action at the diagnostic ("${(await none.first().innerText()).trim()}")`);
+        }
+        await page.waitForTimeout(250);
+      }
+      await rows.first().waitFor({ timeout: 1000 });
+      await page.waitForTimeout(400);
+      await shot(page, '03-quick-fix-menu.png');
+      const labels = await rows.allInnerTexts();
+      const enabled = page.locator('.action-widget .monaco-list-row.action:not(.option-disabled)').first();
+      await enabled.click();
+      for (let i = 0; i < 40; i++) {
+        const after = await page.locator('.monaco-editor .view-lines').first().innerText();
+        if (after !== before) {
+          await page.waitForTimeout(1500);
+          await shot(page, '04-after-quick-fix.png');
+          return `applied "${labels[0]?.trim()}" (${labels.length} action(s))`;
+        }
+        await page.waitForTimeout(250);
+      }
+      throw new Error(`document unchanged after choosing "${labels[0]}"`);
+    }, { required: false });
+  } else {
+    await shot(page, '02-no-diagnostic.png');
+    for (const name of ['status bar shows UB use', 'hover shows the diagnostic', 'apply a quick fix']) {
+      results.push({ name, status: 'fail', ms: 0, note: 'no diagnostic to work with' });
+      log(`FAIL ${name}: no diagnostic to work with`);
+    }
+  }
+
+  await step('Generate Kernel from Spec (fake LLM)', 240000, async () => {
+    await page.keyboard.press('Escape');
+    await runCommand(page, 'AscendC: Generate Kernel from Spec');
+    const input = page.locator('.quick-input-widget input');
+    await input.waitFor({ state: 'visible', timeout: 15000 });
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'gen_add.yaml' }).first().waitFor({ timeout: 20000 });
+    await input.fill('gen_add.yaml');
+    await page.waitForTimeout(300);
+    await page.keyboard.press('Enter');
+    const target = path.join(WS, 'op_kernel', 'gen_add.cpp');
+    for (let i = 0; i < 450; i++) {
+      const n = await notifications(page);
+      if (/does not provide the command/.test(n)) {
+        await shot(page, '05-generate-not-available.png');
+        throw new Skip('the server has no ascendc.generateKernel command yet (client showed its "does not provide the command" message)');
+      }
+      if (/generateKernel failed|not running/.test(n)) {
+        await shot(page, '05-generate-failed.png');
+        throw new Error(`notification: ${n}`);
+      }
+      const tab = page.locator('.tabs-container .tab', { hasText: 'gen_add.cpp' });
+      if (fs.existsSync(target) && (await tab.count()) > 0) {
+        await page.waitForTimeout(1500);
+        await shot(page, '05-generated-kernel.png');
+        const requests = fs.existsSync(path.join(LOGS, 'llm-requests.jsonl')) ? fs.readFileSync(path.join(LOGS, 'llm-requests.jsonl'), 'utf8').trim().split('\n').length : 0;
+        return `gen_add.cpp written (${fs.statSync(target).size} bytes) and opened; ${requests} LLM request(s); ${n.slice(0, 120)}`;
+      }
+      await page.waitForTimeout(500);
+    }
+    await shot(page, '05-generate-timeout.png');
+    throw new Error(`no generated kernel after 225 s; notifications: ${await notifications(page)}`);
+  }, { required: false });
+} catch (error) {
+  log(`aborted: ${error?.message ?? error}`);
+  if (page) await shot(page, '99-failure.png');
+} finally {
+  fs.writeFileSync(path.join(LOGS, 'drive-results.json'), JSON.stringify({ results, consoleErrors: consoleErrors.slice(0, 50) }, null, 2));
+  await browser.close().catch(() => undefined);
+}
+const count = (s) => results.filter((r) => r.status === s).length;
+for (const r of results) console.log(`  ${r.status.padEnd(4)} ${r.name}${r.note ? ` — ${r.note}` : ''}`);
+if (count('fail') > 0) exitCode = 1;
+console.log(`e2e: ${count('pass')} passed, ${count('fail')} failed, ${count('skip')} skipped`);
+process.exit(exitCode);
