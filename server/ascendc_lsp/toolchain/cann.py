@@ -23,6 +23,7 @@ Nothing heavy is imported at module level; numpy comes in only when a run verifi
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
@@ -804,7 +805,12 @@ class CannToolchain(Toolchain):
     # -- compile ----------------------------------------------------------------------------------
     def compile(self, spec: KernelSpec, options: RunOptions | None = None) -> CompileResult:
         options = options or RunOptions()
-        source = self._source(spec, options)
+        try:
+            source = self._source(spec, options)
+        except ValueError as exc:
+            return CompileResult(
+                ok=False, diagnostics=[Diagnostic(str(exc), file=spec.origin, source=SOURCE_NAME)]
+            )
         t0 = time.monotonic()
         try:
             inst = self.install()
@@ -871,7 +877,11 @@ class CannToolchain(Toolchain):
     # -- run --------------------------------------------------------------------------------------
     def run(self, spec: KernelSpec, options: RunOptions | None = None) -> RunResult:
         options = options or RunOptions()
-        source = self._source(spec, options)
+        try:
+            source = self._source(spec, options)
+        except ValueError as exc:
+            return RunResult(backend=f"cann-{self.mode}", kernel=spec.kernel,
+                             diagnostics=[Diagnostic(str(exc), file=spec.origin, source=SOURCE_NAME)])  # fmt: skip
         result = RunResult(backend=f"cann-{self.mode}", kernel=spec.kernel, source=str(source),
                            soc=options.soc or spec.soc or "Ascend910B", stage_reached="compile")  # fmt: skip
         comp = self.compile(spec, options)
@@ -979,7 +989,8 @@ class CannToolchain(Toolchain):
     def _workdir(self, spec: KernelSpec, options: RunOptions) -> _Workdir:
         root = options.keep_dir
         if root is None:
-            key = re.sub(r"[^\w.-]", "_", f"{spec.kernel}-{self.mode}")
+            digest = hashlib.sha1(str(self._source(spec, options)).encode()).hexdigest()[:10]
+            key = re.sub(r"[^\w.-]", "_", f"{spec.kernel}-{self.mode}-{digest}")
             root = (
                 Path(tempfile.gettempdir())
                 / f"ascendc-lsp-cann-{os.getuid() if hasattr(os, 'getuid') else 0}"
