@@ -12,7 +12,7 @@ The numbers' sources are kept apart from the values: `profile.source_of("memory.
 
 from __future__ import annotations
 
-import copy
+import dataclasses
 import re
 import types
 import typing
@@ -22,16 +22,13 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-import yaml
-
+from ascendc_lsp.hardware.yaml_cache import Parsed, read_folder
 from ascendc_lsp.resources import knowledge_dir
 
 DEFAULT_SOC = "Ascend910B"
 SCHEMA_VERSION = 1
 VALUE_KINDS: tuple[str, ...] = ("documented", "measured", "derived", "assumption")
 LAYOUTS: tuple[str, ...] = ("split", "coupled")
-
-_Loader: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 # --------------------------------------------------------------------------------------------- errors
@@ -319,70 +316,89 @@ def _type_name(hint: Any) -> str:
     return getattr(hint, "__name__", str(hint))
 
 
+Converter = typing.Callable[[Any], tuple[Any, str | None]]
+_CONVERTERS: dict[Any, Converter] = {}
+
+
 def _convert(value: Any, hint: Any) -> tuple[Any, str | None]:
     """Check `value` against `hint`; returns (converted value, error message or None)."""
+    conv = _CONVERTERS.get(hint)
+    if conv is None:
+        conv = _CONVERTERS[hint] = _compile(hint)
+    return conv(value)
+
+
+def _compile(hint: Any) -> Converter:
     origin = typing.get_origin(hint)
     if origin in (typing.Union, types.UnionType):
         args = typing.get_args(hint)
-        if value is None and type(None) in args:
-            return None, None
-        inner = [a for a in args if a is not type(None)]
-        return _convert(value, inner[0])
+        nullable = type(None) in args
+        inner = _compile(next(a for a in args if a is not type(None)))
+
+        def union(value: Any) -> tuple[Any, str | None]:
+            if value is None and nullable:
+                return None, None
+            return inner(value)
+
+        return union
     if hint is bool:
-        return (value, None) if isinstance(value, bool) else (None, f"expected a boolean, got {value!r}")
+        return lambda v: (v, None) if isinstance(v, bool) else (None, f"expected a boolean, got {v!r}")
     if hint is int:
-        if isinstance(value, int) and not isinstance(value, bool):
-            return value, None
-        return None, f"expected an integer, got {value!r}"
+        return lambda v: (v, None) if isinstance(v, int) and not isinstance(v, bool) else (
+            None, f"expected an integer, got {v!r}")
     if hint is float:
-        if isinstance(value, int | float) and not isinstance(value, bool):
-            return float(value), None
-        return None, f"expected a number, got {value!r}"
+        return lambda v: (float(v), None) if isinstance(v, int | float) and not isinstance(v, bool) else (
+            None, f"expected a number, got {v!r}")
     if hint is str:
-        return (value, None) if isinstance(value, str) else (None, f"expected a string, got {value!r}")
+        return lambda v: (v, None) if isinstance(v, str) else (None, f"expected a string, got {v!r}")
     if origin is tuple:
-        (item,) = typing.get_args(hint)[:1]
-        if not isinstance(value, list):
-            return None, f"expected a list, got {type(value).__name__}"
-        out = []
-        for i, v in enumerate(value):
-            conv, err = _convert(v, item)
-            if err:
-                return None, f"item {i}: {err}"
-            out.append(conv)
-        return tuple(out), None
+        item = _compile(typing.get_args(hint)[0])
+
+        def seq(value: Any) -> tuple[Any, str | None]:
+            if not isinstance(value, list):
+                return None, f"expected a list, got {type(value).__name__}"
+            out = []
+            for i, v in enumerate(value):
+                conv, err = item(v)
+                if err:
+                    return None, f"item {i}: {err}"
+                out.append(conv)
+            return tuple(out), None
+
+        return seq
     if origin is not None and issubclass(origin, Mapping):
-        key_t, val_t = typing.get_args(hint)
-        if not isinstance(value, dict):
-            return None, f"expected a mapping, got {type(value).__name__}"
-        result: dict[Any, Any] = {}
-        for k, v in value.items():
-            ck, err = _convert(k, key_t)
-            if err:
-                return None, f"key {k!r}: {err}"
-            cv, err = _convert(v, val_t)
-            if err:
-                return None, f"{k}: {err}"
-            result[ck] = cv
-        return types.MappingProxyType(result), None
-    return None, f"unsupported type {hint!r}"  # pragma: no cover - programming error
+        key_c, val_c = (_compile(a) for a in typing.get_args(hint))
+
+        def mapping(value: Any) -> tuple[Any, str | None]:
+            if not isinstance(value, dict):
+                return None, f"expected a mapping, got {type(value).__name__}"
+            result: dict[Any, Any] = {}
+            for k, v in value.items():
+                ck, err = key_c(k)
+                if err:
+                    return None, f"key {k!r}: {err}"
+                cv, err = val_c(v)
+                if err:
+                    return None, f"{k}: {err}"
+                result[ck] = cv
+            return types.MappingProxyType(result), None
+
+        return mapping
+    raise TypeError(f"unsupported type {hint!r}")  # pragma: no cover - programming error
 
 
 class _Builder:
     """Collects problems while turning one raw profile mapping into a SocProfile."""
 
     def __init__(self, file: str, citations: Mapping[str, str], problems: list[HardwareProblem],
-                 prefix: str = "", only: frozenset[str] | None = None) -> None:
+                 prefix: str = "") -> None:
         self.file = file
         self.citations = citations
         self.problems = problems
         self.prefix = prefix
-        self.only = only  # for variants: report only problems under the paths the variant overrides
         self.sources: dict[str, SourceRef] = {}
 
     def problem(self, path: str, message: str) -> None:
-        if self.only is not None and not any(path == o or path.startswith(o + ".") for o in self.only):
-            return
         self.problems.append(HardwareProblem(self.file, self.prefix + path, message))
 
     def leaf(self, raw: Any, path: str, hint: Any) -> Any:
@@ -447,32 +463,37 @@ def _str_list(raw: Any, path: str, file: str, problems: list[HardwareProblem]) -
     return tuple(raw)
 
 
-def _merge(base: Mapping[str, Any], override: Mapping[str, Any]) -> dict[str, Any]:
-    """Deep-merge a variant's partial mapping onto the base (leaves, i.e. mappings with `value`, replace)."""
-    out = dict(base)
+def _apply_variant(base: SocProfile, override: Mapping[str, Any], file: str, citations: Mapping[str, str],
+                   problems: list[HardwareProblem], vpath: str, vname: str) -> SocProfile:
+    """The base profile with a variant's partial overrides applied (only the overridden leaves are re-validated)."""
+    builder = _Builder(file, citations, problems, prefix=f"{vpath}.")
+    changes: dict[str, Any] = {}
     for key, val in override.items():
-        cur = out.get(key)
-        if isinstance(val, dict) and isinstance(cur, dict) and "value" not in val and "value" not in cur:
-            out[key] = _merge(cur, val)
+        if key in _TOP_SOURCED:
+            changes[key] = builder.leaf(val, key, _TOP_SOURCED[key])
+        elif key in _SECTIONS:
+            cls = _SECTIONS[key]
+            if not isinstance(val, dict):
+                builder.problem(key, "expected a mapping of field -> {value, source}")
+                continue
+            hints = _hints(cls)
+            sub: dict[str, Any] = {}
+            for fname, leaf in val.items():
+                if fname not in hints:
+                    builder.problem(f"{key}.{fname}", "unknown field")
+                    continue
+                sub[fname] = builder.leaf(leaf, f"{key}.{fname}", hints[fname])
+            changes[key] = dataclasses.replace(getattr(base, key), **sub)
         else:
-            out[key] = copy.deepcopy(val)
-    return out
-
-
-def _override_paths(override: Mapping[str, Any]) -> frozenset[str]:
-    paths: set[str] = set()
-    for key, val in override.items():
-        if isinstance(val, dict) and "value" not in val:
-            paths.update(f"{key}.{sub}" for sub in val)
-        else:
-            paths.add(key)
-    return frozenset(paths)
+            builder.problem(key, "a variant may override sections and sourced fields only")
+    sources = dict(base.sources)
+    sources.update(builder.sources)
+    return dataclasses.replace(base, variant=vname, sources=types.MappingProxyType(sources), **changes)
 
 
 def _build(raw: Mapping[str, Any], file: str, citations: Mapping[str, str], problems: list[HardwareProblem],
-           prefix: str = "", only: frozenset[str] | None = None, variant: str | None = None,
            variants: tuple[str, ...] = ()) -> SocProfile:
-    builder = _Builder(file, citations, problems, prefix, only)
+    builder = _Builder(file, citations, problems)
     top: dict[str, Any] = {}
     for key, hint in _TOP_SOURCED.items():
         if key not in raw:
@@ -495,7 +516,6 @@ def _build(raw: Mapping[str, Any], file: str, citations: Mapping[str, str], prob
         product=str(product),
         description=str(description),
         file=file,
-        variant=variant,
         variants=variants,
         sources=types.MappingProxyType(builder.sources),
         citations=types.MappingProxyType(dict(citations)),
@@ -504,27 +524,15 @@ def _build(raw: Mapping[str, Any], file: str, citations: Mapping[str, str], prob
     )
 
 
-def _read_yaml(path: Path, problems: list[HardwareProblem]) -> Any:
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        problems.append(HardwareProblem(str(path), "(file)", f"cannot read: {exc}"))
-        return None
-    try:
-        return yaml.load(text, Loader=_Loader)  # CSafeLoader or SafeLoader only
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""
-        problems.append(HardwareProblem(str(path), "(file)", f"not valid YAML{where}: {getattr(exc, 'problem', exc)}"))
-        return None
-
-
-def _load_file(path: Path, problems: list[HardwareProblem]) -> tuple[SocProfile, dict[str, SocProfile]] | None:
+def _load_file(parsed: Parsed, problems: list[HardwareProblem]) -> tuple[SocProfile, dict[str, SocProfile]] | None:
+    path = parsed.path
     file = str(path)
-    data = _read_yaml(path, problems)
-    if data is None and not any(p.file == file for p in problems):
-        problems.append(HardwareProblem(file, "(file)", "empty file"))
+    data = parsed.data
+    if parsed.error is not None:
+        problems.append(HardwareProblem(file, "(file)", parsed.error))
+        return None
     if data is None:
+        problems.append(HardwareProblem(file, "(file)", "empty file"))
         return None
     if not isinstance(data, dict):
         problems.append(HardwareProblem(file, "(file)", "expected a mapping at the top level"))
@@ -560,13 +568,7 @@ def _load_file(path: Path, problems: list[HardwareProblem]) -> tuple[SocProfile,
         if not isinstance(override, dict):
             problems.append(HardwareProblem(file, vpath, "expected a mapping of overrides"))
             continue
-        bad = sorted(set(override) - set(_SECTIONS) - set(_TOP_SOURCED))
-        for key in bad:
-            problems.append(HardwareProblem(file, f"{vpath}.{key}", "a variant may override sections and sourced fields only"))
-        merged = _merge(data, {k: v for k, v in override.items() if k not in bad})
-        kept = {k: v for k, v in override.items() if k not in bad}
-        built[str(vname)] = _build(merged, file, citations, problems, prefix=f"{vpath}.", only=_override_paths(kept),
-                                   variant=str(vname), variants=tuple(variants_raw))
+        built[str(vname)] = _apply_variant(base, override, file, citations, problems, vpath, str(vname))
     return base, built
 
 
@@ -590,11 +592,12 @@ def _load_all(folder: Path) -> _Catalogue:
     profiles: dict[str, SocProfile] = {}
     variants: dict[str, SocProfile] = {}
     index: dict[str, tuple[str, str | None]] = {}
-    paths = sorted(folder.glob("*.yaml")) if folder.is_dir() else []
-    if not paths:
+    files = read_folder(folder)
+    if not files:
         problems.append(HardwareProblem(str(folder), "(folder)", "no SoC profiles (*.yaml) found"))
-    for path in paths:
-        loaded = _load_file(path, problems)
+    for parsed in files:
+        path = parsed.path
+        loaded = _load_file(parsed, problems)
         if loaded is None:
             continue
         base, built = loaded
