@@ -6,6 +6,7 @@
 #include <cstring>
 #include <cmath>
 #include <type_traits>
+#include <limits>
 
 namespace ascendc_emu {
 

@@ -300,6 +300,8 @@ inline void report_warning(const char* check, const char* category, int pipe, co
 // strict mode turns documented-but-silent hardware behaviour (truncation) into errors
 inline void report_soft(const char* check, const char* category, int pipe, const char* api, const Loc& loc,
                         const char* fmt, ...) {
+    static const NpuCode silent{"", ""};  // the hardware does not fault; the data is silently wrong
+    code_override() = &silent;
     va_list ap;
     va_start(ap, fmt);
     vreport(rt().strict, check, category, pipe, api, loc, 0, fmt, ap);
@@ -433,7 +435,7 @@ struct Conflict {
 inline void report_race(const Conflict& c, int space, int pipe, const char* api, const Loc& loc, bool write) {
     const Site& o = rt().sites[c.other_site];
     int from = c.other_pipe, to = pipe;
-    long extra = (long)(c.other_site * 7 + (write ? 1 : 0));
+    long extra = (long)c.other_site;  // one report per (reader/writer line, other line)
     char hint[200];
     if (from == P_S || to == P_S)
         snprintf(hint, sizeof hint, "add %s between them (scalar accesses are not ordered with the %s pipe)",
