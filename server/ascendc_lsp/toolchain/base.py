@@ -183,10 +183,19 @@ class RunResult:
 
     @property
     def category(self) -> str | None:
-        """The category of the first error diagnostic: what went wrong, in taxonomy terms."""
-        for d in self.diagnostics:
-            if d.severity == "error" and d.category:
-                return d.category
+        """What went wrong, in taxonomy terms.
+
+        The first error the backend reported (compile error, runtime check) wins; a failed comparison is
+        usually the symptom of something the emulator flagged as a warning (a truncated DataCopy, a race in
+        non-strict mode), so such a warning's category comes before the mismatch's own.
+        """
+        errors = [d for d in self.diagnostics if d.severity == "error" and d.category]
+        primary = [d for d in errors if d.code != "mismatch"]
+        if primary:
+            return primary[0].category
+        if errors:
+            hints = [d for d in self.diagnostics if d.severity == "warning" and d.category and d.code != "spec"]
+            return (hints[0] if hints else errors[0]).category
         return None
 
     def errors(self) -> list[Diagnostic]:

@@ -28,7 +28,12 @@ from ascendc_lsp.toolchain.emulator import gccdiag
 from ascendc_lsp.toolchain.emulator.harness import generate, harness_hint
 from ascendc_lsp.toolchain.spec import KernelSpec
 
-BASE_FLAGS = ("-std=c++17", "-O1", "-g0", "-w", "-pthread")
+# GET_TILING_DATA in the headers tests `#ifdef ASCENDC_EMU_TILING_TYPE` while kernel_operator.h is preprocessed,
+# i.e. inside the precompiled header. Defining it on the command line as another macro name keeps the PCH valid
+# for every spec: the harness `#define`s ASCENDC_EMU_TILING_STRUCT (the spec's struct) after the PCH, and the
+# name is resolved lazily where the kernel expands GET_TILING_DATA.
+TILING_MACRO = "ASCENDC_EMU_TILING_STRUCT"
+BASE_FLAGS = ("-std=c++17", "-O1", "-g0", "-w", "-pthread", f"-DASCENDC_EMU_TILING_TYPE={TILING_MACRO}")
 DIAG_FLAGS = ("-fdiagnostics-plain-output", "-fdiagnostics-column-unit=byte", "-fmax-errors=20")
 MAX_BIN_ENTRIES = 200
 PCH_HEADER = "ascendc_emu_pch.h"  # a wrapper including kernel_operator.h; its .gch is the precompiled header

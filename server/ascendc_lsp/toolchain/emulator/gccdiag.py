@@ -23,6 +23,7 @@ _INCLUDED = re.compile(r"^(?:In file included from|\s+from)\s+(?P<file>[^:\n]+):
 
 # (pattern over the message, category); first match wins
 _CATEGORIES: list[tuple[re.Pattern[str], str]] = [
+    (re.compile(r"ASCENDC_EMU_TILING_STRUCT|ASCENDC_EMU_TILING_TYPE"), "tiling-definition"),
     (
         re.compile(
             r"'(?:expf|expl|exp|logf|log|sqrtf|sqrt|powf|pow|fabsf|fabs|tanhf|tanh|sinf|cosf|floorf|ceilf|"
@@ -121,6 +122,9 @@ def to_diagnostics(
             continue  # the build uses -w; anything left is noise
         file, line, col = msg.file, msg.line, msg.col
         text = msg.message
+        if "ASCENDC_EMU_TILING_STRUCT" in text or "ASCENDC_EMU_TILING_TYPE" in text:
+            text = ("GET_TILING_DATA needs the tiling struct: give the spec a `tiling:` section with `struct:` "
+                    f"(and `header:` when the struct lives in op_host) [{text}]")
         if not is_user_file(file):
             placed = next(((f, ln, c) for f, ln, c in reversed(msg.context) if is_user_file(f)), None)
             hint = harness_hint(msg) if harness_hint is not None else None

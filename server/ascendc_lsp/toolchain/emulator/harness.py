@@ -57,7 +57,8 @@ def generate(spec: KernelSpec, source: Path) -> str:
         '#include "ascendc_emu_pch.h"  // kernel_operator.h, first, so the precompiled header applies'
     )
     if spec.tiling is not None:
-        lines.append(f"#define ASCENDC_EMU_TILING_TYPE {spec.tiling.struct}")
+        # the build defines ASCENDC_EMU_TILING_TYPE as this macro (see build.TILING_MACRO), keeping the PCH valid
+        lines.append(f"#define ASCENDC_EMU_TILING_STRUCT {spec.tiling.struct}")
     lines.append('#include "ascendc_emu/harness.h"')
     lines.append("#include <type_traits>")
     if spec.tiling is not None and spec.tiling.header is not None:

@@ -26,7 +26,7 @@ from ascendc_lsp.toolchain.spec import KernelSpec, SpecError
 
 # Byte patterns the harness pre-fills outputs with (PROTOCOL.md: "pre-filled with a poison pattern"); an output
 # element still equal to one of them was never written. Kept in sync with ascendc_emu/harness.h.
-POISON_PATTERNS: list[bytes] = [bytes([0xA5]), bytes([0xCD]), bytes([0xFF, 0xFF, 0xC0, 0x7F])]
+POISON_PATTERNS: list[bytes] = [bytes([0xFF])]  # harness.h Output(): memset 0xFF (NaN for floats, -1 for ints)
 
 EXIT_OK, EXIT_REPORTED, EXIT_DEADLOCK = 0, 1, 3
 
