@@ -55,9 +55,24 @@ TOLERANCE_PROFILES: dict[str, tuple[float, float]] = {
 }
 
 TOP_KEYS = (
-    "kernel", "source", "soc", "block_dim", "include_dirs", "inputs", "outputs", "workspace_bytes", "tiling",
-    "params", "reference", "tolerance", "seed", "description", "defines", "name", "category",
-)  # fmt: skip
+    "kernel",
+    "source",
+    "soc",
+    "block_dim",
+    "include_dirs",
+    "inputs",
+    "outputs",
+    "workspace_bytes",
+    "tiling",
+    "params",
+    "reference",
+    "tolerance",
+    "seed",
+    "description",
+    "defines",
+    "name",
+    "category",
+)
 TENSOR_KEYS = ("name", "shape", "dtype", "init", "inject", "tolerance", "compare", "description")
 TILING_KEYS = ("struct", "pass", "fields", "header", "key")
 RESERVED_PARAMS = ("workspace", "tiling")
@@ -557,8 +572,13 @@ class _Validator:
             raise self.fail(f"{where}.pass", f"expected pointer or value, got {_show(x.get('pass'))}")
         header = self.path(f"{where}.header", x["header"]) if x.get("header") is not None else None
         key = self.integer(f"{where}.key", x["key"]) if x.get("key") is not None else None
-        return TilingSpec(struct=struct, pass_mode=mode, fields=self.tiling_fields(f"{where}.fields", x.get("fields")),
-                          header=header, key=key)  # fmt: skip
+        return TilingSpec(
+            struct=struct,
+            pass_mode=mode,
+            fields=self.tiling_fields(f"{where}.fields", x.get("fields")),
+            header=header,
+            key=key,
+        )
 
     # -- whole spec -----------------------------------------------------------------------------------------
     def spec(self, data: Any, path: Path | None) -> KernelSpec:
@@ -590,8 +610,15 @@ class _Validator:
                 f"the tensors need {total:,} B; the emulator's limit is {MAX_TOTAL_BYTES:,} B",
             )
 
-        spec = KernelSpec(kernel=kernel, block_dim=block_dim, inputs=inputs, outputs=outputs, reference=None,
-                          base_dir=self.base, path=path)  # fmt: skip
+        spec = KernelSpec(
+            kernel=kernel,
+            block_dim=block_dim,
+            inputs=inputs,
+            outputs=outputs,
+            reference=None,
+            base_dir=self.base,
+            path=path,
+        )
         if data.get("source") is not None:
             spec.source = self.path("source", data["source"], must_exist=False)
         if data.get("soc") is not None:
