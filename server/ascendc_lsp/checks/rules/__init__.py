@@ -1,3 +1,14 @@
 """Rule implementations; importing this package registers every rule (see checks/base.py)."""
 
-from ascendc_lsp.checks.rules import memory  # noqa: F401
+from ascendc_lsp.checks.rules import (  # noqa: F401
+    datacopy,
+    entry,
+    memory,
+    multicore,
+    namespace,
+    queues,
+    scalar,
+    sync,
+    tiling,
+    vector,
+)

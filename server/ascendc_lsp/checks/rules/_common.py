@@ -1,0 +1,352 @@
+"""Helpers shared by the rule modules: API families, tensor and dtype lookups, one tree scan per document."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from functools import cache
+
+import tree_sitter
+
+from ascendc_lsp.checks.base import CheckContext
+from ascendc_lsp.syntax.document import cpp_language
+from ascendc_lsp.syntax.model import ApiCall, ClassInfo, DocumentModel, Function, TensorVar
+
+# -- API families -------------------------------------------------------------------------------------
+
+BINARY_OPS = frozenset({
+    "Add", "Sub", "Mul", "Div", "Max", "Min", "And", "Or", "AddRelu", "SubRelu", "MulAddDst", "FusedMulAdd",
+    "AddReluCast", "SubReluCast", "AddDeqRelu", "Prelu",
+})
+UNARY_OPS = frozenset({
+    "Exp", "Ln", "Abs", "Reciprocal", "Sqrt", "Rsqrt", "Relu", "Not", "Neg",
+})
+SCALAR_OPS = frozenset({"Adds", "Muls", "Maxs", "Mins", "ShiftLeft", "ShiftRight", "LeakyRelu", "Axpy", "Subs", "Divs"})
+REDUCE_OPS = frozenset({
+    "WholeReduceSum", "WholeReduceMax", "WholeReduceMin", "BlockReduceSum", "BlockReduceMax", "BlockReduceMin",
+    "PairReduceSum", "RepeatReduceSum", "ReduceSum", "ReduceMax", "ReduceMin",
+})
+# Calls that compute on the vector unit (their first argument is the destination tensor).
+VECTOR_OPS = BINARY_OPS | UNARY_OPS | SCALAR_OPS | REDUCE_OPS | frozenset({
+    "Cast", "Duplicate", "Select", "Compare", "CompareScalar", "Copy", "Brcb", "GatherMask", "Gather",
+    "CastDeq", "Softmax", "SoftMax", "Sigmoid", "Tanh", "Gelu", "Silu", "Power", "Transpose", "Sin", "Cos",
+})
+DATA_MOVES = frozenset({"DataCopy", "DataCopyPad"})
+SYNC_CALLS = frozenset({
+    "SetFlag", "WaitFlag", "PipeBarrier", "pipe_barrier", "set_flag", "wait_flag", "SyncAll", "EnQue", "DeQue",
+    "CrossCoreSetFlag", "CrossCoreWaitFlag", "DataSyncBarrier",
+})
+UNSIGNED_TYPES = frozenset({"uint8_t", "uint16_t", "uint32_t", "uint64_t", "unsigned", "size_t", "unsigned int",
+                            "unsigned long", "unsigned char", "unsigned short"})
+FLOAT_TYPES = frozenset({"float", "double", "half", "bfloat16_t", "float16_t", "float32_t"})
+
+_IDENT_ARG = re.compile(r"^\s*(?:this\s*->\s*)?([A-Za-z_]\w*)\s*(?:\[(.*)\])?\s*$", re.DOTALL)
+
+
+def strip_this(text: str | None) -> str:
+    if text is None:
+        return ""
+    text = text.strip()
+    return re.sub(r"^this\s*->\s*", "", text)
+
+
+def tensor_arg(text: str) -> tuple[str, str | None] | None:
+    """`xLocal` -> ("xLocal", None); `xLocal[off]` -> ("xLocal", "off"); anything else -> None."""
+    match = _IDENT_ARG.match(text)
+    if match is None:
+        return None
+    return match.group(1), match.group(2)
+
+
+def tensor_of(model: DocumentModel, text: str, at_byte: int) -> TensorVar | None:
+    parsed = tensor_arg(text)
+    if parsed is None:
+        return None
+    return model.tensor(parsed[0], at_byte)
+
+
+def resolved_dtype(model: DocumentModel, dtype: str | None, at_byte: int) -> str | None:
+    if dtype is None:
+        return None
+    resolved = model.resolve_type(dtype.replace("const", "").strip(), at_byte)
+    return resolved
+
+
+def tensor_dtype(model: DocumentModel, text: str, at_byte: int) -> str | None:
+    var = tensor_of(model, text, at_byte)
+    return resolved_dtype(model, var.dtype, at_byte) if var is not None else None
+
+
+def is_global(model: DocumentModel, text: str, at_byte: int) -> bool | None:
+    var = tensor_of(model, text, at_byte)
+    if var is None:
+        return None
+    return var.kind == "GlobalTensor"
+
+
+def call_dtype(model: DocumentModel, call: ApiCall, arg_index: int = 0) -> str | None:
+    """The element type of a call: its first template argument, else its tensor argument's dtype."""
+    if call.template_args:
+        resolved = resolved_dtype(model, call.template_args[0], call.start_byte)
+        if resolved is not None and resolved in _KNOWN_DTYPES:
+            return resolved
+    if len(call.args) > arg_index:
+        return tensor_dtype(model, call.args[arg_index].text, call.start_byte)
+    return None
+
+
+_KNOWN_DTYPES = frozenset({
+    "half", "float", "bfloat16_t", "int8_t", "uint8_t", "int16_t", "uint16_t", "int32_t", "uint32_t",
+    "int64_t", "uint64_t", "double", "int4b_t", "bool",
+})
+
+
+def class_of(model: DocumentModel, function: Function | None) -> ClassInfo | None:
+    if function is None or function.class_name is None:
+        return None
+    for cls in model.classes:
+        if cls.name == function.class_name:
+            return cls
+    return None
+
+
+def owner_key(function: Function | None) -> str:
+    """Calls of one class (all its methods) or one free function form one lifecycle scope."""
+    if function is None:
+        return "<global>"
+    return function.class_name or f"fn:{function.qualified_name}:{function.start_byte}"
+
+
+def receiver_name(call: ApiCall) -> str | None:
+    if call.receiver is None:
+        return None
+    name = strip_this(call.receiver)
+    return name if re.fullmatch(r"[A-Za-z_]\w*", name) else None
+
+
+def event_of(call: ApiCall) -> str | None:
+    """`SetFlag<HardEvent::MTE2_V>(...)` -> "MTE2_V"; `set_flag(PIPE_MTE2, PIPE_V, id)` -> "MTE2_V"."""
+    if call.template_args:
+        return call.template_args[0].split("::")[-1].strip()
+    if call.name in ("set_flag", "wait_flag") and len(call.args) >= 2:
+        a = call.args[0].text.split("::")[-1].replace("PIPE_", "").strip()
+        b = call.args[1].text.split("::")[-1].replace("PIPE_", "").strip()
+        return f"{a}_{b}"
+    return None
+
+
+def event_id_arg(call: ApiCall) -> str | None:
+    if call.name in ("set_flag", "wait_flag"):
+        return call.args[2].text.strip() if len(call.args) >= 3 else None
+    return call.args[0].text.strip() if call.args else None
+
+
+_EVENT_ID = re.compile(r"^(?:AscendC::)?EVENT_ID(\d+)$")
+
+
+def event_id_value(call: ApiCall) -> int | None:
+    text = event_id_arg(call)
+    if text is None:
+        return None
+    text = re.sub(r"^\(\s*event_t\s*\)\s*|^static_cast\s*<\s*event_t\s*>\s*", "", text).strip("() ")
+    match = _EVENT_ID.match(text)
+    if match:
+        return int(match.group(1))
+    index = 2 if call.name in ("set_flag", "wait_flag") else 0
+    if len(call.args) > index:
+        return call.args[index].folded.as_int()
+    return None
+
+
+# -- one query-based scan per document ------------------------------------------------------------------
+
+_SCAN_QUERY = """
+(new_expression) @new
+(delete_expression) @delete
+(qualified_identifier) @qualified
+(primitive_type) @primitive
+(number_literal) @number
+(binary_expression) @binary
+(cast_expression) @cast
+(subscript_expression) @subscript
+"virtual" @virtual
+(if_statement) @if
+(return_statement) @return
+(assignment_expression) @assign
+(init_declarator) @init
+(namespace_definition) @namespace
+(type_identifier) @type
+(preproc_if) @preproc
+(preproc_ifdef) @preproc
+(compound_statement) @block
+(lambda_expression) @lambda
+(declaration) @decl
+(field_declaration) @field
+(parameter_declaration) @param
+(optional_parameter_declaration) @param
+(update_expression) @update
+(call_expression) @call
+"""
+
+
+@cache
+def _scan_query() -> tree_sitter.Query:
+    return tree_sitter.Query(cpp_language(), _SCAN_QUERY)
+
+
+@dataclass
+class Scan:
+    nodes: dict[str, list[tree_sitter.Node]] = field(default_factory=dict)
+
+    def get(self, name: str) -> list[tree_sitter.Node]:
+        return self.nodes.get(name, [])
+
+
+def scan(context: CheckContext) -> Scan:
+    cached = context.__dict__.get("_rule_scan")
+    if isinstance(cached, Scan):
+        return cached
+    captures = tree_sitter.QueryCursor(_scan_query()).captures(context.document.tree.root_node)
+    result = Scan({name: sorted(nodes, key=lambda n: n.start_byte) for name, nodes in captures.items()})
+    context.__dict__["_rule_scan"] = result
+    return result
+
+
+@dataclass(frozen=True, slots=True)
+class ScalarDecl:
+    name: str
+    type_text: str
+    start_byte: int
+    scope_start: int
+    scope_end: int
+
+
+_SCOPES = frozenset({"compound_statement", "field_declaration_list", "declaration_list", "translation_unit",
+                     "for_statement", "function_definition", "for_range_loop"})
+
+
+def _scope(node: tree_sitter.Node) -> tuple[int, int]:
+    for parent in ancestors(node):
+        if parent.type in _SCOPES:
+            return parent.start_byte, parent.end_byte
+    return 0, 1 << 62
+
+
+def _declared_names(declarator: tree_sitter.Node | None, get: Callable[[tree_sitter.Node], str]) -> str | None:
+    node = declarator
+    while node is not None and node.type not in ("identifier", "field_identifier"):
+        if node.type in ("function_declarator", "array_declarator", "pointer_declarator", "reference_declarator"):
+            return None  # functions, arrays and pointers are not scalars
+        node = node.child_by_field_name("declarator")
+    return get(node) if node is not None else None
+
+
+def scalar_decls(context: CheckContext) -> dict[str, list[ScalarDecl]]:
+    """Every declared variable, parameter and field by name, with its type text and scope."""
+    cached = context.__dict__.get("_scalar_decls")
+    if isinstance(cached, dict):
+        return cached
+    found: dict[str, list[ScalarDecl]] = {}
+    document = context.document
+    nodes = scan(context)
+    for node in nodes.get("decl") + nodes.get("field") + nodes.get("param"):
+        type_node = node.child_by_field_name("type")
+        if type_node is None:
+            continue
+        type_text = document.node_text(type_node).replace("const", "").strip()
+        scope = _scope(node)
+        for declarator in node.children_by_field_name("declarator"):
+            name = _declared_names(declarator, document.node_text)
+            if name:
+                found.setdefault(name, []).append(ScalarDecl(name, type_text, node.start_byte, *scope))
+    context.__dict__["_scalar_decls"] = found
+    return found
+
+
+def type_of_name(context: CheckContext, name: str, at_byte: int) -> str | None:
+    """The resolved declared type of `name` at `at_byte` (innermost visible declaration)."""
+    best: ScalarDecl | None = None
+    for decl in scalar_decls(context).get(name, []):
+        if not (decl.scope_start <= at_byte < decl.scope_end):
+            continue
+        if best is None or decl.scope_end - decl.scope_start < best.scope_end - best.scope_start:
+            best = decl
+    if best is None:
+        return None
+    return context.model.resolve_type(best.type_text, at_byte)
+
+
+def expression_type(context: CheckContext, node: tree_sitter.Node) -> str | None:
+    """The type of simple expressions: identifiers, `this->x`, casts, parenthesised; else None."""
+    kind = node.type
+    text = context.document.node_text
+    if kind == "identifier":
+        return type_of_name(context, text(node), node.start_byte)
+    if kind == "field_expression":
+        argument = node.child_by_field_name("argument")
+        field_node = node.child_by_field_name("field")
+        if argument is not None and text(argument) == "this" and field_node is not None:
+            return type_of_name(context, text(field_node), node.start_byte)
+        return None
+    if kind == "parenthesized_expression" and node.named_child_count == 1:
+        return expression_type(context, node.named_children[0])
+    if kind == "cast_expression":
+        type_node = node.child_by_field_name("type")
+        return context.model.resolve_type(text(type_node), node.start_byte) if type_node is not None else None
+    if kind == "number_literal":
+        literal = text(node).lower()
+        if literal.startswith("0x"):
+            return "int"
+        if "." in literal or "e" in literal:
+            return "float" if literal.endswith("f") else "double"
+        return "unsigned" if "u" in literal else "int"
+    return None
+
+
+def functions_of_class(model: DocumentModel, class_name: str | None) -> list[Function]:
+    return [f for f in model.functions if f.class_name == class_name]
+
+
+def aicore_function_at(model: DocumentModel, offset: int) -> Function | None:
+    function = model.function_at(offset)
+    if function is None:
+        return None
+    if function.is_aicore:
+        return function
+    # Methods of kernel classes defined without the qualifier (lambdas, helpers) still run on the core.
+    return None
+
+
+def ancestors(node: tree_sitter.Node) -> Iterator[tree_sitter.Node]:
+    parent = node.parent
+    while parent is not None:
+        yield parent
+        parent = parent.parent
+
+
+def in_preprocessor_branch(node: tree_sitter.Node) -> bool:
+    return any(a.type in ("preproc_if", "preproc_ifdef", "preproc_else", "preproc_elif") for a in ancestors(node))
+
+
+def node_for(context: CheckContext, start_byte: int, end_byte: int) -> tree_sitter.Node | None:
+    return context.document.tree.root_node.descendant_for_byte_range(start_byte, end_byte)
+
+
+def fold_node(context: CheckContext, node: tree_sitter.Node | None) -> int | None:
+    """Fold an expression node through the document's constants (unknown stays None)."""
+    if node is None:
+        return None
+    from ascendc_lsp.syntax.constfold import Folder
+
+    model = context.model
+
+    def resolve(name: str, at: int) -> int | float | None:
+        const = model.constant(name, at)
+        return const.value.value if const is not None and const.is_constant else None
+
+    return Folder(context.document.data, resolve, lambda t, at: model.dtype_size(t, at)).fold(node).as_int()
+
+
+def fmt(value: int) -> str:
+    return f"{value:,}"

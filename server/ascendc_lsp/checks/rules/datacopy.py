@@ -1,0 +1,171 @@
+"""Data movement: DataCopy lengths, DataCopyPad availability, 32-byte aligned LocalTensor offsets."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from ascendc_lsp.checks.base import CheckContext, Finding, Fix, rule
+from ascendc_lsp.checks.fixes import fix, replace
+from ascendc_lsp.checks.limits import limits_for
+from ascendc_lsp.checks.rules._common import (
+    DATA_MOVES,
+    REDUCE_OPS,
+    VECTOR_OPS,
+    call_dtype,
+    fmt,
+    fold_node,
+    in_preprocessor_branch,
+    is_global,
+    node_for,
+    tensor_arg,
+    tensor_of,
+)
+from ascendc_lsp.syntax.constfold import SCALAR_SIZES
+from ascendc_lsp.syntax.model import ApiCall
+
+_NUMBER = re.compile(r"^\s*(\d+)[uUlL]*\s*$")
+
+
+def _qualifier(call: ApiCall) -> str:
+    """`AscendC::` when the call was written qualified, else the empty string."""
+    return call.qualified[: -len(call.name)] if call.qualified.endswith(call.name) else ""
+
+
+def _datacopypad_fix(context: CheckContext, call: ApiCall, dtype: str) -> Fix | None:
+    dst, src, count = call.args[0], call.args[1], call.args[2]
+    src_gm = is_global(context.model, src.text, call.start_byte)
+    dst_gm = is_global(context.model, dst.text, call.start_byte)
+    if src_gm is None or dst_gm is None or src_gm == dst_gm:
+        return None
+    ns = _qualifier(call)
+    params = f"{ns}DataCopyExtParams{{1, static_cast<uint32_t>(({count.text}) * sizeof({dtype})), 0, 0, 0}}"
+    if src_gm:
+        text = f"{ns}DataCopyPad({dst.text}, {src.text}, {params}, {ns}DataCopyPadExtParams<{dtype}>{{false, 0, 0, 0}})"
+    else:
+        text = f"{ns}DataCopyPad({dst.text}, {src.text}, {params})"
+    return fix("Use DataCopyPad with DataCopyExtParams (copies the exact byte count)",
+               replace(context.document, call.start_byte, call.end_byte, text))
+
+
+def _round_constant_fix(context: CheckContext, call: ApiCall, elem_size: int) -> Fix | None:
+    name = call.args[2].text.strip()
+    if not re.fullmatch(r"[A-Za-z_]\w*", name) or 32 % elem_size:
+        return None
+    const = context.model.constant(name, call.start_byte)
+    if const is None or not const.is_constant:
+        return None
+    value = const.value.as_int()
+    if value is None or not _NUMBER.match(const.value.text):
+        return None
+    per_block = 32 // elem_size
+    rounded = (value + per_block - 1) // per_block * per_block
+    start = context.document.lines.offset(const.span.start)
+    end = context.document.lines.offset(const.span.end)
+    node = node_for(context, start, end)
+    while node is not None and node.type not in ("init_declarator", "preproc_def", "field_declaration"):
+        node = node.parent
+    if node is None:
+        return None
+    value_node = node.child_by_field_name("value") or node.child_by_field_name("default_value")
+    if value_node is None:
+        return None
+    literal = context.document.node_text(value_node)
+    match = re.search(r"\d+", literal)
+    if match is None or int(match.group(0)) != value:
+        return None
+    lit_start = value_node.start_byte + len(literal[: match.start()].encode())
+    lit_end = value_node.start_byte + len(literal[: match.end()].encode())
+    return fix(f"Round {name} up to {rounded} (a multiple of 32 B)",
+               replace(context.document, lit_start, lit_end, str(rounded)))
+
+
+@rule("ASC005")
+def datacopy_unaligned_length(context: CheckContext) -> Iterator[Finding]:
+    limits = limits_for(context)
+    for call in context.model.calls_named("DataCopy"):
+        if len(call.args) != 3:
+            continue
+        count = call.args[2].folded.as_int()
+        if count is None or count <= 0:
+            continue
+        dtype = call_dtype(context.model, call, 0) or call_dtype(context.model, call, 1)
+        size = SCALAR_SIZES.get(dtype or "")
+        if dtype is None or size is None:
+            continue
+        nbytes = count * size
+        if nbytes % limits.ub_align == 0:
+            continue
+        copied = nbytes // limits.ub_align * limits.ub_align
+        message = (
+            f"DataCopy moves {fmt(count)} x {size} B ({dtype}) = {fmt(nbytes)} B, not a multiple of "
+            f"{limits.ub_align} B: the hardware copies only {fmt(copied)} B"
+        )
+        fixes: list[Fix] = []
+        if limits.datacopypad:
+            message += "; use DataCopyPad"
+            pad = _datacopypad_fix(context, call, dtype)
+            if pad is not None:
+                fixes.append(pad)
+        rounded = _round_constant_fix(context, call, size)
+        if rounded is not None:
+            fixes.append(rounded)
+        yield context.finding("ASC005", call.span, message, fixes=fixes)
+
+
+@rule("ASC006")
+def datacopypad_unsupported(context: CheckContext) -> Iterator[Finding]:
+    limits = limits_for(context)
+    if limits.datacopypad:
+        return
+    for call in context.model.calls_named("DataCopyPad"):
+        node = node_for(context, call.start_byte, call.end_byte)
+        if node is not None and in_preprocessor_branch(node):
+            continue  # guarded by an architecture check
+        message = (
+            f"DataCopyPad is not available on {limits.soc_name}: copy 32-byte multiples with DataCopy and "
+            "handle the tail separately"
+        )
+        yield context.finding("ASC006", call.name_span, message)
+
+
+_OFFSET_CHECKED = (DATA_MOVES | VECTOR_OPS) - REDUCE_OPS - {"Gather", "GatherMask", "Brcb", "Select", "Compare"}
+
+
+@rule("ASC007")
+def local_offset_unaligned(context: CheckContext) -> Iterator[Finding]:
+    limits = limits_for(context)
+    model = context.model
+    for call in model.calls:
+        if call.name not in _OFFSET_CHECKED or call.receiver is not None:
+            continue
+        for arg in call.args:
+            parsed = tensor_arg(arg.text)
+            if parsed is None or parsed[1] is None:
+                continue
+            var = tensor_of(model, arg.text, call.start_byte)
+            if var is None or var.kind != "LocalTensor":
+                continue
+            size = model.dtype_size(var.dtype, call.start_byte)
+            offset = _fold_index(context, arg.start_byte, arg.end_byte)
+            if size is None or offset is None:
+                continue
+            if (offset * size) % limits.ub_align == 0:
+                continue
+            message = (
+                f"{parsed[0]}[{parsed[1].strip()}] starts {fmt(offset)} x {size} B = {fmt(offset * size)} B into the "
+                f"tensor, not a multiple of {limits.ub_align} B: {call.name} needs 32-byte aligned UB addresses"
+            )
+            yield context.finding("ASC007", arg.span, message)
+
+
+def _fold_index(context: CheckContext, start: int, end: int) -> int | None:
+    node = node_for(context, start, end)
+    while node is not None and node.type != "subscript_expression":
+        node = node.parent if node.start_byte >= start else None
+    if node is None:
+        return None
+    indices = node.child_by_field_name("indices")
+    if indices is None or indices.named_child_count != 1:
+        return None
+    return fold_node(context, indices.named_children[0])

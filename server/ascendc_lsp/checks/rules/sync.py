@@ -1,0 +1,247 @@
+"""Pipe synchronisation: SetFlag/WaitFlag pairing and ids, scalar reads of vector results, TBuf pipelines."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from ascendc_lsp.checks.base import CheckContext, Finding, Fix, Related, rule
+from ascendc_lsp.checks.fixes import fix, insert_line_after
+from ascendc_lsp.checks.limits import limits_for
+from ascendc_lsp.checks.rules._common import (
+    DATA_MOVES,
+    SYNC_CALLS,
+    VECTOR_OPS,
+    event_id_arg,
+    event_id_value,
+    event_of,
+    receiver_name,
+    strip_this,
+    tensor_arg,
+)
+from ascendc_lsp.syntax.model import ApiCall, Function
+
+_EVENT_NAME = re.compile(r"^[A-Z0-9]+_[A-Z0-9_]+$")
+_FLAG_CALLS = ("SetFlag", "WaitFlag", "set_flag", "wait_flag")
+
+
+def _id_key(call: ApiCall) -> str | None:
+    """A literal event id (`EVENT_ID0`, `0`) as a comparable key; None for ids computed at run time."""
+    value = event_id_value(call)
+    return str(value) if value is not None else None
+
+
+def _flag_calls(context: CheckContext) -> list[tuple[ApiCall, str]]:
+    found = []
+    for call in context.model.calls_named(*_FLAG_CALLS):
+        if call.receiver is not None:
+            continue
+        event = event_of(call)
+        if event is None or not _EVENT_NAME.match(event):
+            continue
+        found.append((call, event))
+    return found
+
+
+@rule("ASC014")
+def setflag_without_waitflag(context: CheckContext) -> Iterator[Finding]:
+    calls = _flag_calls(context)
+    sets = [(c, e) for c, e in calls if c.name in ("SetFlag", "set_flag")]
+    waits = [(c, e) for c, e in calls if c.name in ("WaitFlag", "wait_flag")]
+
+    def matches(call: ApiCall, event: str, others: list[tuple[ApiCall, str]]) -> bool:
+        key = _id_key(call)
+        for other, other_event in others:
+            if other_event != event:
+                continue
+            other_key = _id_key(other)
+            if key is None or other_key is None or key == other_key:
+                return True
+        return False
+
+    for call, event in sets:
+        if matches(call, event, waits):
+            continue
+        id_text = event_id_arg(call) or ""
+        wait_text = context.document.data[call.start_byte:call.end_byte].decode("utf-8", "replace")
+        wait_text = wait_text.replace("SetFlag", "WaitFlag", 1).replace("set_flag", "wait_flag", 1)
+        fixes: list[Fix] = [fix("Add the matching WaitFlag after this SetFlag",
+                                insert_line_after(context.document, call.end_byte, wait_text + ";"))]
+        yield context.finding(
+            "ASC014", call.span,
+            f"SetFlag<{event}>({id_text}) has no WaitFlag<{event}> with the same event id: the flag stays set and "
+            "the next kernel or iteration hangs (aicore timeout)",
+            fixes=fixes,
+        )
+    for call, event in waits:
+        if matches(call, event, sets):
+            continue
+        id_text = event_id_arg(call) or ""
+        yield context.finding(
+            "ASC014", call.span,
+            f"WaitFlag<{event}>({id_text}) waits for an event that no SetFlag<{event}> with the same id ever sets: "
+            "the pipe waits forever (aicore timeout)",
+        )
+
+
+@rule("ASC035")
+def event_id_range(context: CheckContext) -> Iterator[Finding]:
+    limits = limits_for(context)
+    uses_tpipe = any(b.kind in ("TPipe", "TQue", "TQueBind") for b in context.model.buffers)
+    for call, event in _flag_calls(context):
+        value = event_id_value(call)
+        if value is None:
+            continue
+        if value < 0 or value >= limits.event_ids:
+            yield context.finding(
+                "ASC035", call.span,
+                f"Event id {value} is outside {limits.soc_name}'s range 0-{limits.event_ids - 1} ({call.name}<{event}>)",
+            )
+        elif uses_tpipe and limits.event_ids == 8 and value in (6, 7):
+            use = "reserved" if value == 6 else "used by TPipe's automatic synchronisation"
+            yield context.finding(
+                "ASC035", call.span,
+                f"Event id {value} is {use}: pick ids 0-5 by hand, or get one with "
+                f"GetTPipePtr()->FetchEventID(HardEvent::{event})",
+                severity="warning",
+            )
+
+
+@rule("ASC033")
+def pipe_barrier_pipe_s(context: CheckContext) -> Iterator[Finding]:
+    for call in context.model.calls_named("PipeBarrier", "pipe_barrier"):
+        pipe = call.template_args[0] if call.template_args else (call.args[0].text if call.args else "")
+        if pipe.split("::")[-1].strip() == "PIPE_S":
+            yield context.finding(
+                "ASC033", call.span,
+                "PipeBarrier<PIPE_S> is not supported: the scalar pipe keeps its own order in hardware; remove it",
+            )
+
+
+# -- ASC015 / ASC016 ---------------------------------------------------------------------------------------------
+
+
+def _function_calls(context: CheckContext) -> dict[int, list[ApiCall]]:
+    cached = context.__dict__.get("_calls_by_function")
+    if isinstance(cached, dict):
+        return cached
+    grouped: dict[int, list[ApiCall]] = {}
+    for call in context.model.calls:
+        if call.function is not None:
+            grouped.setdefault(call.function.start_byte, []).append(call)
+    context.__dict__["_calls_by_function"] = grouped
+    return grouped
+
+
+def _is_sync(call: ApiCall, user_functions: set[str]) -> bool:
+    return call.name in SYNC_CALLS or call.name in user_functions or "Sync" in call.name
+
+
+def _synced_between(calls: list[ApiCall], start: int, end: int, user_functions: set[str]) -> bool:
+    return any(start < c.start_byte < end and _is_sync(c, user_functions) for c in calls)
+
+
+def _dst_name(call: ApiCall) -> str | None:
+    parsed = tensor_arg(call.args[0].text) if call.args else None
+    return parsed[0] if parsed is not None else None
+
+
+def _src_names(call: ApiCall) -> set[str]:
+    names = set()
+    for arg in call.args[1:]:
+        parsed = tensor_arg(arg.text)
+        if parsed is not None:
+            names.add(parsed[0])
+    return names
+
+
+@rule("ASC015")
+def scalar_read_without_sync(context: CheckContext) -> Iterator[Finding]:
+    user_functions = {f.name for f in context.model.functions}
+    for calls in _function_calls(context).values():
+        for read in calls:
+            if read.name != "GetValue":
+                continue
+            tensor = receiver_name(read)
+            if tensor is None:
+                continue
+            var = context.model.tensor(tensor, read.start_byte)
+            if var is None or var.kind != "LocalTensor":
+                continue
+            writers = [
+                c for c in calls
+                if c.name in VECTOR_OPS and c.receiver is None and c.end_byte <= read.start_byte
+                and _dst_name(c) == tensor
+            ]
+            if not writers:
+                continue
+            last = writers[-1]
+            if _synced_between(calls, last.end_byte, read.start_byte, user_functions):
+                continue
+            yield context.finding(
+                "ASC015", read.span,
+                f"{tensor}.GetValue reads the result of {last.name} on the scalar unit without a V_S sync: add "
+                "SetFlag<HardEvent::V_S>/WaitFlag<HardEvent::V_S> in between, or the read may see stale data",
+                related=[Related(last.span, f"{last.name} writes {tensor} on the vector pipe")],
+            )
+
+
+def _tbuf_tensors(context: CheckContext, function: Function, calls: list[ApiCall]) -> set[str]:
+    names: set[str] = set()
+    for call in calls:
+        if call.name not in ("Get", "GetWithOffset"):
+            continue
+        decl = context.model.buffer(receiver_name(call) or "")
+        if decl is None or decl.kind != "TBuf":
+            continue
+        text = context.document.data[max(function.body_start, call.start_byte - 200):call.start_byte]
+        match = re.search(rb"([A-Za-z_]\w*)\s*=\s*(?:this\s*->\s*)?[\w.>\-]*$", text)
+        if match:
+            names.add(strip_this(match.group(1).decode()))
+    return names
+
+
+@rule("ASC016")
+def tbuf_missing_sync(context: CheckContext) -> Iterator[Finding]:
+    user_functions = {f.name for f in context.model.functions}
+    model = context.model
+    for calls in _function_calls(context).values():
+        function = calls[0].function
+        if function is None:
+            continue
+        tbuf = _tbuf_tensors(context, function, calls)
+        if not tbuf:
+            continue
+        for index, move in enumerate(calls):
+            if move.name not in DATA_MOVES or len(move.args) < 2:
+                continue
+            dst, src = _dst_name(move), tensor_arg(move.args[1].text)
+            src_name = src[0] if src is not None else None
+            src_var = model.tensor(src_name, move.start_byte) if src_name else None
+            dst_var = model.tensor(dst, move.start_byte) if dst else None
+            if dst in tbuf and src_var is not None and src_var.kind == "GlobalTensor":
+                # GM -> TBuf tensor, then a vector op reads it: needs MTE2_V.
+                for later in calls[index + 1:]:
+                    if _is_sync(later, user_functions):
+                        break
+                    if later.name in VECTOR_OPS and later.receiver is None and dst in _src_names(later):
+                        yield context.finding(
+                            "ASC016", later.span,
+                            f"{later.name} reads {dst} (a TBuf tensor) right after DataCopy filled it from GM, with "
+                            "no MTE2_V sync: the vector pipe may read before the copy lands",
+                            related=[Related(move.span, "DataCopy on MTE2")],
+                        )
+                        break
+            if src_name in tbuf and dst_var is not None and dst_var.kind == "GlobalTensor":
+                # A vector op writes the TBuf tensor, then DataCopy sends it to GM: needs V_MTE3.
+                for earlier in reversed(calls[:index]):
+                    if _is_sync(earlier, user_functions):
+                        break
+                    if earlier.name in VECTOR_OPS and earlier.receiver is None and _dst_name(earlier) == src_name:
+                        yield context.finding(
+                            "ASC016", move.span,
+                            f"DataCopy sends {src_name} (a TBuf tensor) to GM right after {earlier.name} wrote it, "
+                            "with no V_MTE3 sync: MTE3 may copy before the vector pipe finishes",
+                            related=[Related(earlier.span, f"{earlier.name} on the vector pipe")],
+                        )
+                        break
