@@ -235,6 +235,7 @@ class RunOptions:
     source: Path | None = None  # overrides the spec's source
     soc: str | None = None  # overrides the spec's soc
     timeout: float = 60.0  # seconds, for compile and for run separately
+    compile_timeout: float | None = None  # seconds for the compile when it should differ from `timeout`
     block_order: str = "sequential"  # sequential | reverse | interleaved
     trace_out: Path | None = None  # write a Chrome/Perfetto trace here
     strict: bool = False

@@ -64,15 +64,16 @@ def kernel_entry_line(source_text: str, kernel: str) -> int:
     """0-based line of the kernel's definition (for diagnostics without a better place), else 0."""
     pat = re.compile(rf"\b{re.escape(kernel)}\s*\(")
     lines = source_text.splitlines()
-    best = None
-    for i, text in enumerate(lines):
-        if pat.search(text):
-            window = " ".join(lines[max(0, i - 2) : i + 1])
-            if re.search(r"__global__|__aicore__|extern\s+\"C\"|\bvoid\b", window):
+    hits = [i for i, text in enumerate(lines) if pat.search(text)]
+    for test in (
+        lambda i: re.search(r"__global__|extern\s+\"C\"", lines[i]),
+        lambda i: re.search(r"__global__|__aicore__|extern\s+\"C\"", " ".join(lines[max(0, i - 1) : i + 1])),
+        lambda i: re.search(r"\bvoid\b", lines[i]),
+    ):
+        for i in hits:
+            if test(i):
                 return i
-            if best is None:
-                best = i
-    return best or 0
+    return hits[0] if hits else 0
 
 
 def resolve_source(spec: KernelSpec, override: Path | None) -> Path:
@@ -106,7 +107,7 @@ class EmulatorToolchain(Toolchain):
         return build.build(
             spec,
             src,
-            timeout=opts.timeout,
+            timeout=opts.compile_timeout if opts.compile_timeout is not None else opts.timeout,
             use_cache=opts.use_cache,
             fallback_line=kernel_entry_line(text, spec.kernel),
         )
@@ -142,7 +143,8 @@ class EmulatorToolchain(Toolchain):
             raise SpecError(msg if msg.startswith(spec.origin) else f"{spec.origin}: {msg}") from None
 
         # compile
-        cr = build.build(spec, src, timeout=opts.timeout, use_cache=opts.use_cache, fallback_line=entry_line)
+        ctimeout = opts.compile_timeout if opts.compile_timeout is not None else opts.timeout
+        cr = build.build(spec, src, timeout=ctimeout, use_cache=opts.use_cache, fallback_line=entry_line)
         res.compile_seconds, res.compile_cached = cr.seconds, cr.cached
         res.diagnostics.extend(cr.diagnostics)
         if not cr.ok or cr.binary is None:
