@@ -521,7 +521,13 @@ async function explainLog(arg?: unknown): Promise<void> {
   } else {
     const editor = vscode.window.activeTextEditor;
     const selection = editor && !editor.selection.isEmpty ? editor.document.getText(editor.selection) : '';
-    const clip = (await vscode.env.clipboard.readText()).trim();
+    // Bounded: in a browser (code-server, vscode.dev) reading the clipboard can wait on a permission prompt.
+    const clip = (
+      await Promise.race([
+        Promise.resolve(vscode.env.clipboard.readText()).catch(() => ''),
+        new Promise<string>((resolve) => setTimeout(() => resolve(''), 1500)),
+      ])
+    ).trim();
     type Item = vscode.QuickPickItem & { id: string };
     const items: Item[] = [];
     if (selection.trim()) items.push({ id: 'selection', label: '$(selection) The selected text', description: `${selection.split('\n').length} line(s)` });

@@ -166,15 +166,15 @@ export function renderExplain(result: unknown, source: string): string {
 export function renderTimeline(model: TimelineModel, title: string, tracePath: string): string {
   const totals = pipeTotals(model);
   const range = Math.max(model.t1 - model.t0, 1e-9);
-  const legend = totals
-    .map((t) => `<span><span class="swatch" style="background:${pipeColor(t.pipe)}"></span>${esc(t.pipe)} ${(100 * t.busy / range).toFixed(0)}%</span>`)
-    .join('');
   const blocks = new Set(model.lanes.map((l) => l.block)).size;
+  const legend = totals
+    .map((t) => `<span><span class="swatch" style="background:${pipeColor(t.pipe)}"></span>${esc(t.pipe)} ${((100 * t.busy) / (range * Math.max(1, blocks))).toFixed(0)}%</span>`)
+    .join('');
   const summary = `${blocks} block(s), ${model.lanes.length} lanes, ${model.spanCount} spans, ${(model.t1 - model.t0).toPrecision(4)} ${model.unit}`;
   if (model.spanCount === 0) {
     return `<h2>Timeline</h2><p>The trace <code>${esc(tracePath)}</code> has no duration events.</p>`;
   }
-  return `<h2>Timeline</h2><div class="sub">${esc(summary)} · <span class="muted">${esc(tracePath)}</span> · pipe busy % is summed over blocks, relative to the kernel span</div><div class="legend">${legend}</div><div class="timeline">${renderTimelineSvg(model)}</div>`;
+  return `<h2>Timeline</h2><div class="sub">${esc(summary)} · <span class="muted">${esc(tracePath)}</span> · busy % = share of the kernel's time span (legend: mean over blocks); hover a bar for its call</div><div class="legend">${legend}</div><div class="timeline">${renderTimelineSvg(model)}</div>`;
 }
 
 export function renderMessage(title: string, message: string, details?: unknown): string {

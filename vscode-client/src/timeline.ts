@@ -213,7 +213,7 @@ text{font:11px var(--vscode-editor-font-family,monospace);fill:var(--vscode-fore
 .track{fill:var(--vscode-editorWidget-background,#2a2a2a)}.grid{stroke:var(--vscode-editorRuler-foreground,#444);stroke-width:0.5}
 .sep{stroke:var(--vscode-panel-border,#555);stroke-width:0.5}
 </style>`;
-  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" role="img" aria-label="kernel timeline">${style}${axis.join('')}${parts.join('')}</svg>`;
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="100%" style="min-width:${Math.round(width * 0.45)}px;max-width:${width * 2}px" viewBox="0 0 ${width} ${height}" role="img" aria-label="kernel timeline">${style}${axis.join('')}${parts.join('')}</svg>`;
   return notes.length ? `${svg}<p class="note">${esc(notes.join('; '))}</p>` : svg;
 }
 

@@ -47,8 +47,11 @@ async function step(name, ms, fn, { required = true } = {}) {
   }
 }
 
+const STUB = process.env.E2E_STUB === '1';
+const STUBBED = /^0[5-9]/; // screenshots of steps that use server commands: marked when stubs may answer
+
 async function shot(page, name) {
-  const file = path.join(SHOTS, name);
+  const file = path.join(SHOTS, STUB && STUBBED.test(name) ? name.replace(/\.png$/, '-stub.png') : name);
   await page.screenshot({ path: file }).catch((e) => log(`screenshot ${name} failed: ${e.message}`));
   log(`screenshot ${path.relative(process.cwd(), file)}`);
 }
@@ -59,6 +62,26 @@ async function textOf(page, selector) {
 
 async function notifications(page) {
   return textOf(page, '.notifications-toasts .notification-toast');
+}
+
+/** Waits until some webview frame shows an <h1> with `text` (webviews live in nested iframes). */
+async function waitWebviewHeading(page, text, ms = 30000) {
+  const deadline = Date.now() + ms;
+  while (Date.now() < deadline) {
+    for (const frame of page.frames()) {
+      const n = await frame.locator('h1', { hasText: text }).count().catch(() => 0);
+      if (n > 0) return true;
+    }
+    await page.waitForTimeout(300);
+  }
+  throw new Error(`webview content "${text}" did not render within ${ms / 1000} s`);
+}
+
+async function clearNotifications(page) {
+  await page.keyboard.press('Escape');
+  if ((await page.locator('.notifications-toasts .notification-toast').count()) === 0) return;
+  await runCommand(page, 'Notifications: Clear All Notifications');
+  await page.waitForTimeout(300);
 }
 
 async function runCommand(page, title) {
@@ -195,8 +218,83 @@ try {
     }
   }
 
-  await step('Generate Kernel from Spec (fake LLM)', 240000, async () => {
+  await step('open add_custom.cpp', 30000, async () => {
     await page.keyboard.press('Escape');
+    await page.keyboard.press('Control+P');
+    const input = page.locator('.quick-input-widget input');
+    await input.waitFor({ state: 'visible', timeout: 10000 });
+    await input.fill('add_custom.cpp');
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'add_custom.cpp' }).first().waitFor({ timeout: 20000 });
+    await page.keyboard.press('Enter');
+    await page.locator('.tabs-container .tab.active', { hasText: 'add_custom.cpp' }).waitFor({ timeout: 20000 });
+  }, { required: false });
+
+  /** Runs an AscendC command that calls a server command and waits for its webview tab. */
+  async function webviewCommand(title, commandId, tabText, shotName, limitMs) {
+    await clearNotifications(page);
+    await runCommand(page, title);
+    const deadline = Date.now() + limitMs;
+    while (Date.now() < deadline) {
+      const n = await notifications(page);
+      if (n.includes(`does not provide the command "${commandId}"`)) {
+        await shot(page, shotName.replace('.png', '-not-available.png'));
+        throw new Skip(`the server has no ${commandId} command yet (client showed its "does not provide the command" message)`);
+      }
+      if (n.includes(`${commandId} failed`) || /not running/.test(n)) throw new Error(`notification: ${n}`);
+      const tab = page.locator('.tabs-container .tab', { hasText: tabText });
+      if ((await tab.count()) > 0) {
+        await waitWebviewHeading(page, tabText);
+        await page.waitForTimeout(500);
+        await shot(page, shotName);
+        return `webview "${(await tab.first().innerText()).trim()}" opened`;
+      }
+      await page.waitForTimeout(500);
+    }
+    await shot(page, shotName.replace('.png', '-timeout.png'));
+    throw new Error(`no "${tabText}" webview after ${limitMs / 1000} s; notifications: ${await notifications(page)}`);
+  }
+
+  await step('Run Kernel in Emulator (webview)', 200000, () =>
+    webviewCommand('AscendC: Run Kernel in Emulator', 'ascendc.runKernel', 'Run: add_custom.cpp', '06-run-result.png', 180000), { required: false });
+
+  await step('Show Kernel Timeline (webview)', 200000, async () => {
+    await page.locator('.tabs-container .tab', { hasText: 'add_custom.cpp' }).first().click().catch(() => undefined);
+    return webviewCommand('AscendC: Show Kernel Timeline', 'ascendc.runKernel', 'Timeline: add_custom.cpp', '07-timeline.png', 180000);
+  }, { required: false });
+
+  await step('Explain Error Log (typed line, webview)', 120000, async () => {
+    await clearNotifications(page);
+    await runCommand(page, 'AscendC: Explain Error Log');
+    const row = page.locator('.quick-input-list .monaco-list-row', { hasText: 'Type or paste one line' }).first();
+    await row.waitFor({ timeout: 15000 });
+    await row.click();
+    const input = page.locator('.quick-input-widget input');
+    await input.waitFor({ state: 'visible', timeout: 10000 });
+    await page.waitForTimeout(300);
+    await input.fill('EZ9999: Inner Error! there is an exception of aivec error, core id is 3, errorStr: The DDR address of the MTE instruction is out of range.');
+    await page.keyboard.press('Enter');
+    const deadline = Date.now() + 90000;
+    while (Date.now() < deadline) {
+      const n = await notifications(page);
+      if (n.includes('does not provide the command "ascendc.explainLog"')) {
+        await shot(page, '07b-explain-not-available.png');
+        throw new Skip('the server has no ascendc.explainLog command yet (client showed its "does not provide the command" message)');
+      }
+      if (n.includes('ascendc.explainLog failed')) throw new Error(`notification: ${n}`);
+      const tab = page.locator('.tabs-container .tab', { hasText: 'Explained Log' });
+      if ((await tab.count()) > 0) {
+        await waitWebviewHeading(page, 'Error log explained');
+        await page.waitForTimeout(500);
+        await shot(page, '07b-explained-log.png');
+        return 'webview "AscendC: Explained Log" opened';
+      }
+      await page.waitForTimeout(500);
+    }
+    throw new Error(`no explained-log webview after 90 s; notifications: ${await notifications(page)}`);
+  }, { required: false });
+
+  await step('Generate Kernel from Spec (fake LLM)', 240000, async () => {
+    await clearNotifications(page);
     await runCommand(page, 'AscendC: Generate Kernel from Spec');
     const input = page.locator('.quick-input-widget input');
     await input.waitFor({ state: 'visible', timeout: 15000 });
@@ -207,24 +305,24 @@ try {
     const target = path.join(WS, 'op_kernel', 'gen_add.cpp');
     for (let i = 0; i < 450; i++) {
       const n = await notifications(page);
-      if (/does not provide the command/.test(n)) {
-        await shot(page, '05-generate-not-available.png');
+      if (n.includes('does not provide the command "ascendc.generateKernel"')) {
+        await shot(page, '08-generate-not-available.png');
         throw new Skip('the server has no ascendc.generateKernel command yet (client showed its "does not provide the command" message)');
       }
       if (/generateKernel failed|not running/.test(n)) {
-        await shot(page, '05-generate-failed.png');
+        await shot(page, '08-generate-failed.png');
         throw new Error(`notification: ${n}`);
       }
       const tab = page.locator('.tabs-container .tab', { hasText: 'gen_add.cpp' });
       if (fs.existsSync(target) && (await tab.count()) > 0) {
         await page.waitForTimeout(1500);
-        await shot(page, '05-generated-kernel.png');
+        await shot(page, '08-generated-kernel.png');
         const requests = fs.existsSync(path.join(LOGS, 'llm-requests.jsonl')) ? fs.readFileSync(path.join(LOGS, 'llm-requests.jsonl'), 'utf8').trim().split('\n').length : 0;
         return `gen_add.cpp written (${fs.statSync(target).size} bytes) and opened; ${requests} LLM request(s); ${n.slice(0, 120)}`;
       }
       await page.waitForTimeout(500);
     }
-    await shot(page, '05-generate-timeout.png');
+    await shot(page, '08-generate-timeout.png');
     throw new Error(`no generated kernel after 225 s; notifications: ${await notifications(page)}`);
   }, { required: false });
 } catch (error) {

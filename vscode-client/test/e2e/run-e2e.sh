@@ -6,6 +6,8 @@
 # Env: ASCENDC_LSP_PYTHON  interpreter with ascendc_lsp (default: <repo>/.venv/bin/python)
 #      E2E_PORT (8091), E2E_LLM_PORT (8792), E2E_KEEP=1 keeps the temp dir, CHROMIUM (/usr/bin/chromium)
 #      E2E_SKIP_INSTALL=1: do not (re)install node 24 / code-server even if missing.
+#      E2E_STUB_COMMANDS=1: server commands the server does not define yet are answered by canned
+#        stand-ins (test/e2e/stub) so the client's flows can be checked; screenshots get "-stub".
 set -euo pipefail
 
 E2E_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -59,7 +61,18 @@ if [ ! -f "$VSIX" ]; then
   (cd "$CLIENT_DIR" && timeout 300 npm run --silent package)
 fi
 
-port_free() { "$PY" -c "import socket,sys; s=socket.socket(); s.bind(('127.0.0.1', int(sys.argv[1]))); s.close()" "$1" 2>/dev/null; }
+# free = nobody accepts connections there and we may bind it (SO_REUSEADDR, as node does: TIME_WAIT is fine)
+port_free() { "$PY" -c "
+import socket, sys
+port = int(sys.argv[1])
+c = socket.socket()
+c.settimeout(1)
+if c.connect_ex(('127.0.0.1', port)) == 0:
+    sys.exit(1)
+s = socket.socket()
+s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+s.bind(('127.0.0.1', port))
+s.close()" "$1" 2>/dev/null; }
 port_free "$CS_PORT" || die "port 127.0.0.1:$CS_PORT is in use (set E2E_PORT)"
 port_free "$LLM_PORT" || die "port 127.0.0.1:$LLM_PORT is in use (set E2E_LLM_PORT)"
 
@@ -67,6 +80,7 @@ port_free "$LLM_PORT" || die "port 127.0.0.1:$LLM_PORT is in use (set E2E_LLM_PO
 WORK="$(mktemp -d /tmp/ascendc-e2e.XXXXXX)"
 export HOME="$WORK/home" XDG_CONFIG_HOME="$WORK/home/.config" XDG_DATA_HOME="$WORK/home/.local/share" XDG_CACHE_HOME="$WORK/home/.cache"
 mkdir -p "$HOME" "$WORK/user-data/User" "$WORK/extensions" "$WORK/logs" "$SHOTS"
+rm -f "$SHOTS"/*.png   # the folder shows exactly the last run
 WS="$WORK/ws"
 cp -r "$E2E_DIR/workspace" "$WS"
 mkdir -p "$WS/.vscode"
@@ -103,6 +117,11 @@ bind-addr: 127.0.0.1:$CS_PORT
 auth: none
 cert: false
 EOF
+if [ "${E2E_STUB_COMMANDS:-0}" = 1 ]; then
+  # stand-ins for server commands that do not exist yet; see test/e2e/stub/sitecustomize.py
+  export PYTHONPATH="$E2E_DIR/stub${PYTHONPATH:+:$PYTHONPATH}" ASCENDC_E2E_STUB_COMMANDS=1
+  log "E2E_STUB_COMMANDS=1: missing server commands are answered by test/e2e/stub (screenshots get a -stub suffix)"
+fi
 export ASCENDC_E2E_FAKE_KEY="sk-fake-e2e" OPENAI_API_KEY="sk-fake-e2e" OPENAI_BASE_URL="http://127.0.0.1:$LLM_PORT/v1"
 
 PIDS=()
@@ -159,7 +178,7 @@ log "code-server (pid $CS_PID) healthy on 127.0.0.1:$CS_PORT in $(( $(date +%s) 
 
 # --- drive it ---------------------------------------------------------------------------------
 set +e
-E2E_URL="http://127.0.0.1:$CS_PORT/?folder=$WS" E2E_WS="$WS" E2E_SHOTS="$SHOTS" E2E_LOGS="$WORK/logs" \
+E2E_STUB="${E2E_STUB_COMMANDS:-0}" E2E_URL="http://127.0.0.1:$CS_PORT/?folder=$WS" E2E_WS="$WS" E2E_SHOTS="$SHOTS" E2E_LOGS="$WORK/logs" \
 E2E_PLAYWRIGHT="$TOOLS/code-server/node_modules/playwright-core" CHROMIUM="$CHROMIUM" \
   timeout 420 "$NODE24" "$E2E_DIR/drive.mjs"
 rc=$?
