@@ -8,12 +8,23 @@ from pathlib import Path
 import pytest
 
 from ascendc_lsp.toolchain.base import RunOptions
+from ascendc_lsp.toolchain.emulator.build import include_dir
 from ascendc_lsp.toolchain.emulator.runner import EmulatorToolchain
 from ascendc_lsp.toolchain.spec import load_spec, parse_yaml
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 GOOD = sorted(EXAMPLES.glob("*/spec.yaml"))
 BUGGY = sorted(EXAMPLES.glob("*/spec_buggy.yaml"))
+
+
+def _headers_support(spec_path: Path) -> None:
+    """Skip examples whose API the emulator headers do not implement yet (the Cube path)."""
+    spec = load_spec(spec_path)
+    src = spec.source.read_text(encoding="utf-8") if spec.source else ""
+    if "Mmad(" in src:
+        headers = " ".join(p.read_text(encoding="utf-8", errors="replace") for p in include_dir().rglob("*.h"))
+        if "Mmad" not in headers:
+            pytest.skip("the emulator headers do not implement the Cube path (Mmad/LoadData/Fixpipe) yet")
 
 
 def test_there_are_enough_examples() -> None:
@@ -28,6 +39,7 @@ def test_there_are_enough_examples() -> None:
 @pytest.mark.slow
 @pytest.mark.parametrize("spec_path", GOOD, ids=lambda p: p.parent.name)
 def test_example_passes(spec_path: Path) -> None:
+    _headers_support(spec_path)
     r = EmulatorToolchain().run(load_spec(spec_path), RunOptions(timeout=120))
     errors = [f"{d.category}: {d.message}" for d in r.diagnostics if d.severity == "error"]
     assert r.correct, errors
@@ -38,6 +50,7 @@ def test_example_passes(spec_path: Path) -> None:
 @pytest.mark.slow
 @pytest.mark.parametrize("spec_path", BUGGY, ids=lambda p: p.parent.name)
 def test_buggy_twin_fails_with_its_category(spec_path: Path) -> None:
+    _headers_support(spec_path)
     raw = parse_yaml(spec_path.read_text(encoding="utf-8"), str(spec_path))
     expected = raw.get("x-expect-category")
     assert expected, f"{spec_path}: give the expected category as x-expect-category"
