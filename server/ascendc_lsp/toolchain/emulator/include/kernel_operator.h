@@ -1,5 +1,7 @@
 // AscendC kernel API for the clean-room CPU emulator (g++ -std=c++17). Real kernels compile against this
 // header unchanged; see ascendc_emu/ for the implementation and PROTOCOL.md for the harness contract.
-#pragma once
+#ifndef ASCENDC_EMU_KERNEL_OPERATOR_H_
+#define ASCENDC_EMU_KERNEL_OPERATOR_H_
 #include "ascendc_emu/kernel_api.h"
 #include "ascendc_emu/vector_ext.h"
+#endif  // ASCENDC_EMU_KERNEL_OPERATOR_H_

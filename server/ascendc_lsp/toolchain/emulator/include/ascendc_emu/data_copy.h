@@ -1,7 +1,8 @@
 // DataCopy / DataCopyPad between GM and on-chip buffers (clean-room, from the documented semantics):
 // count form moves count*sizeof(T) bytes rounded DOWN to 32 B; the params form moves blockCount blocks of
 // blockLen 32-byte units with end-to-start gaps; DataCopyPad takes byte lengths and pads each block to 32 B.
-#pragma once
+#ifndef ASCENDC_EMU_ASCENDC_EMU_DATA_COPY_H_
+#define ASCENDC_EMU_ASCENDC_EMU_DATA_COPY_H_
 #include "tpipe.h"
 
 namespace AscendC {
@@ -327,3 +328,4 @@ inline void DataCacheCleanAndInvalid(const GlobalTensor<T>&, EMU_LOC) {
     trace_end(ev);
 }
 }  // namespace AscendC
+#endif  // ASCENDC_EMU_ASCENDC_EMU_DATA_COPY_H_

@@ -1,7 +1,8 @@
 // Clean-room 16-bit float types for the AscendC CPU emulator.
 // half = IEEE binary16, bfloat16_t = upper half of binary32. Conversions round to nearest, ties to even,
 // done in one step from double so that int32 -> half never double-rounds.
-#pragma once
+#ifndef ASCENDC_EMU_ASCENDC_EMU_FP16_H_
+#define ASCENDC_EMU_ASCENDC_EMU_FP16_H_
 #include <cstdint>
 #include <cstring>
 #include <cmath>
@@ -130,3 +131,4 @@ template <class T> constexpr const char* dtype_name() {
          : std::is_same<T, bool>::value ? "bool" : "other";
 }
 }  // namespace ascendc_emu
+#endif  // ASCENDC_EMU_ASCENDC_EMU_FP16_H_

@@ -1,6 +1,7 @@
 // Harness per PROTOCOL.md: GM buffers with red zones, block launch on fibres (sequential / reverse /
 // interleaved order, SyncAll rendezvous, deadlock detection), kernel-end checks, output files, exit code.
-#pragma once
+#ifndef ASCENDC_EMU_ASCENDC_EMU_HARNESS_H_
+#define ASCENDC_EMU_ASCENDC_EMU_HARNESS_H_
 #include "../kernel_operator.h"
 
 namespace ascendc_emu {
@@ -311,3 +312,4 @@ inline GM_ADDR GetUserWorkspace(GM_ADDR workspace) {
     return workspace ? workspace + ascendc_emu::Harness::kSysWorkspace : workspace;
 }
 }  // namespace AscendC
+#endif  // ASCENDC_EMU_ASCENDC_EMU_HARNESS_H_

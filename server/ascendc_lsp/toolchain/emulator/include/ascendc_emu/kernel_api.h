@@ -1,6 +1,7 @@
 // Language-level pieces of the AscendC dialect for g++: qualifiers as empty macros, GM_ADDR, block ids,
 // tiling macros, TILING_KEY_IS, printf/ASSERT, system workspace.
-#pragma once
+#ifndef ASCENDC_EMU_ASCENDC_EMU_KERNEL_API_H_
+#define ASCENDC_EMU_ASCENDC_EMU_KERNEL_API_H_
 #include "vector.h"
 
 #ifndef __aicore__
@@ -133,3 +134,4 @@ inline int64_t get_subblockid() { return 0; }
         }                                                                                                    \
     } while (0)
 #define ASSERT(cond) ASCENDC_ASSERT(cond)
+#endif  // ASCENDC_EMU_ASCENDC_EMU_KERNEL_API_H_

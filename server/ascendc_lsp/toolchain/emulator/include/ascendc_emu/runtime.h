@@ -1,7 +1,8 @@
 // Core state of the AscendC CPU emulator: SoC limits, per-block state (arenas, vector clocks, flags, mask),
 // report.jsonl / trace.jsonl writers, GM allocation registry, happens-before race detector and the fibre
 // scheduler that runs blocks. Clean-room: written from the public AscendC docs and PROTOCOL.md only.
-#pragma once
+#ifndef ASCENDC_EMU_ASCENDC_EMU_RUNTIME_H_
+#define ASCENDC_EMU_ASCENDC_EMU_RUNTIME_H_
 #include <cstdarg>
 #include <cstdint>
 #include <cstdio>
@@ -616,3 +617,4 @@ inline void maybe_yield() {
 }
 
 }  // namespace ascendc_emu
+#endif  // ASCENDC_EMU_ASCENDC_EMU_RUNTIME_H_

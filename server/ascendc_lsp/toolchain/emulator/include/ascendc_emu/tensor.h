@@ -1,6 +1,7 @@
 // TPosition, LocalTensor, GlobalTensor (clean-room). A LocalTensor is a value handle onto a buffer of the
 // block's arena; it carries the buffer extent and a generation tag so use-after-FreeTensor is detectable.
-#pragma once
+#ifndef ASCENDC_EMU_ASCENDC_EMU_TENSOR_H_
+#define ASCENDC_EMU_ASCENDC_EMU_TENSOR_H_
 #include "runtime.h"
 
 namespace AscendC {
@@ -237,3 +238,4 @@ private:
 };
 
 }  // namespace AscendC
+#endif  // ASCENDC_EMU_ASCENDC_EMU_TENSOR_H_

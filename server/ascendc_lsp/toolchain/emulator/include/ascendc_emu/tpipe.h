@@ -1,7 +1,8 @@
 // TPipe / TQue / TQueBind / TBuf, hardware events (SetFlag/WaitFlag/PipeBarrier), SyncAll, atomics.
 // Queue operations are modelled as the event pairs they imply (docs: EnQue on VECIN = SetFlag MTE2_V, DeQue =
 // WaitFlag MTE2_V, FreeTensor = SetFlag V_MTE2 and the next AllocTensor of that buffer = WaitFlag V_MTE2).
-#pragma once
+#ifndef ASCENDC_EMU_ASCENDC_EMU_TPIPE_H_
+#define ASCENDC_EMU_ASCENDC_EMU_TPIPE_H_
 #include "tensor.h"
 
 // Pipes as the compiler names them (global namespace in CANN too).
@@ -610,3 +611,4 @@ inline void SetAtomicNone() { ascendc_emu::blk().atomic = 0; }
 inline void DisableDmaAtomic() { ascendc_emu::blk().atomic = 0; }
 
 }  // namespace AscendC
+#endif  // ASCENDC_EMU_ASCENDC_EMU_TPIPE_H_

@@ -2,7 +2,8 @@
 // ("level 0") form. One repeat reads 8 data blocks of 32 B; block strides and repeat strides are in 32-byte
 // units; the per-core mask register is either a 128-bit lane mask (normal mode) or an element count
 // (counter mode). Each element is computed in fp32 for half/bfloat16 and rounded once (RNE).
-#pragma once
+#ifndef ASCENDC_EMU_ASCENDC_EMU_VECTOR_H_
+#define ASCENDC_EMU_ASCENDC_EMU_VECTOR_H_
 #include "data_copy.h"
 
 namespace AscendC {
@@ -436,3 +437,4 @@ inline void SetVectorMask(int32_t len) {
     ascendc_emu::set_mask_cont(256 / (int)sizeof(T), (uint64_t)len);
 }
 }  // namespace AscendC
+#endif  // ASCENDC_EMU_ASCENDC_EMU_VECTOR_H_

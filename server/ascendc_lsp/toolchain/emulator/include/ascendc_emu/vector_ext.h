@@ -1,5 +1,6 @@
 // Cast, Compare/CompareScalar, Select, reductions and Brcb (clean-room, from the documented semantics).
-#pragma once
+#ifndef ASCENDC_EMU_ASCENDC_EMU_VECTOR_EXT_H_
+#define ASCENDC_EMU_ASCENDC_EMU_VECTOR_EXT_H_
 #include "vector.h"
 
 namespace ascendc_emu {
@@ -507,3 +508,4 @@ inline void Brcb(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const in
     trace_vec("Brcb", dtype_name<T>(), (uint64_t)rep * 8 * epb, (uint64_t)rep, loc);
 }
 }  // namespace AscendC
+#endif  // ASCENDC_EMU_ASCENDC_EMU_VECTOR_EXT_H_

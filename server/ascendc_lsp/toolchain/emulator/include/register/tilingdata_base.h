@@ -1,6 +1,7 @@
 // Host-side tiling definition macros, as plain standard-layout structs with set_/get_ accessors (the layout
 // the kernel side memcpy's back in GET_TILING_DATA). Clean-room; only the macro names follow AscendC.
-#pragma once
+#ifndef ASCENDC_EMU_REGISTER_TILINGDATA_BASE_H_
+#define ASCENDC_EMU_REGISTER_TILINGDATA_BASE_H_
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -27,3 +28,4 @@
     size_t GetDataSize() const { return sizeof(*this); }                                      \
     }
 #define REGISTER_TILING_DATA_CLASS(op, cls)
+#endif  // ASCENDC_EMU_REGISTER_TILINGDATA_BASE_H_
