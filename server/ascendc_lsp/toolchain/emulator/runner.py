@@ -281,7 +281,7 @@ class EmulatorToolchain(Toolchain):
                         "sync-deadlock",
                     )
                 )
-        elif sr.signal is not None:
+        elif sr.signal is not None and not any(d.data.get("check") == "crash" for d in rdiags):
             name = sr.signal_name or f"signal {sr.signal}"
             hint = _SIGNAL_HINTS.get(name, "a crash")
             res.diagnostics.append(
