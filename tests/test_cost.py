@@ -80,6 +80,16 @@ def test_cube_and_scalar_durations() -> None:
     hit = cost.event_cycles({"pipe": "s", "api": "GetValue", "space": "ub"}, P, 1)
     assert miss == 200 and hit == 4
     assert cost.event_cycles({"pipe": "mte2", "api": "SetFlag", "event": "MTE2_V", "id": 0}, P, 1) == 0
+    merged = {
+        "pipe": "s",
+        "api": "GetValue",
+        "space": "gm",
+        "count": 10,
+        "dcache_misses": 2,
+        "dcache_miss": True,
+    }
+    assert cost.event_cycles(merged, P, 1) == 2 * 200 + 8 * 4
+    assert cost.event_cycles({"pipe": "s", "api": "SetValue", "space": "ub", "count": 5}, P, 1) == 20
 
 
 def _tile_loop(n_tiles: int, double_buffer: bool) -> list[dict[str, Any]]:

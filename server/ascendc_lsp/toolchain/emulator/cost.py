@@ -325,14 +325,20 @@ def event_cycles(ev: dict[str, Any], p: Params, active_cores: int) -> float:
             rate = float(measured)
         return max(p.num("mmad_min_cycles"), m * n * k / max(rate, 1.0))
     if pipe == "s":
-        if api in ("GetValue", "SetValue", "operator[]"):
-            if str(ev.get("space", "ub")).lower() == "gm":
-                return (
-                    p.num("scalar_dcache_miss_cycles")
-                    if ev.get("dcache_miss")
-                    else p.num("scalar_gm_hit_cycles")
+        # merged runs of scalar accesses carry "count" (accesses) and "dcache_misses" (PROTOCOL.md additions)
+        count = float(ev["count"]) if isinstance(ev.get("count"), int | float) and ev["count"] > 0 else 1.0
+        space = str(ev.get("space", "ub")).lower()
+        if api in ("GetValue", "SetValue", "operator[]", "GET_TILING_DATA") or space == "gm":
+            if space == "gm":
+                misses = ev.get("dcache_misses")
+                k = (
+                    float(misses)
+                    if isinstance(misses, int | float)
+                    else (count if ev.get("dcache_miss") else 0.0)
                 )
-            return p.num("scalar_local_access_cycles")
+                k = min(max(k, 0.0), count)
+                return k * p.num("scalar_dcache_miss_cycles") + (count - k) * p.num("scalar_gm_hit_cycles")
+            return count * p.num("scalar_local_access_cycles")
         if api == "DataCacheCleanAndInvalid":
             return p.num("scalar_dcache_miss_cycles")
         return 0.0
@@ -408,7 +414,9 @@ class _BlockState:
         after = [a for a in raw.get("after", []) or [] if isinstance(a, int)]
         line = rline if isinstance(rline, int) else 0
         ev = Event(block=self.bs.block, seq=seq, pipe=pipe, api=api, line=line, after=after, raw=raw)
-        issue_cost = p.num("scalar_issue_cycles")
+        count = raw.get("count")
+        n_calls = float(count) if pipe == "s" and isinstance(count, int | float) and count > 1 else 1.0
+        issue_cost = p.num("scalar_issue_cycles") * n_calls
         self.issue += issue_cost
         self.bs.issue_cycles += issue_cost
         deps = max((self.end.get(a, 0.0) for a in after), default=0.0)
@@ -562,7 +570,12 @@ def schedule(
         notes.append(f"block_dim {n_blocks} exceeds the {cores} cores: {waves} waves")
     if launch_cycles > compute:
         notes.append("launch-bound: the launch overhead exceeds the kernel's own time")
-    n_scalar = sum(1 for evs in trace.values() for e in evs if e.get("api") in ("GetValue", "SetValue"))
+    n_scalar = sum(
+        e["count"] if isinstance(e.get("count"), int) else 1
+        for evs in trace.values()
+        for e in evs
+        if e.get("api") in ("GetValue", "SetValue")
+    )
     if n_scalar > 1000:
         notes.append(
             f"{n_scalar:,} scalar GetValue/SetValue calls: scalar costs are assumptions, treat with care"
