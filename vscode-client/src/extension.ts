@@ -22,7 +22,7 @@ import { buildSpec, DTYPES, findSpecsBeside, parseNames, parseShape, peekSpec, s
 import { formatStatus, isOverCapacity, KernelStatus, statusTooltip } from './status';
 import { parseTrace } from './timeline';
 
-export const SOCS = ['Ascend910B', 'Ascend910_93', 'Ascend310P', 'Ascend310B', 'Ascend910A'];
+export const SOCS = ['Ascend910B', 'Ascend910_93', 'Ascend310P', 'Ascend310B', 'Ascend910A', 'Ascend950'];
 
 /** VS Code command ids of this extension. Server commands with the same ids are not auto-registered. */
 const OWN_COMMANDS = new Set([
@@ -521,23 +521,25 @@ async function explainLog(arg?: unknown): Promise<void> {
   } else {
     const editor = vscode.window.activeTextEditor;
     const selection = editor && !editor.selection.isEmpty ? editor.document.getText(editor.selection) : '';
-    // Bounded: in a browser (code-server, vscode.dev) reading the clipboard can wait on a permission prompt.
-    const clip = (
-      await Promise.race([
-        Promise.resolve(vscode.env.clipboard.readText()).catch(() => ''),
-        new Promise<string>((resolve) => setTimeout(() => resolve(''), 1500)),
-      ])
-    ).trim();
     type Item = vscode.QuickPickItem & { id: string };
     const items: Item[] = [];
     if (selection.trim()) items.push({ id: 'selection', label: '$(selection) The selected text', description: `${selection.split('\n').length} line(s)` });
-    if (clip) items.push({ id: 'clipboard', label: '$(clippy) The clipboard', description: clip.split('\n')[0].slice(0, 80) });
+    items.push({ id: 'clipboard', label: '$(clippy) The clipboard' });
     items.push({ id: 'file', label: '$(folder-opened) Choose a log file…' });
     items.push({ id: 'type', label: '$(edit) Type or paste one line…' });
     const pick = await vscode.window.showQuickPick(items, { title: 'AscendC: Explain Error Log', placeHolder: 'Which log?' });
     if (!pick) return;
     if (pick.id === 'selection') log = selection;
-    else if (pick.id === 'clipboard') log = clip;
+    else if (pick.id === 'clipboard') {
+      // Read only when chosen, and bounded: in a browser (code-server, vscode.dev) it can wait on a permission prompt.
+      log = (
+        await Promise.race([
+          Promise.resolve(vscode.env.clipboard.readText()).catch(() => ''),
+          new Promise<string>((resolve) => setTimeout(() => resolve(''), 3000)),
+        ])
+      ).trim();
+      if (!log) void vscode.window.showWarningMessage('AscendC: the clipboard is empty or cannot be read here; choose a log file or select the text in an editor.');
+    }
     else if (pick.id === 'type') log = await vscode.window.showInputBox({ title: 'AscendC: Explain Error Log', prompt: 'An error line from the compiler or the runtime (e.g. EZ9999 … errorStr: …)', ignoreFocusOut: true });
     else {
       const uris = await vscode.window.showOpenDialog({ canSelectMany: false, title: 'Log file', filters: { Logs: ['log', 'txt', 'out'], All: ['*'] } });

@@ -32,7 +32,7 @@ pre{background:var(--vscode-textCodeBlock-background,#1e1e1e);padding:8px 10px;b
 .k{color:var(--vscode-symbolIcon-propertyForeground,#9cdcfe)}.s{color:var(--vscode-debugTokenExpression-string,#ce9178)}.n{color:var(--vscode-debugTokenExpression-number,#b5cea8)}.l{color:var(--vscode-debugTokenExpression-boolean,#569cd6)}
 .diag{margin:4px 0}.sev-error{color:var(--vscode-errorForeground,#f48771)}.sev-warning{color:var(--vscode-editorWarning-foreground,#cca700)}.sev-information,.sev-hint{color:var(--vscode-editorInfo-foreground,#3794ff)}
 .card{border:1px solid var(--vscode-panel-border,#444);border-radius:5px;padding:8px 12px;margin:8px 0}
-.card .title{font-weight:600}.muted{color:var(--vscode-descriptionForeground)}
+.card .title{font-weight:600}.card pre{white-space:pre-wrap;word-break:break-word}.muted{color:var(--vscode-descriptionForeground)}
 .legend span{margin-right:14px;white-space:nowrap}.swatch{display:inline-block;width:10px;height:10px;margin-right:4px;border-radius:2px}
 .timeline{overflow-x:auto}.note{color:var(--vscode-descriptionForeground)}
 details summary{cursor:pointer;color:var(--vscode-textLink-foreground)}
