@@ -48,7 +48,7 @@ async function step(name, ms, fn, { required = true } = {}) {
 }
 
 const STUB = process.env.E2E_STUB === '1';
-const STUBBED = /^0[5-9]/; // screenshots of steps that use server commands: marked when stubs may answer
+const STUBBED = /^0[5-8]/; // screenshots of steps that use server commands: marked when stubs may answer
 
 async function shot(page, name) {
   const file = path.join(SHOTS, STUB && STUBBED.test(name) ? name.replace(/\.png$/, '-stub.png') : name);
@@ -324,6 +324,25 @@ try {
     }
     await shot(page, '08-generate-timeout.png');
     throw new Error(`no generated kernel after 225 s; notifications: ${await notifications(page)}`);
+  }, { required: false });
+  await step('a wrong pythonPath gives a clear error', 60000, async () => {
+    await clearNotifications(page);
+    const settingsFile = path.join(WS, '.vscode', 'settings.json');
+    const settings = JSON.parse(fs.readFileSync(settingsFile, 'utf8'));
+    settings['ascendc.server.pythonPath'] = '/nonexistent/bin/python3';
+    fs.writeFileSync(settingsFile, JSON.stringify(settings, null, 2));
+    for (let i = 0; i < 100; i++) {
+      const n = await notifications(page);
+      if (/Python interpreter "\/nonexistent\/bin\/python3".*was not found/.test(n)) {
+        await page.waitForTimeout(500);
+        await shot(page, '09-python-not-found.png');
+        const status = await textOf(page, '.statusbar-item');
+        if (!/AscendC/.test(status)) throw new Error(`status bar does not show the AscendC error item: ${status}`);
+        return n.slice(0, 140);
+      }
+      await page.waitForTimeout(500);
+    }
+    throw new Error(`no "interpreter not found" notification; notifications: ${await notifications(page)}`);
   }, { required: false });
 } catch (error) {
   log(`aborted: ${error?.message ?? error}`);
