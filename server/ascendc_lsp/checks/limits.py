@@ -65,7 +65,7 @@ class Limits:
     def capacity(self, memory: str) -> int | None:
         return {
             "UB": self.ub_usable_bytes,
-            "L1": self.l1_usable_bytes,
+            "L1": self.l1_bytes,  # the 128 B KFC reserve applies only with Matmul KFC; official kernels use all 512 KB
             "L0A": self.l0a_bytes,
             "L0B": self.l0b_bytes,
             "L0C": self.l0c_bytes,
@@ -151,7 +151,7 @@ def _family(name: str) -> str:
 
 
 def _build(soc: Any, soc_name: str) -> Limits:
-    name = str(_member(soc, "name") or soc_name)
+    name = str(_member(soc, "display_name") or _member(soc, "name") or soc_name)
     values: dict[str, Any] = {"ub_reserved_bytes": 0, **_FALLBACKS[_family(name)]}
     from_profile = False
     for field_name, paths in _PROFILE_PATHS.items():

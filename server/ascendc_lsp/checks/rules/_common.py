@@ -11,7 +11,7 @@ import tree_sitter
 
 from ascendc_lsp.checks.base import CheckContext
 from ascendc_lsp.syntax.document import cpp_language
-from ascendc_lsp.syntax.model import ApiCall, ClassInfo, DocumentModel, Function, TensorVar
+from ascendc_lsp.syntax.model import ApiCall, ClassInfo, DocumentModel, Function
 
 # -- API families -------------------------------------------------------------------------------------
 
@@ -59,40 +59,69 @@ def tensor_arg(text: str) -> tuple[str, str | None] | None:
     return match.group(1), match.group(2)
 
 
-def tensor_of(model: DocumentModel, text: str, at_byte: int) -> TensorVar | None:
+@dataclass(frozen=True, slots=True)
+class TensorRef:
+    name: str
+    kind: str  # LocalTensor | GlobalTensor
+    dtype: str | None
+
+
+_TENSOR_TYPE = re.compile(r"^(?:AscendC::)?(LocalTensor|GlobalTensor)\s*<\s*(.+?)\s*>$", re.DOTALL)
+# Spellings of the same element type.
+DTYPE_SYNONYMS = {
+    "float16_t": "half", "float32_t": "float", "int": "int32_t", "unsigned": "uint32_t", "unsigned int": "uint32_t",
+    "short": "int16_t", "unsigned short": "uint16_t", "signed char": "int8_t", "unsigned char": "uint8_t",
+    "long": "int64_t", "bfloat16": "bfloat16_t",
+}
+
+
+def normal_dtype(dtype: str | None) -> str | None:
+    return DTYPE_SYNONYMS.get(dtype, dtype) if dtype is not None else None
+
+
+def tensor_of(context: CheckContext, text: str, at_byte: int) -> TensorRef | None:
+    """The tensor an argument names (`x`, `x[off]`, `this->x`), from its innermost visible declaration."""
     parsed = tensor_arg(text)
     if parsed is None:
         return None
-    return model.tensor(parsed[0], at_byte)
+    name = parsed[0]
+    decl = visible_decl(context, name, at_byte)
+    if decl is not None:
+        match = _TENSOR_TYPE.match(decl.type_text)
+        if match:
+            return TensorRef(name, match.group(1), match.group(2))
+        if decl.type_text != "auto":
+            return None
+    var = context.model.tensor(name, at_byte)
+    return TensorRef(name, var.kind, var.dtype) if var is not None else None
 
 
 def resolved_dtype(model: DocumentModel, dtype: str | None, at_byte: int) -> str | None:
     if dtype is None:
         return None
-    resolved = model.resolve_type(dtype.replace("const", "").strip(), at_byte)
-    return resolved
+    return normal_dtype(model.resolve_type(dtype.replace("const", "").strip(), at_byte))
 
 
-def tensor_dtype(model: DocumentModel, text: str, at_byte: int) -> str | None:
-    var = tensor_of(model, text, at_byte)
-    return resolved_dtype(model, var.dtype, at_byte) if var is not None else None
+def tensor_dtype(context: CheckContext, text: str, at_byte: int) -> str | None:
+    var = tensor_of(context, text, at_byte)
+    return resolved_dtype(context.model, var.dtype, at_byte) if var is not None else None
 
 
-def is_global(model: DocumentModel, text: str, at_byte: int) -> bool | None:
-    var = tensor_of(model, text, at_byte)
+def is_global(context: CheckContext, text: str, at_byte: int) -> bool | None:
+    var = tensor_of(context, text, at_byte)
     if var is None:
         return None
     return var.kind == "GlobalTensor"
 
 
-def call_dtype(model: DocumentModel, call: ApiCall, arg_index: int = 0) -> str | None:
+def call_dtype(context: CheckContext, call: ApiCall, arg_index: int = 0) -> str | None:
     """The element type of a call: its first template argument, else its tensor argument's dtype."""
     if call.template_args:
-        resolved = resolved_dtype(model, call.template_args[0], call.start_byte)
+        resolved = resolved_dtype(context.model, call.template_args[0], call.start_byte)
         if resolved is not None and resolved in _KNOWN_DTYPES:
             return resolved
     if len(call.args) > arg_index:
-        return tensor_dtype(model, call.args[arg_index].text, call.start_byte)
+        return tensor_dtype(context, call.args[arg_index].text, call.start_byte)
     return None
 
 
@@ -220,24 +249,28 @@ class ScalarDecl:
     start_byte: int
     scope_start: int
     scope_end: int
+    class_scope: bool = False
 
 
 _SCOPES = frozenset({"compound_statement", "field_declaration_list", "declaration_list", "translation_unit",
                      "for_statement", "function_definition", "for_range_loop"})
 
 
-def _scope(node: tree_sitter.Node) -> tuple[int, int]:
+def _scope(node: tree_sitter.Node) -> tuple[int, int, bool]:
     for parent in ancestors(node):
         if parent.type in _SCOPES:
-            return parent.start_byte, parent.end_byte
-    return 0, 1 << 62
+            return parent.start_byte, parent.end_byte, parent.type == "field_declaration_list"
+    return 0, 1 << 62, False
 
 
 def _declared_names(declarator: tree_sitter.Node | None, get: Callable[[tree_sitter.Node], str]) -> str | None:
     node = declarator
     while node is not None and node.type not in ("identifier", "field_identifier"):
-        if node.type in ("function_declarator", "array_declarator", "pointer_declarator", "reference_declarator"):
+        if node.type in ("function_declarator", "array_declarator", "pointer_declarator"):
             return None  # functions, arrays and pointers are not scalars
+        if node.type == "reference_declarator":
+            node = next((c for c in node.named_children), None)
+            continue
         node = node.child_by_field_name("declarator")
     return get(node) if node is not None else None
 
@@ -264,17 +297,29 @@ def scalar_decls(context: CheckContext) -> dict[str, list[ScalarDecl]]:
     return found
 
 
-def type_of_name(context: CheckContext, name: str, at_byte: int) -> str | None:
-    """The resolved declared type of `name` at `at_byte` (innermost visible declaration)."""
+def visible_decl(context: CheckContext, name: str, at_byte: int, members_only: bool = False) -> ScalarDecl | None:
+    """The innermost declaration of `name` whose scope holds `at_byte` (block-scoped ones must precede it)."""
     best: ScalarDecl | None = None
     for decl in scalar_decls(context).get(name, []):
-        if not (decl.scope_start <= at_byte < decl.scope_end):
+        if members_only and not decl.class_scope:
             continue
-        if best is None or decl.scope_end - decl.scope_start < best.scope_end - best.scope_start:
+        if not (decl.scope_start <= at_byte < decl.scope_end) and not members_only:
+            continue
+        if decl.start_byte > at_byte and not decl.class_scope:
+            continue
+        if best is None or decl.scope_end - decl.scope_start < best.scope_end - best.scope_start or (
+            decl.scope_start == best.scope_start and decl.start_byte > best.start_byte
+        ):
             best = decl
+    return best
+
+
+def type_of_name(context: CheckContext, name: str, at_byte: int, members_only: bool = False) -> str | None:
+    """The resolved declared type of `name` at `at_byte` (innermost visible declaration)."""
+    best = visible_decl(context, name, at_byte, members_only)
     if best is None:
         return None
-    return context.model.resolve_type(best.type_text, at_byte)
+    return normal_dtype(context.model.resolve_type(best.type_text, at_byte))
 
 
 def expression_type(context: CheckContext, node: tree_sitter.Node) -> str | None:
@@ -287,7 +332,7 @@ def expression_type(context: CheckContext, node: tree_sitter.Node) -> str | None
         argument = node.child_by_field_name("argument")
         field_node = node.child_by_field_name("field")
         if argument is not None and text(argument) == "this" and field_node is not None:
-            return type_of_name(context, text(field_node), node.start_byte)
+            return type_of_name(context, text(field_node), node.start_byte, members_only=True)
         return None
     if kind == "parenthesized_expression" and node.named_child_count == 1:
         return expression_type(context, node.named_children[0])
@@ -323,6 +368,14 @@ def ancestors(node: tree_sitter.Node) -> Iterator[tree_sitter.Node]:
     while parent is not None:
         yield parent
         parent = parent.parent
+
+
+def in_constexpr_branch(context: CheckContext, start_byte: int, end_byte: int) -> bool:
+    """Inside `if constexpr (...)`: compiled only for some instantiations, so type facts may not apply."""
+    node = node_for(context, start_byte, end_byte)
+    if node is None:
+        return False
+    return any(a.type == "if_statement" and any(c.type == "constexpr" for c in a.children) for a in ancestors(node))
 
 
 def in_preprocessor_branch(node: tree_sitter.Node) -> bool:

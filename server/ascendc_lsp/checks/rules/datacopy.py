@@ -34,8 +34,8 @@ def _qualifier(call: ApiCall) -> str:
 
 def _datacopypad_fix(context: CheckContext, call: ApiCall, dtype: str) -> Fix | None:
     dst, src, count = call.args[0], call.args[1], call.args[2]
-    src_gm = is_global(context.model, src.text, call.start_byte)
-    dst_gm = is_global(context.model, dst.text, call.start_byte)
+    src_gm = is_global(context, src.text, call.start_byte)
+    dst_gm = is_global(context, dst.text, call.start_byte)
     if src_gm is None or dst_gm is None or src_gm == dst_gm:
         return None
     ns = _qualifier(call)
@@ -89,7 +89,7 @@ def datacopy_unaligned_length(context: CheckContext) -> Iterator[Finding]:
         count = call.args[2].folded.as_int()
         if count is None or count <= 0:
             continue
-        dtype = call_dtype(context.model, call, 0) or call_dtype(context.model, call, 1)
+        dtype = call_dtype(context, call, 0) or call_dtype(context, call, 1)
         size = SCALAR_SIZES.get(dtype or "")
         if dtype is None or size is None:
             continue
@@ -143,7 +143,7 @@ def local_offset_unaligned(context: CheckContext) -> Iterator[Finding]:
             parsed = tensor_arg(arg.text)
             if parsed is None or parsed[1] is None:
                 continue
-            var = tensor_of(model, arg.text, call.start_byte)
+            var = tensor_of(context, arg.text, call.start_byte)
             if var is None or var.kind != "LocalTensor":
                 continue
             size = model.dtype_size(var.dtype, call.start_byte)

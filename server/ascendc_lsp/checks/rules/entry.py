@@ -13,7 +13,7 @@ _BAD_PARAM_TYPES = re.compile(r"\b(LocalTensor|GlobalTensor|TPipe|TQue|TBuf|std:
 
 def _is_template(context: CheckContext, start_byte: int) -> bool:
     head = context.document.data[max(0, start_byte - 400):start_byte].decode("utf-8", "replace")
-    return re.search(r"template\s*<[^;{}]*>\s*$", head) is not None
+    return re.search(r"template\s*<[^;{}]*>\s*(?:__\w+__\s*|\[\w+\]\s*|extern\s*\"C\"\s*)*$", head) is not None
 
 
 @rule("ASC020")

@@ -9,7 +9,8 @@ import tree_sitter
 
 from ascendc_lsp.checks.base import CheckContext, Finding, Fix, TextEdit, rule
 from ascendc_lsp.checks.fixes import add_line_after_includes, fix, replace
-from ascendc_lsp.checks.rules._common import ancestors, scan
+from ascendc_lsp.checks.rules._common import ancestors, scan, tensor_of, type_of_name
+from ascendc_lsp.syntax.model import ApiCall
 from ascendc_lsp.syntax.positions import Position, Span
 
 ASCENDC_TYPES = frozenset({
@@ -54,7 +55,9 @@ def _qualified(context: CheckContext, start: int) -> bool:
 def ascendc_namespace(context: CheckContext) -> Iterator[Finding]:
     model = context.model
     document = context.document
-    if any(ns.replace(" ", "").lstrip(":") == "AscendC" for ns in model.using_namespaces):
+    # `using namespace AscendC;`, or any other non-std namespace (old kernels use `using namespace tik2;`,
+    # project namespaces may re-export AscendC): stay silent.
+    if any(ns.replace(" ", "").lstrip(":") != "std" for ns in model.using_namespaces):
         return
     if document.path.endswith(_HEADER_SUFFIXES) or _project_headers(context):
         return
@@ -67,7 +70,7 @@ def ascendc_namespace(context: CheckContext) -> Iterator[Finding]:
             uses.setdefault(name, []).append((node.start_byte, node.end_byte))
     for call in model.calls:
         if call.name in ASCENDC_FUNCTIONS and call.receiver is None and call.qualified == call.name \
-                and call.name not in defined:
+                and call.name not in defined and not _adl_may_find(context, call) and not _in_assert(context, call):
             start = document.lines.offset(call.name_span.start)
             uses.setdefault(call.name, []).append((start, start + len(call.name.encode())))
     for name, spans in sorted(uses.items(), key=lambda item: min(item[1])):
@@ -89,6 +92,29 @@ def ascendc_namespace(context: CheckContext) -> Iterator[Finding]:
             f"{name} is declared in namespace AscendC: write AscendC::{name} or add 'using namespace AscendC;'{more}",
             fixes=fixes,
         )
+
+
+_ASSERTS = frozenset({"ASSERT", "assert", "ascendc_assert", "ASCENDC_ASSERT", "static_assert"})
+
+
+def _adl_may_find(context: CheckContext, call: ApiCall) -> bool:
+    """Argument-dependent lookup finds AscendC functions through AscendC-typed arguments (tensors, params)."""
+    for arg in call.args:
+        text = arg.text.strip()
+        if arg.folded.known or re.fullmatch(r"EVENT_ID\d+", text):
+            continue
+        if tensor_of(context, text, call.start_byte) is not None or "AscendC::" in text:
+            return True
+        if re.fullmatch(r"[A-Za-z_][\w.>\-\[\]]*", text) and type_of_name(context, text, call.start_byte) is None:
+            return True  # a name of unknown type may well be an AscendC object
+        if not re.fullmatch(r"[\w\s+\-*/().]*", text):
+            return True
+    return False
+
+
+def _in_assert(context: CheckContext, call: ApiCall) -> bool:
+    return any(c.name in _ASSERTS and c.start_byte < call.start_byte and call.end_byte <= c.end_byte
+               for c in context.model.calls if c.name in _ASSERTS)
 
 
 def _in_namespace_at(context: CheckContext, offset: int) -> bool:

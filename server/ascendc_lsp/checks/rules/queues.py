@@ -24,6 +24,7 @@ from ascendc_lsp.checks.rules._common import (
     receiver_name,
     resolved_dtype,
     strip_this,
+    tensor_of,
 )
 from ascendc_lsp.checks.rules._flow import COVERED, RETURNED, covers
 from ascendc_lsp.syntax.model import ApiCall, BufferDecl, Function
@@ -110,6 +111,25 @@ def _escaping_queues(context: CheckContext) -> set[str]:
     return escaped
 
 
+_HEADER_SUFFIXES = (".h", ".hpp", ".hh", ".inc", ".inl")
+
+
+def _shared_with_subclasses(context: CheckContext, queue: str) -> bool:
+    """A protected/public queue of a class in a header: subclasses elsewhere may do the other half."""
+    if not context.document.path.endswith(_HEADER_SUFFIXES):
+        return False
+    decl = _queue(context, queue)
+    if decl is None:
+        return False
+    cls = next((c for c in context.model.classes if c.start_byte <= decl.start_byte < c.end_byte), None)
+    if cls is None:
+        return True
+    head = context.document.data[cls.start_byte:decl.start_byte]
+    specifiers = re.findall(rb"\b(public|protected|private)\s*:", head)
+    access = specifiers[-1].decode() if specifiers else ("public" if cls.is_struct else "private")
+    return access != "private"
+
+
 def _is_local(context: CheckContext, var: str, function: Function) -> bool:
     return any(tensor.name == var and tensor.function is function for tensor in context.model.tensors)
 
@@ -171,6 +191,8 @@ def alloc_without_free(context: CheckContext) -> Iterator[Finding]:
                 f"the queue's buffer stays taken"
             )
             related.append(Related(context.document.span(result.exit_node), "this return leaks the tensor"))
+        elif not consumers and not escapes and op.queue in _orphan_frees(context):
+            continue  # another method frees tensors of this queue it did not get itself: ownership crosses methods
         elif not consumers and not escapes:
             repeated = op.call.loop_depth > 0 or function.name in _called_in_loops(context, function.class_name)
             if repeated:
@@ -187,6 +209,21 @@ def alloc_without_free(context: CheckContext) -> Iterator[Finding]:
             severity = "warning"
         yield context.finding("ASC008", op.call.span, message, related=related, severity=severity,
                               fixes=[f for f in fixes if f is not None])
+
+
+def _orphan_frees(context: CheckContext) -> set[str]:
+    """Queues with a FreeTensor/EnQue of a tensor that its function did not AllocTensor/DeQue itself."""
+    cached = context.__dict__.get("_orphan_frees")
+    if isinstance(cached, set):
+        return cached
+    ops = _ops(context)
+    got = {(o.queue, o.var, id(o.call.function)) for o in ops if o.call.name in ("AllocTensor", "DeQue")}
+    orphans = {
+        o.queue for o in ops
+        if o.call.name in ("FreeTensor", "EnQue") and (o.queue, o.var, id(o.call.function)) not in got
+    }
+    context.__dict__["_orphan_frees"] = orphans
+    return orphans
 
 
 def _called_in_loops(context: CheckContext, class_name: str | None) -> set[str]:
@@ -265,7 +302,7 @@ def enque_deque_unpaired(context: CheckContext) -> Iterator[Finding]:
     for op in _ops(context):
         by_queue.setdefault(op.queue, {}).setdefault(op.call.name, []).append(op)
     for queue, ops in by_queue.items():
-        if queue in escaped:
+        if queue in escaped or _shared_with_subclasses(context, queue):
             continue
         enq, deq = ops.get("EnQue", []), ops.get("DeQue", [])
         if enq and not deq:
@@ -285,7 +322,7 @@ def _alloc_dtype(context: CheckContext, op: QueueOp) -> str | None:
     if op.call.template_args:
         return op.call.template_args[0].strip()
     if op.var is not None:
-        var = context.model.tensor(op.var, op.call.start_byte)
+        var = tensor_of(context, op.var, op.call.start_byte)
         if var is not None:
             return var.dtype
     return None
@@ -354,6 +391,8 @@ def use_after_free(context: CheckContext) -> Iterator[Finding]:
                 continue
             if match.group(1) or _is_declaration(node):
                 break  # reassigned: a new tensor
+            if re.match(r"\s*\.\s*(GetSize|GetLength|GetPosition)\s*\(", text[match.end():]):
+                continue  # metadata of the handle, not the freed buffer
             yield context.finding(
                 "ASC011", context.document.span(node),
                 f"{op.var} is used after {op.queue}.FreeTensor({op.var}) gave its buffer back; the queue may "

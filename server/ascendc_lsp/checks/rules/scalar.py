@@ -15,7 +15,6 @@ from ascendc_lsp.checks.rules._common import (
     ancestors,
     expression_type,
     scan,
-    strip_this,
 )
 from ascendc_lsp.syntax.model import Function
 
@@ -182,13 +181,14 @@ def float_unsigned_cast(context: CheckContext) -> Iterator[Finding]:
             )
 
 
+# The f-suffixed libm functions are undeclared in kernel code ("use of undeclared identifier 'sqrtf'; did you
+# mean 'sqrt'?"); the unsuffixed scalar `sqrt` is a compiler builtin that official kernels use, so it is not here.
 _LIBM = frozenset({
-    "exp", "expf", "exp2", "exp2f", "expm1f", "log", "logf", "log2", "log2f", "log10", "log10f", "log1pf", "sqrt",
-    "sqrtf", "cbrtf", "pow", "powf", "fabs", "fabsf", "sin", "sinf", "cos", "cosf", "tan", "tanf", "tanh", "tanhf",
-    "atan", "atanf", "atan2f", "asinf", "acosf", "sinhf", "coshf", "floor", "floorf", "ceil", "ceilf", "round",
-    "roundf", "trunc", "truncf", "fmax", "fmaxf", "fmin", "fminf", "fmod", "fmodf", "erf", "erff", "erfc", "erfcf",
-    "lgammaf", "tgammaf", "rsqrtf", "hypotf",
+    "expf", "exp2f", "expm1f", "logf", "log2f", "log10f", "log1pf", "sqrtf", "cbrtf", "powf", "fabsf", "sinf",
+    "cosf", "tanf", "tanhf", "atanf", "atan2f", "asinf", "acosf", "sinhf", "coshf", "floorf", "ceilf", "roundf",
+    "truncf", "fmaxf", "fminf", "fmodf", "erff", "erfcf", "lgammaf", "tgammaf", "rsqrtf", "hypotf",
 })
+_SCALAR_BUILTINS = {"sqrtf": "sqrt"}
 
 
 @rule("ASC024")
@@ -197,14 +197,15 @@ def libm_call(context: CheckContext) -> Iterator[Finding]:
     for call in context.model.calls:
         if call.name not in _LIBM or call.receiver is not None or call.name in defined:
             continue
-        if "::" in call.qualified and not call.qualified.startswith("std::"):
+        if "::" in call.qualified:
             continue
         if call.function is None or not call.function.is_aicore:
             continue
+        builtin = _SCALAR_BUILTINS.get(call.name)
+        advice = f"use the scalar builtin {builtin}()" if builtin else "use the vector API (Exp, Ln, Sqrt, ...) on a LocalTensor"
         yield context.finding(
             "ASC024", call.name_span,
-            f"{call.qualified}() is a host math-library function: kernels cannot call libm (undefined symbol at link "
-            "time); use the vector API (Exp, Ln, Sqrt, ...) on a LocalTensor",
+            f"{call.qualified}() is a host math-library function, undeclared in kernel code: {advice}",
         )
 
 
@@ -292,14 +293,21 @@ def virtual_function(context: CheckContext) -> Iterator[Finding]:
 
 @rule("ASC028")
 def recursion(context: CheckContext) -> Iterator[Finding]:
+    definitions: dict[tuple[str | None, str], int] = {}
+    for function in context.model.functions:
+        key = (function.class_name, function.name)
+        definitions[key] = definitions.get(key, 0) + 1
     for call in context.model.calls:
         function = call.function
         if function is None or not function.is_aicore or call.name != function.name or call.template_args:
             continue
-        if call.receiver is not None and strip_this(call.receiver) not in ("", "this") and call.receiver != "this":
+        if definitions.get((function.class_name, function.name), 0) > 1:
+            continue  # overloads: the call may well pick another one
+        if call.receiver is not None and call.receiver.strip() != "this":
             continue
-        if "::" in call.qualified and call.qualified != function.qualified_name:
-            continue
+        written = context.document.data[call.start_byte:context.document.lines.offset(call.name_span.end)]
+        if b"::" in written:
+            continue  # Base::Init(...) and other qualified calls name another function
         required = sum(1 for p in function.params if "=" not in context.document.data[
             context.document.lines.offset(p.span.start):context.document.lines.offset(p.span.end)].decode(
                 "utf-8", "replace"))

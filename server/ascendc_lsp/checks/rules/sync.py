@@ -18,6 +18,7 @@ from ascendc_lsp.checks.rules._common import (
     receiver_name,
     strip_this,
     tensor_arg,
+    tensor_of,
 )
 from ascendc_lsp.syntax.model import ApiCall, Function
 
@@ -59,8 +60,9 @@ def setflag_without_waitflag(context: CheckContext) -> Iterator[Finding]:
                 return True
         return False
 
+    # Only literal ids: a computed id (a parameter, FetchEventID) is usually paired in another function or file.
     for call, event in sets:
-        if matches(call, event, waits):
+        if _id_key(call) is None or matches(call, event, waits):
             continue
         id_text = event_id_arg(call) or ""
         wait_text = context.document.data[call.start_byte:call.end_byte].decode("utf-8", "replace")
@@ -74,7 +76,7 @@ def setflag_without_waitflag(context: CheckContext) -> Iterator[Finding]:
             fixes=fixes,
         )
     for call, event in waits:
-        if matches(call, event, sets):
+        if _id_key(call) is None or matches(call, event, sets):
             continue
         id_text = event_id_arg(call) or ""
         yield context.finding(
@@ -165,7 +167,7 @@ def scalar_read_without_sync(context: CheckContext) -> Iterator[Finding]:
             tensor = receiver_name(read)
             if tensor is None:
                 continue
-            var = context.model.tensor(tensor, read.start_byte)
+            var = tensor_of(context, tensor, read.start_byte)
             if var is None or var.kind != "LocalTensor":
                 continue
             writers = [
@@ -204,7 +206,6 @@ def _tbuf_tensors(context: CheckContext, function: Function, calls: list[ApiCall
 @rule("ASC016")
 def tbuf_missing_sync(context: CheckContext) -> Iterator[Finding]:
     user_functions = {f.name for f in context.model.functions}
-    model = context.model
     for calls in _function_calls(context).values():
         function = calls[0].function
         if function is None:
@@ -217,8 +218,8 @@ def tbuf_missing_sync(context: CheckContext) -> Iterator[Finding]:
                 continue
             dst, src = _dst_name(move), tensor_arg(move.args[1].text)
             src_name = src[0] if src is not None else None
-            src_var = model.tensor(src_name, move.start_byte) if src_name else None
-            dst_var = model.tensor(dst, move.start_byte) if dst else None
+            src_var = tensor_of(context, src_name, move.start_byte) if src_name else None
+            dst_var = tensor_of(context, dst, move.start_byte) if dst else None
             if dst in tbuf and src_var is not None and src_var.kind == "GlobalTensor":
                 # GM -> TBuf tensor, then a vector op reads it: needs MTE2_V.
                 for later in calls[index + 1:]:

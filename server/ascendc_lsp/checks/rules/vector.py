@@ -13,6 +13,7 @@ from ascendc_lsp.checks.rules._common import (
     UNARY_OPS,
     call_dtype,
     fmt,
+    in_constexpr_branch,
     tensor_arg,
     tensor_dtype,
 )
@@ -70,7 +71,7 @@ def mask_width(context: CheckContext) -> Iterator[Finding]:
         mask = call.args[form[0]].folded.as_int()
         if mask is None:
             continue
-        dtype = call_dtype(context.model, call, 0)
+        dtype = call_dtype(context, call, 0)
         size = SCALAR_SIZES.get(dtype or "")
         if dtype is None or size is None:
             continue
@@ -154,10 +155,10 @@ def api_dtype_support(context: CheckContext) -> Iterator[Finding]:
     limits = limits_for(context)
     model = context.model
     for call in model.calls:
-        if call.receiver is not None:
+        if call.receiver is not None or call.qualified not in (call.name, f"AscendC::{call.name}"):
             continue
         if call.name == "DataCopy" and not limits.bf16:
-            dtype = call_dtype(model, call, 0)
+            dtype = call_dtype(context, call, 0)
             if dtype == "bfloat16_t":
                 yield context.finding(
                     "ASC019", call.span, f"DataCopy of bfloat16_t is not supported on {limits.soc_name} (no bf16)"
@@ -166,10 +167,12 @@ def api_dtype_support(context: CheckContext) -> Iterator[Finding]:
         if call.name == "SetAtomicAdd":
             dtype = model.resolve_type(call.template_args[0], call.start_byte) if call.template_args else None
         elif call.name in _FALLBACK_DTYPES or (context.catalogue is not None and call.name in _CATALOGUE_CHECKED):
-            dtype = call_dtype(model, call, 0)
+            dtype = call_dtype(context, call, 0)
         else:
             continue
         if dtype is None or dtype not in SCALAR_SIZES:
+            continue
+        if in_constexpr_branch(context, call.start_byte, call.end_byte):
             continue
         supported = _supported(context, limits, call.name)
         if supported is None or dtype in supported:
@@ -181,11 +184,12 @@ def api_dtype_support(context: CheckContext) -> Iterator[Finding]:
         )
 
 
-# APIs whose destination element type is the type the catalogue lists.
-_CATALOGUE_CHECKED = BINARY_OPS | UNARY_OPS | SCALAR_OPS | frozenset(
+# APIs whose destination element type is the type the catalogue lists. Bitwise ops are left out: their count
+# form works on the bytes (official kernels call And on uint8_t masks), whatever the docs' type table says.
+_CATALOGUE_CHECKED = (BINARY_OPS | UNARY_OPS | SCALAR_OPS | frozenset(
     {"Duplicate", "ReduceSum", "ReduceMax", "ReduceMin", "WholeReduceSum", "WholeReduceMax", "WholeReduceMin",
      "BlockReduceSum", "BlockReduceMax", "BlockReduceMin"}
-)
+)) - {"And", "Or", "Not", "ShiftLeft", "ShiftRight"}
 
 
 # -- ASC040: operand dtypes --------------------------------------------------------------------------------------
@@ -208,13 +212,13 @@ def vector_dtype_mismatch(context: CheckContext) -> Iterator[Finding]:
         dtypes: list[str] = []
         for arg in call.args[:operands]:
             parsed = tensor_arg(arg.text)
-            dtype = tensor_dtype(model, arg.text, call.start_byte) if parsed is not None else None
+            dtype = tensor_dtype(context, arg.text, call.start_byte) if parsed is not None else None
             if parsed is None or dtype is None or dtype not in SCALAR_SIZES:
                 break
             names.append(parsed[0])
             dtypes.append(dtype)
         else:
-            if len(set(dtypes)) > 1:
+            if len(set(dtypes)) > 1 and not in_constexpr_branch(context, call.start_byte, call.end_byte):
                 pairs = ", ".join(f"{n} is {d}" for n, d in zip(names, dtypes, strict=True))
                 yield context.finding(
                     "ASC040", call.span,
