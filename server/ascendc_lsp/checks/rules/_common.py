@@ -339,6 +339,16 @@ def expression_type(context: CheckContext, node: tree_sitter.Node) -> str | None
     if kind == "cast_expression":
         type_node = node.child_by_field_name("type")
         return context.model.resolve_type(text(type_node), node.start_byte) if type_node is not None else None
+    if kind == "binary_expression":
+        op = node.child_by_field_name("operator")
+        left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+        if op is None or op.type not in ("+", "-", "*", "/") or left is None or right is None:
+            return None
+        sides = (expression_type(context, left), expression_type(context, right))
+        for wide in ("double", "float", "bfloat16_t", "half"):
+            if wide in sides:
+                return wide
+        return None
     if kind == "number_literal":
         literal = text(node).lower()
         if literal.startswith("0x"):

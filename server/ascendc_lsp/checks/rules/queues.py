@@ -104,6 +104,8 @@ def _escaping_queues(context: CheckContext) -> set[str]:
     names = {b.name for b in context.model.buffers if b.kind in _QUEUE_KINDS}
     escaped: set[str] = set()
     for call in context.model.calls:
+        if call.name == "InitBuffer":
+            continue
         for arg in call.args:
             text = strip_this(arg.text).lstrip("&*").strip()
             if text in names:
