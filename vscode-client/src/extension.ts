@@ -5,6 +5,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import {
+  DidChangeConfigurationNotification,
   DocumentSelector,
   ExecuteCommandRequest,
   LanguageClient,
@@ -72,9 +73,18 @@ export function documentSelector(cfg: vscode.WorkspaceConfiguration = config()):
   return selector;
 }
 
-/** The `ascendc.*` settings as a plain object (sent as initializationOptions.settings). */
-function settingsSnapshot(): unknown {
-  return JSON.parse(JSON.stringify(config()));
+/** Settings only the client uses; the server is not sent them (it warns about keys it does not know). */
+const CLIENT_ONLY_SETTINGS = ['server', 'attachToCpp', 'trace'];
+
+function serverSettings(raw: unknown): Record<string, unknown> {
+  const settings = raw && typeof raw === 'object' ? { ...(raw as Record<string, unknown>) } : {};
+  for (const key of CLIENT_ONLY_SETTINGS) delete settings[key];
+  return settings;
+}
+
+/** The `ascendc.*` settings the server reads, as a plain object. */
+function settingsSnapshot(): Record<string, unknown> {
+  return serverSettings(JSON.parse(JSON.stringify(config())));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -143,8 +153,21 @@ async function startClient(): Promise<LanguageClient | undefined> {
     outputChannel: output,
     traceOutputChannel: output,
     revealOutputChannelOn: RevealOutputChannelOn.Never,
-    synchronize: { configurationSection: 'ascendc' },
+    // Settings reach the server three ways, all without the client-only keys: initializationOptions,
+    // answers to workspace/configuration (middleware below), and didChangeConfiguration pushes (pushSettings).
     initializationOptions: { settings: settingsSnapshot() },
+    middleware: {
+      workspace: {
+        configuration: async (params, token, next) => {
+          const result = await next(params, token);
+          if (!Array.isArray(result)) return result;
+          return result.map((value, i) => {
+            const section = params.items[i]?.section;
+            return section === 'ascendc' ? serverSettings(value) : section === undefined && value && typeof value === 'object' && 'ascendc' in value ? { ...value, ascendc: serverSettings((value as Record<string, unknown>).ascendc) } : value;
+          });
+        },
+      },
+    },
     markdown: { isTrusted: false, supportHtml: false },
   };
   const c = new LanguageClient('ascendc', 'AscendC Language Server', serverOptions, clientOptions);
@@ -182,6 +205,15 @@ async function startClient(): Promise<LanguageClient | undefined> {
   client = c;
   updateStatus();
   return c;
+}
+
+async function pushSettings(): Promise<void> {
+  if (!client || client.state !== State.Running) return;
+  try {
+    await client.sendNotification(DidChangeConfigurationNotification.type, { settings: { ascendc: settingsSnapshot() } });
+  } catch (error) {
+    output.warn(`Sending the settings: ${describeError(error)}`);
+  }
 }
 
 async function stopClient(): Promise<void> {
@@ -665,9 +697,12 @@ export async function activate(ctx: vscode.ExtensionContext): Promise<{ document
       if (e.affectsConfiguration('ascendc.server') || e.affectsConfiguration('ascendc.attachToCpp')) {
         output.info('Server settings changed: restarting');
         void restartServer();
-      } else if (e.affectsConfiguration('ascendc.soc')) {
-        statuses.clear();
-        updateStatus();
+      } else if (e.affectsConfiguration('ascendc')) {
+        if (e.affectsConfiguration('ascendc.soc')) {
+          statuses.clear();
+          updateStatus();
+        }
+        void pushSettings();
       }
     }),
     { dispose: () => void stopClient() },

@@ -325,6 +325,16 @@ try {
     await shot(page, '08-generate-timeout.png');
     throw new Error(`no generated kernel after 225 s; notifications: ${await notifications(page)}`);
   }, { required: false });
+  await step('changing ascendc.soc reaches the server (status bar follows)', 45000, async () => {
+    const settingsFile = path.join(WS, '.vscode', 'settings.json');
+    const settings = JSON.parse(fs.readFileSync(settingsFile, 'utf8'));
+    settings['ascendc.soc'] = 'Ascend310P';
+    fs.writeFileSync(settingsFile, JSON.stringify(settings, null, 2));
+    const item = page.locator('.statusbar-item', { hasText: /Ascend310P · UB/ }).first();
+    await item.waitFor({ timeout: 40000 });
+    return (await item.innerText()).trim();
+  }, { required: false });
+
   await step('a wrong pythonPath gives a clear error', 60000, async () => {
     await clearNotifications(page);
     const settingsFile = path.join(WS, '.vscode', 'settings.json');

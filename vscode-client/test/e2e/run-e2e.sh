@@ -80,7 +80,6 @@ port_free "$LLM_PORT" || die "port 127.0.0.1:$LLM_PORT is in use (set E2E_LLM_PO
 WORK="$(mktemp -d /tmp/ascendc-e2e.XXXXXX)"
 export HOME="$WORK/home" XDG_CONFIG_HOME="$WORK/home/.config" XDG_DATA_HOME="$WORK/home/.local/share" XDG_CACHE_HOME="$WORK/home/.cache"
 mkdir -p "$HOME" "$WORK/user-data/User" "$WORK/extensions" "$WORK/logs" "$SHOTS"
-rm -f "$SHOTS"/*.png   # the folder shows exactly the last run
 WS="$WORK/ws"
 cp -r "$E2E_DIR/workspace" "$WS"
 mkdir -p "$WS/.vscode"
