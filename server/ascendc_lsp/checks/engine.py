@@ -43,7 +43,12 @@ def load_catalogue() -> object | None:
 
 def run_rules(context: CheckContext, disabled: frozenset[str] = frozenset()) -> list[Finding]:
     findings: list[Finding] = []
-    for rule_id, function in sorted(registered_rules().items()):
+    try:
+        rules = registered_rules()
+    except Exception:  # a rule module that fails to import must not take syntax diagnostics down
+        log.exception("cannot load the rule modules")
+        return findings
+    for rule_id, function in sorted(rules.items()):
         if rule_id in disabled:
             continue
         try:

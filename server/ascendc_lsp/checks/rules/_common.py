@@ -48,6 +48,8 @@ def strip_this(text: str | None) -> str:
     if text is None:
         return ""
     text = text.strip()
+    if not text.startswith("this"):
+        return text
     return re.sub(r"^this\s*->\s*", "", text)
 
 
@@ -357,6 +359,19 @@ def expression_type(context: CheckContext, node: tree_sitter.Node) -> str | None
             return "float" if literal.endswith("f") else "double"
         return "unsigned" if "u" in literal else "int"
     return None
+
+
+def calls_by_function(context: CheckContext) -> dict[int, list[ApiCall]]:
+    """The document's calls grouped by the start byte of their enclosing function, in source order."""
+    cached = context.__dict__.get("_calls_by_function")
+    if isinstance(cached, dict):
+        return cached
+    grouped: dict[int, list[ApiCall]] = {}
+    for call in context.model.calls:
+        if call.function is not None:
+            grouped.setdefault(call.function.start_byte, []).append(call)
+    context.__dict__["_calls_by_function"] = grouped
+    return grouped
 
 
 def functions_of_class(model: DocumentModel, class_name: str | None) -> list[Function]:

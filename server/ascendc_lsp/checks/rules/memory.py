@@ -22,6 +22,15 @@ Weight = Callable[[InitBuffer], int | None]
 
 def _branch_chain(context: CheckContext, init: InitBuffer) -> tuple[tuple[int, int], ...]:
     """The (if statement, branch) pairs around an InitBuffer inside its function, outermost first."""
+    memo = context.__dict__.setdefault("_branch_chains", {})
+    key = init.call.start_byte
+    if key not in memo:
+        memo[key] = _compute_chain(context, init)
+    chain: tuple[tuple[int, int], ...] = memo[key]
+    return chain
+
+
+def _compute_chain(context: CheckContext, init: InitBuffer) -> tuple[tuple[int, int], ...]:
     node = node_for(context, init.call.start_byte, init.call.end_byte)
     chain: list[tuple[int, int]] = []
     function = init.call.function

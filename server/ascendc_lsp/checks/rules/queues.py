@@ -19,6 +19,7 @@ from ascendc_lsp.checks.limits import limits_for
 from ascendc_lsp.checks.rules._common import (
     DATA_MOVES,
     VECTOR_OPS,
+    calls_by_function,
     fmt,
     node_for,
     receiver_name,
@@ -101,6 +102,9 @@ def _ops(context: CheckContext) -> list[QueueOp]:
 
 def _escaping_queues(context: CheckContext) -> set[str]:
     """Queues passed by reference or pointer to other code: their operations may happen out of sight."""
+    cached = context.__dict__.get("_escaping_queues")
+    if isinstance(cached, set):
+        return cached
     names = {b.name for b in context.model.buffers if b.kind in _QUEUE_KINDS}
     escaped: set[str] = set()
     for call in context.model.calls:
@@ -110,6 +114,7 @@ def _escaping_queues(context: CheckContext) -> set[str]:
             text = strip_this(arg.text).lstrip("&*").strip()
             if text in names:
                 escaped.add(text)
+    context.__dict__["_escaping_queues"] = escaped
     return escaped
 
 
@@ -148,7 +153,7 @@ def _body_node(context: CheckContext, function: Function) -> tree_sitter.Node | 
 
 @rule("ASC008")
 def alloc_without_free(context: CheckContext) -> Iterator[Finding]:
-    model = context.model
+    enqueued = [(o.var, id(o.call.function), o.call.end_byte) for o in _ops(context) if o.call.name == "EnQue"]
     for op in _ops(context):
         if op.call.name not in ("AllocTensor", "DeQue") or op.var is None or op.node is None:
             continue
@@ -157,12 +162,11 @@ def alloc_without_free(context: CheckContext) -> Iterator[Finding]:
             continue
         var = op.var
         if op.call.name == "DeQue" and any(
-            o.call.name == "EnQue" and o.var == var and o.call.function is function and o.call.end_byte < op.call.start_byte
-            for o in _ops(context)
+            v == var and f == id(function) and end < op.call.start_byte for v, f, end in enqueued
         ):
             continue  # EnQue/DeQue of a borrowed tensor used as a pipe sync: its owner frees it
         consumers = [
-            c for c in model.calls
+            c for c in calls_by_function(context).get(function.start_byte, [])
             if c.function is function and c.start_byte > op.call.end_byte
             and (
                 (c.name in ("EnQue", "FreeTensor") and receiver_name(c) == op.queue)

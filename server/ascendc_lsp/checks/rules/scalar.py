@@ -170,8 +170,7 @@ def float_unsigned_cast(context: CheckContext) -> Iterator[Finding]:
         if source is None or value.type == "number_literal":
             continue
         if (_unsigned(target) and _floating(source)) or (_floating(target) and _unsigned(source)):
-            function = _aicore(context, node)
-            if function is None:
+            if _aicore(context, node) is None:
                 continue
             via = "int32_t" if _unsigned(source) else "int32_t (or int64_t)"
             yield context.finding(
@@ -294,8 +293,8 @@ def virtual_function(context: CheckContext) -> Iterator[Finding]:
 @rule("ASC028")
 def recursion(context: CheckContext) -> Iterator[Finding]:
     definitions: dict[tuple[str | None, str], int] = {}
-    for function in context.model.functions:
-        key = (function.class_name, function.name)
+    for defined in context.model.functions:
+        key = (defined.class_name, defined.name)
         definitions[key] = definitions.get(key, 0) + 1
     for call in context.model.calls:
         function = call.function

@@ -12,6 +12,7 @@ from ascendc_lsp.checks.rules._common import (
     DATA_MOVES,
     SYNC_CALLS,
     VECTOR_OPS,
+    calls_by_function,
     event_id_arg,
     event_id_value,
     event_of,
@@ -124,15 +125,7 @@ def pipe_barrier_pipe_s(context: CheckContext) -> Iterator[Finding]:
 
 
 def _function_calls(context: CheckContext) -> dict[int, list[ApiCall]]:
-    cached = context.__dict__.get("_calls_by_function")
-    if isinstance(cached, dict):
-        return cached
-    grouped: dict[int, list[ApiCall]] = {}
-    for call in context.model.calls:
-        if call.function is not None:
-            grouped.setdefault(call.function.start_byte, []).append(call)
-    context.__dict__["_calls_by_function"] = grouped
-    return grouped
+    return calls_by_function(context)
 
 
 def _is_sync(call: ApiCall, user_functions: set[str]) -> bool:

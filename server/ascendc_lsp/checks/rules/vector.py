@@ -125,6 +125,14 @@ _ATOMIC_ADD: dict[str, frozenset[str]] = {
 
 
 def _catalogue_dtypes(context: CheckContext, api: str) -> frozenset[str] | None:
+    memo = context.__dict__.setdefault("_catalogue_dtypes", {})
+    if api not in memo:
+        memo[api] = _lookup_catalogue(context, api)
+    found: frozenset[str] | None = memo[api]
+    return found
+
+
+def _lookup_catalogue(context: CheckContext, api: str) -> frozenset[str] | None:
     catalogue: Any = context.catalogue
     lookup = getattr(catalogue, "dtypes_supported", None)
     if not callable(lookup):
