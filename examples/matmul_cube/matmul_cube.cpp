@@ -2,8 +2,6 @@
 //   GM --DataCopy(Nd2Nz)--> A1/B1 (L1, NZ fractals) --LoadData--> A2/B2 (L0A/L0B) --Mmad--> CO1 (L0C)
 //   --Fixpipe--> GM (row-major)
 // M, N, K are multiples of 16 (one 16 x 16 fractal of half is 512 B).
-// NOTE: the emulator headers do not implement the Cube path yet; this kernel follows the documented API and
-// is skipped by tests/test_examples.py until they do.
 #include "kernel_operator.h"
 
 constexpr uint32_t M = 32;

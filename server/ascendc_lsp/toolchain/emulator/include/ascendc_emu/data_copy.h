@@ -44,8 +44,11 @@ struct DataCopyPadParams {
     DataCopyPadParams(bool isPadIn, uint8_t left, uint8_t right, uint64_t value)
         : isPad(isPadIn), leftPadding(left), rightPadding(right), paddingValue(value) {}
 };
+enum class BlockMode : uint8_t {
+    BLOCK_MODE_NORMAL = 0, BLOCK_MODE_MATRIX, BLOCK_MODE_VECTOR, BLOCK_MODE_SMALL_MATRIX, BLOCK_MODE_DEPTHWISE
+};
 struct DataCopyEnhancedParams {
-    uint8_t blockMode = 0;
+    BlockMode blockMode = BlockMode::BLOCK_MODE_NORMAL;
     uint8_t deqScale = 0;
     uint64_t deqValue = 0;
     uint8_t sidStoreMode = 0;
@@ -238,10 +241,26 @@ inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, cons
                      const DataCopyEnhancedParams&, EMU_LOC) {
     DataCopy(dst, src, p, loc);
 }
+// BLOCK_MODE_MATRIX (L0C source): blockLen and gaps count 16 x 16 fractals of T instead of 32-byte blocks.
+inline ascendc_emu::Xfer xfer_enhanced(const DataCopyParams& p, const DataCopyEnhancedParams& e, uint32_t elem) {
+    if (e.blockMode != BlockMode::BLOCK_MODE_MATRIX) return xfer32(p);
+    uint32_t unit = 256u * elem;
+    uint32_t len = (uint32_t)p.blockLen * unit;
+    return ascendc_emu::Xfer{p.blockCount, len, len + (uint64_t)p.srcStride * unit, len + (uint64_t)p.dstStride * unit};
+}
 template <typename T>
 inline void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& p,
-                     const DataCopyEnhancedParams&, EMU_LOC) {
-    DataCopy(dst, src, p, loc);
+                     const DataCopyEnhancedParams& e, EMU_LOC) {
+    if (e.blockMode != BlockMode::BLOCK_MODE_MATRIX) { DataCopy(dst, src, p, loc); return; }
+    ascendc_emu::check_params(p.blockCount, p.blockLen, "DataCopy", ascendc_emu::P_FIX, loc, 65535, "fractals");
+    ascendc_emu::copy_local_to_gm(dst, src, xfer_enhanced(p, e, sizeof(T)), "DataCopy", loc);
+}
+template <typename T>
+inline void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& p,
+                     const DataCopyEnhancedParams& e, EMU_LOC) {
+    if (e.blockMode != BlockMode::BLOCK_MODE_MATRIX) { DataCopy(dst, src, p, loc); return; }
+    ascendc_emu::check_params(p.blockCount, p.blockLen, "DataCopy", ascendc_emu::P_FIX, loc, 65535, "fractals");
+    ascendc_emu::copy_local_to_local(dst, src, xfer_enhanced(p, e, sizeof(T)), "DataCopy", loc);
 }
 
 // ---- DataCopyPad: blockLen in bytes; GM-side stride in bytes, UB-side stride in 32-byte blocks.
