@@ -293,6 +293,38 @@ try {
     throw new Error(`no explained-log webview after 90 s; notifications: ${await notifications(page)}`);
   }, { required: false });
 
+  await step('Cancel on the progress notification sends $/cancelRequest (stub only)', 60000, async () => {
+    if (!STUB) throw new Skip('needs the slow stand-in command (E2E_STUB_COMMANDS=1)');
+    await clearNotifications(page);
+    await runCommand(page, 'AscendC: Explain Error Log');
+    const row = page.locator('.quick-input-list .monaco-list-row', { hasText: 'Type or paste one line' }).first();
+    await row.waitFor({ timeout: 15000 });
+    await row.click();
+    const input = page.locator('.quick-input-widget input');
+    await input.waitFor({ state: 'visible', timeout: 10000 });
+    await page.waitForTimeout(300);
+    await input.fill('SLOW request: cancel me');
+    await page.keyboard.press('Enter');
+    const toast = page.locator('.notifications-toasts .notification-toast', { hasText: 'explaining the log' }).first();
+    await toast.waitFor({ timeout: 15000 });
+    await page.waitForTimeout(1000);
+    await shot(page, '08b-progress-cancellable.png');
+    await toast.locator('a.monaco-button, .monaco-button', { hasText: 'Cancel' }).first().click();
+    const events = path.join(LOGS, 'stub-events.log');
+    for (let i = 0; i < 60; i++) {
+      const text = fs.existsSync(events) ? fs.readFileSync(events, 'utf8') : '';
+      if (text.includes('$/cancelRequest received')) {
+        await page.waitForTimeout(500);
+        const all = fs.readFileSync(events, 'utf8');
+        return all.includes('cancelled by the client')
+          ? 'server received $/cancelRequest and the handler task was cancelled'
+          : 'server received $/cancelRequest (pygls did not cancel the command handler task itself)';
+      }
+      await page.waitForTimeout(250);
+    }
+    throw new Error(`the server did not see a cancellation; stub events: ${fs.existsSync(events) ? fs.readFileSync(events, 'utf8') : '(none)'}`);
+  }, { required: false });
+
   await step('Generate Kernel from Spec (fake LLM)', 240000, async () => {
     await clearNotifications(page);
     await runCommand(page, 'AscendC: Generate Kernel from Spec');

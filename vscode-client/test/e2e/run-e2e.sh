@@ -118,7 +118,7 @@ cert: false
 EOF
 if [ "${E2E_STUB_COMMANDS:-0}" = 1 ]; then
   # stand-ins for server commands that do not exist yet; see test/e2e/stub/sitecustomize.py
-  export PYTHONPATH="$E2E_DIR/stub${PYTHONPATH:+:$PYTHONPATH}" ASCENDC_E2E_STUB_COMMANDS=1
+  export PYTHONPATH="$E2E_DIR/stub${PYTHONPATH:+:$PYTHONPATH}" ASCENDC_E2E_STUB_COMMANDS=1 ASCENDC_E2E_STUB_LOG="$WORK/logs/stub-events.log"
   log "E2E_STUB_COMMANDS=1: missing server commands are answered by test/e2e/stub (screenshots get a -stub suffix)"
 fi
 export ASCENDC_E2E_FAKE_KEY="sk-fake-e2e" OPENAI_API_KEY="sk-fake-e2e" OPENAI_BASE_URL="http://127.0.0.1:$LLM_PORT/v1"

@@ -78,7 +78,25 @@ if os.environ.get("ASCENDC_E2E_STUB_COMMANDS") == "1":
                     f.write(source)
             return {"path": out, "source": source, "iterations": 1, "message": NOTE}
 
-        def explain_log(ls, *args):
+        def _event(text: str) -> None:
+            path = os.environ.get("ASCENDC_E2E_STUB_LOG")
+            if path:
+                with open(path, "a", encoding="utf-8") as f:
+                    f.write(text + "\n")
+
+        async def explain_log(ls, *args):
+            import asyncio
+
+            arg = args[0] if args else {}
+            if isinstance(arg, dict) and "SLOW" in str(arg.get("log", "")):
+                # for the cancellation check: wait until the client cancels ($/cancelRequest cancels this task)
+                _event("explainLog: slow request started")
+                try:
+                    await asyncio.sleep(60)
+                except asyncio.CancelledError:
+                    _event("explainLog: cancelled by the client")
+                    raise
+                _event("explainLog: slow request finished without cancellation")
             return {"matches": [{"id": "stub-entry", "category": "runtime", "title": "Stub match", "score": 0.5, "fix": NOTE}]}
 
         STUBS = {"ascendc.runKernel": run_kernel, "ascendc.generateKernel": generate_kernel, "ascendc.explainLog": explain_log}
@@ -88,6 +106,15 @@ if os.environ.get("ASCENDC_E2E_STUB_COMMANDS") == "1":
             for name, fn in STUBS.items():
                 if name not in self.protocol.fm.commands:
                     self.command(name)(fn)
+            # Record $/cancelRequest arrivals. (pygls 2 runs executeCommand handlers through a generator,
+            # so cancelling the request does not cancel the handler's own task; we log both.)
+            handle_cancel = getattr(self.protocol, "_handle_cancel_notification", None)
+            if handle_cancel is not None:
+                def _logged_cancel(msg_id, _orig=handle_cancel):
+                    _event(f"$/cancelRequest received for request {msg_id}")
+                    return _orig(msg_id)
+
+                self.protocol._handle_cancel_notification = _logged_cancel
             return _start_io(self, *a, **kw)
 
         LanguageServer.start_io = start_io
