@@ -120,14 +120,14 @@ def call_dtype(context: CheckContext, call: ApiCall, arg_index: int = 0) -> str 
     """The element type of a call: its first template argument, else its tensor argument's dtype."""
     if call.template_args:
         resolved = resolved_dtype(context.model, call.template_args[0], call.start_byte)
-        if resolved is not None and resolved in _KNOWN_DTYPES:
+        if resolved is not None and resolved in KNOWN_DTYPES:
             return resolved
     if len(call.args) > arg_index:
         return tensor_dtype(context, call.args[arg_index].text, call.start_byte)
     return None
 
 
-_KNOWN_DTYPES = frozenset({
+KNOWN_DTYPES = frozenset({
     "half", "float", "bfloat16_t", "int8_t", "uint8_t", "int16_t", "uint16_t", "int32_t", "uint32_t",
     "int64_t", "uint64_t", "double", "int4b_t", "bool",
 })

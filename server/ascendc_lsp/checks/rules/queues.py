@@ -18,17 +18,20 @@ from ascendc_lsp.checks.fixes import fix, insert_line_after
 from ascendc_lsp.checks.limits import limits_for
 from ascendc_lsp.checks.rules._common import (
     DATA_MOVES,
+    KNOWN_DTYPES,
     VECTOR_OPS,
     calls_by_function,
     fmt,
+    in_constexpr_branch,
     node_for,
+    normal_dtype,
     receiver_name,
     resolved_dtype,
     strip_this,
     tensor_of,
 )
 from ascendc_lsp.checks.rules._flow import COVERED, RETURNED, covers
-from ascendc_lsp.syntax.model import ApiCall, BufferDecl, Function
+from ascendc_lsp.syntax.model import ApiCall, BufferDecl, DocumentModel, Function
 
 _QUEUE_KINDS = frozenset({"TQue", "TQueBind"})
 # Calls that use a tensor without taking it over; any other call it is passed to may give it back.
@@ -324,6 +327,14 @@ def enque_deque_unpaired(context: CheckContext) -> Iterator[Finding]:
             )
 
 
+def _concrete(model: DocumentModel, raw: str, at_byte: int) -> str | None:
+    """An element type spelled out concretely (`half`, `float16_t`); None for template parameters and positions."""
+    spelled = normal_dtype(raw.replace("AscendC::", "").strip())
+    if spelled not in KNOWN_DTYPES:
+        return None
+    return spelled if resolved_dtype(model, raw, at_byte) == spelled else None
+
+
 def _alloc_dtype(context: CheckContext, op: QueueOp) -> str | None:
     if op.call.template_args:
         return op.call.template_args[0].strip()
@@ -352,15 +363,17 @@ def deque_type_mismatch(context: CheckContext) -> Iterator[Finding]:
             continue
         raw = next(iter(alloc_types))
         assert raw is not None
-        alloc_resolved = resolved_dtype(model, raw, allocs[0].call.start_byte)
+        alloc_resolved = _concrete(model, raw, allocs[0].call.start_byte)
+        if alloc_resolved is None:
+            continue
         for op in ops:
             if op.call.name != "DeQue" or not op.call.template_args:
                 continue
             got = op.call.template_args[0].strip()
-            if got == raw:
+            got_resolved = _concrete(model, got, op.call.start_byte)
+            if got_resolved is None or got_resolved == alloc_resolved:
                 continue
-            got_resolved = resolved_dtype(model, got, op.call.start_byte)
-            if alloc_resolved is None or got_resolved is None or got_resolved == alloc_resolved:
+            if in_constexpr_branch(context, op.call.start_byte, op.call.end_byte):
                 continue
             yield context.finding(
                 "ASC010", op.call.span,
