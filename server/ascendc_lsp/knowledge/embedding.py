@@ -1,0 +1,349 @@
+"""Offline embeddings for the two retrieval spaces: no model download, no network, no extra package.
+
+* **syntactic** (`HashingEmbedder`): feature hashing of the tokens a log or kernel carries — whole identifiers,
+  their camelCase/snake_case sub-tokens, error codes, message words and word bigrams — into `dim` signed buckets,
+  sublinear term weights, L2-normalised (the "hashing trick"). File paths are dropped first: a generated file
+  name such as `conv3d_max_log_sum_exp_relu_custom.cpp` would otherwise look like a call to `exp` and `log`.
+* **hardware-semantic** (`ResourceEmbedder`): a projection onto the resource tags of `knowledge/README.md` through
+  the lexicon `knowledge/lexicon.yaml` (tag -> words, phrases, API names). A text becomes one weight per tag;
+  `@tag:NAME` markers (written into entry documents from `context.resources`) count as strong evidence.
+
+Both are plain Python (blake2b + a few regexes) so the language server can embed a query in well under a
+millisecond. `chroma_embedding_functions()` wraps them as chromadb embedding functions registered under the
+names `ascendc_hashing` and `ascendc_resources`, so a collection reopened by another process (or by a client of
+a team's Chroma server) rebuilds the same functions from the stored config. That function imports chromadb;
+nothing else here does.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import json
+import math
+import re
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from ascendc_lsp.resources import knowledge_dir
+
+EMBEDDING_VERSION = 1
+DEFAULT_DIM = 512
+TAG_MARKER = "@tag:"
+
+# Words that carry no retrieval signal in compiler/runtime logs.
+_STOPWORDS_TEXT = """a an the of to in on at by for from with and or not no is are was were be been it its this that these
+    those as if then else but so than into via per use used using can cannot could should would will may might
+    must do does did done has have had here there which who what when where why how all any each other some such
+    only own same too very just also error errors warning warnings note notes line file column info debug
+    function call called calls value values type types
+    """
+STOPWORDS: frozenset[str] = frozenset(_STOPWORDS_TEXT.split())
+# Kept even though short or numeric: runtime and message codes.
+_CODE_RE = re.compile(r"^(?:\d{5,6}|e[a-z]\d{4}|0x[0-9a-f]+|err\d{5}|asc\d{3})$")
+_PATH_RE = re.compile(
+    r"(?:[A-Za-z]:)?(?:[\w.\-~]*[/\\])+[\w.\-]+|\b[\w\-]+\.(?:cpp|cc|cxx|c|h|hpp|hh|py|txt|cmake|so|o|a|json|log|sh)\b"
+)
+_TOKEN_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|\d+|0x[0-9A-Fa-f]+")
+_CAMEL_RE = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
+
+
+def strip_paths(text: str) -> str:
+    """Remove file paths and file names (they describe one report, not the phenomenon)."""
+    return _PATH_RE.sub(" ", text)
+
+
+def sub_tokens(identifier: str) -> list[str]:
+    """`DataCopyPad` -> [data, copy, pad]; `GET_TILING_DATA` -> [get, tiling, data]."""
+    parts: list[str] = []
+    for chunk in identifier.split("_"):
+        if chunk:
+            parts.extend(m.group(0).lower() for m in _CAMEL_RE.finditer(chunk))
+    return parts
+
+
+def tokens(text: str) -> list[tuple[str, float]]:
+    """Weighted features of a text: identifiers (1.0), their sub-tokens (0.5) and word bigrams (0.7)."""
+    text = strip_paths(text)
+    out: list[tuple[str, float]] = []
+    words: list[str] = []
+    for m in _TOKEN_RE.finditer(text):
+        raw = m.group(0)
+        low = raw.lower()
+        if low.isdigit() or low.startswith("0x"):
+            if _CODE_RE.match(low):
+                out.append((low, 1.5))
+                words.append(low)
+            continue
+        if _CODE_RE.match(low):
+            out.append((low, 1.5))
+            words.append(low)
+            continue
+        if len(low) < 2 or low in STOPWORDS:
+            continue
+        out.append((low, 1.0))
+        words.append(low)
+        subs = sub_tokens(raw)
+        if len(subs) > 1:
+            for s in subs:
+                if len(s) > 1 and s not in STOPWORDS and not s.isdigit():
+                    out.append((s, 0.5))
+    for a, b in itertools.pairwise(words):
+        out.append((f"{a} {b}", 0.7))
+    return out
+
+
+def _bucket(feature: str, dim: int) -> tuple[int, float]:
+    digest = hashlib.blake2b(feature.encode("utf-8"), digest_size=8).digest()
+    value = int.from_bytes(digest, "little")
+    return value % dim, (1.0 if (value >> 63) & 1 else -1.0)
+
+
+def _normalise(vec: list[float]) -> list[float]:
+    norm = math.sqrt(sum(v * v for v in vec))
+    if norm == 0.0:
+        return vec
+    return [v / norm for v in vec]
+
+
+class HashingEmbedder:
+    """The syntactic space: signed feature hashing of identifiers, sub-tokens, codes and bigrams."""
+
+    def __init__(self, dim: int = DEFAULT_DIM, idf: dict[str, float] | None = None) -> None:
+        self.dim = dim
+        self.idf = idf or {}
+        self._default_idf: float = max(self.idf.values(), default=1.0)
+        self._cache: dict[str, tuple[int, float]] = {}
+        self._idf_digest = hashlib.sha256(
+            json.dumps(sorted((k, round(v, 4)) for k, v in self.idf.items())).encode()
+        ).hexdigest()[:12]
+
+    def bucket(self, feature: str) -> tuple[int, float]:
+        hit = self._cache.get(feature)
+        if hit is None:
+            hit = _bucket(feature, self.dim)
+            if len(self._cache) < 200_000:
+                self._cache[feature] = hit
+        return hit
+
+    def embed(self, text: str) -> list[float]:
+        weights: dict[str, float] = {}
+        for feature, weight in tokens(text):
+            weights[feature] = weights.get(feature, 0.0) + weight
+        vec = [0.0] * self.dim
+        for feature, weight in weights.items():
+            index, sign = self.bucket(feature)
+            tf = (1.0 + math.log(weight)) if weight >= 1.0 else weight
+            vec[index] += sign * tf * self.idf.get(feature, self._default_idf)
+        return _normalise(vec)
+
+    def embed_many(self, texts: Iterable[str]) -> list[list[float]]:
+        return [self.embed(t) for t in texts]
+
+    def signature(self) -> str:
+        return f"hashing-v{EMBEDDING_VERSION}-{self.dim}-{self._idf_digest}"
+
+
+def build_idf(documents: Iterable[str]) -> dict[str, float]:
+    """Smoothed inverse document frequencies of the features of `documents`: log((N + 1) / (df + 1)) + 1."""
+    df: Counter[str] = Counter()
+    n = 0
+    for doc in documents:
+        n += 1
+        df.update({feature for feature, _ in tokens(doc)})
+    return {feature: math.log((n + 1) / (count + 1)) + 1.0 for feature, count in df.items()}
+
+
+# ------------------------------------------------------------------------------------------------ lexicon
+
+
+@dataclass(frozen=True)
+class Lexicon:
+    """Resource tags and the terms pointing at each."""
+
+    tags: tuple[str, ...]
+    terms: dict[str, tuple[str, ...]]  # lower-cased term -> tags
+    patterns: tuple[tuple[re.Pattern[str], str], ...]
+    digest: str
+    term_re: re.Pattern[str] | None
+
+    def weights(self, text: str) -> Counter[str]:
+        """Raw tag counts of a text: lexicon terms, regex patterns and `@tag:NAME` markers (x3)."""
+        counts: Counter[str] = Counter()
+        low = text.lower()
+        for marker in re.finditer(re.escape(TAG_MARKER) + r"([a-z0-9-]+)", low):
+            if marker.group(1) in self.tags:
+                counts[marker.group(1)] += 3
+        low = re.sub(re.escape(TAG_MARKER) + r"[a-z0-9-]+", " ", low)
+        low = strip_paths(low)
+        if self.term_re is not None:
+            for m in self.term_re.finditer(low):
+                for tag in self.terms.get(m.group(1), ()):
+                    counts[tag] += 1
+        for pattern, tag in self.patterns:
+            n = sum(1 for _ in pattern.finditer(low))
+            if n:
+                counts[tag] += n
+        return counts
+
+
+def _term_regex(terms: Sequence[str]) -> re.Pattern[str] | None:
+    if not terms:
+        return None
+    alternatives = "|".join(re.escape(t) for t in sorted(terms, key=len, reverse=True))
+    # word-ish boundaries that also work for terms starting or ending with punctuation (`__gm__`, `<<<`)
+    return re.compile(r"(?<![a-z0-9_])(" + alternatives + r")(?![a-z0-9_])")
+
+
+def parse_lexicon(data: Any, tags: Sequence[str], digest: str = "") -> Lexicon:
+    """Build a Lexicon from the YAML mapping; unknown tags are ignored, every tag also matches its own name."""
+    terms: dict[str, list[str]] = {}
+    patterns: list[tuple[re.Pattern[str], str]] = []
+    raw_tags = data.get("tags", {}) if isinstance(data, dict) else {}
+    for tag in tags:
+        spec = raw_tags.get(tag) if isinstance(raw_tags, dict) else None
+        words = [tag, tag.replace("-", " ")]
+        if isinstance(spec, dict):
+            words += [str(t) for t in spec.get("terms", []) or [] if str(t).strip()]
+            for p in spec.get("patterns", []) or []:
+                try:
+                    patterns.append((re.compile(str(p), re.IGNORECASE), tag))
+                except re.error:
+                    continue
+        for word in words:
+            key = word.lower().strip()
+            if key and tag not in terms.setdefault(key, []):
+                terms[key].append(tag)
+    return Lexicon(
+        tags=tuple(tags),
+        terms={k: tuple(v) for k, v in terms.items()},
+        patterns=tuple(patterns),
+        digest=digest,
+        term_re=_term_regex(list(terms)),
+    )
+
+
+def lexicon_path(root: Path | None = None) -> Path:
+    return (root or knowledge_dir()) / "lexicon.yaml"
+
+
+@cache
+def load_lexicon(root: Path | None = None) -> Lexicon:
+    """The lexicon of `knowledge/lexicon.yaml` over the README's resource tags (tags alone if the file is missing)."""
+    from ascendc_lsp.knowledge.entries import resource_tags
+
+    path = lexicon_path(root)
+    try:
+        text = path.read_text(encoding="utf-8")
+        data = yaml.safe_load(text)
+    except (OSError, yaml.YAMLError):
+        text, data = "", {}
+    digest = hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+    return parse_lexicon(data, resource_tags(root), digest)
+
+
+class ResourceEmbedder:
+    """The hardware-semantic space: one dimension per resource tag, sublinear tag counts, L2-normalised."""
+
+    def __init__(self, lexicon: Lexicon | None = None) -> None:
+        self.lexicon = lexicon or load_lexicon()
+        self._index = {t: i for i, t in enumerate(self.lexicon.tags)}
+
+    @property
+    def dim(self) -> int:
+        return max(1, len(self.lexicon.tags))
+
+    def tag_weights(self, text: str) -> dict[str, float]:
+        return {tag: 1.0 + math.log(n) for tag, n in self.lexicon.weights(text).items() if n > 0}
+
+    def embed(self, text: str) -> list[float]:
+        vec = [0.0] * self.dim
+        for tag, weight in self.tag_weights(text).items():
+            vec[self._index[tag]] = weight
+        return _normalise(vec)
+
+    def embed_many(self, texts: Iterable[str]) -> list[list[float]]:
+        return [self.embed(t) for t in texts]
+
+    def signature(self) -> str:
+        return f"resources-v{EMBEDDING_VERSION}-{self.lexicon.digest}-{len(self.lexicon.tags)}"
+
+
+def cosine(a: Sequence[float], b: Sequence[float]) -> float:
+    """Cosine of two L2-normalised vectors (their dot product)."""
+    return float(sum(x * y for x, y in zip(a, b, strict=False)))
+
+
+# ------------------------------------------------------------------------------------ chromadb adapters
+
+
+@cache
+def chroma_embedding_functions() -> tuple[type, type]:
+    """The chromadb embedding-function classes (registered once; imports chromadb)."""
+    from chromadb.api.types import Documents, EmbeddingFunction, Embeddings
+    from chromadb.utils.embedding_functions import register_embedding_function
+
+    @register_embedding_function
+    class AscendcHashingEF(EmbeddingFunction[Documents]):
+        def __init__(self, dim: int = DEFAULT_DIM) -> None:
+            from ascendc_lsp.knowledge.store import shipped_idf
+
+            self.dim = dim
+            self._embedder = HashingEmbedder(dim, shipped_idf())
+
+        def __call__(self, input: Documents) -> Embeddings:
+            import numpy as np
+
+            return [np.asarray(v, dtype=np.float32) for v in self._embedder.embed_many(input)]
+
+        @staticmethod
+        def name() -> str:
+            return "ascendc_hashing"
+
+        def get_config(self) -> dict[str, Any]:
+            return {"dim": self.dim, "version": EMBEDDING_VERSION}
+
+        @staticmethod
+        def build_from_config(config: dict[str, Any]) -> AscendcHashingEF:
+            return AscendcHashingEF(int(config.get("dim", DEFAULT_DIM)))
+
+        def default_space(self) -> str:  # type: ignore[override]
+            return "cosine"
+
+        def is_legacy(self) -> bool:
+            return False
+
+    @register_embedding_function
+    class AscendcResourceEF(EmbeddingFunction[Documents]):
+        def __init__(self) -> None:
+            self._embedder = ResourceEmbedder()
+
+        def __call__(self, input: Documents) -> Embeddings:
+            import numpy as np
+
+            return [np.asarray(v, dtype=np.float32) for v in self._embedder.embed_many(input)]
+
+        @staticmethod
+        def name() -> str:
+            return "ascendc_resources"
+
+        def get_config(self) -> dict[str, Any]:
+            return {"version": EMBEDDING_VERSION, "tags": len(self._embedder.lexicon.tags)}
+
+        @staticmethod
+        def build_from_config(config: dict[str, Any]) -> AscendcResourceEF:
+            return AscendcResourceEF()
+
+        def default_space(self) -> str:  # type: ignore[override]
+            return "cosine"
+
+        def is_legacy(self) -> bool:
+            return False
+
+    return AscendcHashingEF, AscendcResourceEF
