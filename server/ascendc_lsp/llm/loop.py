@@ -1,0 +1,888 @@
+"""The checked loop shared by "generate kernel from spec" and "rewrite with LLM".
+
+    draft -> static checks -> compile -> run -> verify against the spec's reference -> estimate
+      ^                                                                                   |
+      +---- failing lines + knowledge entries retrieved for the diagnostics <-------------+
+
+Up to `max_iterations` attempts reach for a correct kernel; then `refine` optional rounds ask for a faster one and
+keep it only when it is still correct and the cost model says it is faster. Every attempt goes to the trajectory
+file; the knowledge entries shown for a failure have their value updated by what the next attempt did, and a
+failure followed by a passing attempt becomes a candidate knowledge entry.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import difflib
+import json
+import logging
+import math
+import re
+import threading
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol
+
+from ascendc_lsp.llm import prompts
+from ascendc_lsp.llm.client import Cancelled, ChatClient, Completion, LlmError
+from ascendc_lsp.llm.extract import extract_code
+from ascendc_lsp.llm.prompts import Advice, Failure
+from ascendc_lsp.llm.trajectory import Trajectory
+
+if TYPE_CHECKING:
+    from ascendc_lsp.toolchain.spec import KernelSpec
+
+log = logging.getLogger(__name__)
+
+STAGE_RANK: dict[str, int] = {"reply": 0, "static": 1, "compile": 2, "run": 3, "verify": 4, "done": 5}
+_RUNTIME_STAGE = {"reply": "compile", "static": "compile", "compile": "compile", "run": "runtime",
+                  "verify": "precision", "done": "perf"}
+
+
+class LoopSpecError(Exception):
+    """The spec (not the model) is broken: the loop cannot judge any kernel."""
+
+
+# ------------------------------------------------------------------------------------------- verdicts
+
+
+@dataclass
+class Verdict:
+    stage: str  # reply | static | compile | run | verify | done
+    correct: bool
+    summary: str
+    diagnostics: list[dict[str, Any]] = field(default_factory=list)
+    category: str | None = None
+    estimate: dict[str, Any] | None = None
+    seconds: float = 0.0
+    source_path: str | None = None
+
+    @property
+    def microseconds(self) -> float | None:
+        if self.estimate is None:
+            return None
+        value = self.estimate.get("microseconds")
+        return float(value) if isinstance(value, int | float) else None
+
+    @property
+    def cycles(self) -> int | None:
+        if self.estimate is None:
+            return None
+        value = self.estimate.get("cycles")
+        return int(value) if isinstance(value, int | float) else None
+
+    def errors(self) -> list[dict[str, Any]]:
+        return [d for d in self.diagnostics if d.get("severity") == "error"]
+
+    def categories(self) -> set[str]:
+        cats = {str(d["category"]) for d in self.errors() if d.get("category")}
+        if self.category:
+            cats.add(self.category)
+        return cats
+
+    def log_text(self) -> str:
+        """The failure as a compiler/runtime log would print it (the retrieval query)."""
+        lines = []
+        for d in self.diagnostics:
+            if d.get("severity") not in ("error", "warning"):
+                continue
+            start = d.get("range", {}).get("start", {})
+            where = f"{Path(str(d.get('file') or 'kernel.cpp')).name}:{start.get('line', 0) + 1}:{start.get('character', 0) + 1}"
+            code = f" [{d['code']}]" if d.get("code") else ""
+            lines.append(f"{where}: {d.get('severity')}: {d.get('message', '')}{code}")
+        return "\n".join(lines) or self.summary
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "stage": self.stage,
+            "correct": self.correct,
+            "summary": self.summary,
+            "category": self.category,
+            "diagnostics": self.diagnostics,
+            "estimate": self.estimate,
+            "seconds": round(self.seconds, 3),
+        }
+
+
+class Evaluator(Protocol):
+    """Judges one candidate source against the spec."""
+
+    def evaluate(self, code: str, spec: KernelSpec, attempt: int, cancel: threading.Event | None) -> Verdict: ...
+
+
+def _finite_json(value: Any) -> Any:
+    if isinstance(value, float) and not math.isfinite(value):
+        return str(value)
+    if isinstance(value, dict):
+        return {k: _finite_json(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_finite_json(v) for v in value]
+    return value
+
+
+class ToolchainEvaluator:
+    """Static checks (check_document), then the toolchain's compile/run/verify/estimate (`run` command)."""
+
+    def __init__(
+        self,
+        workdir: Path,
+        *,
+        soc: str | None = None,
+        backend: str = "emulator",
+        timeout: float = 60.0,
+        static_checks: bool = True,
+        extra_include_dirs: Sequence[Path] = (),
+        disabled_rules: frozenset[str] = frozenset(),
+    ) -> None:
+        self.workdir = workdir
+        self.soc = soc
+        self.backend = backend
+        self.timeout = timeout
+        self.static_checks = static_checks
+        self.extra_include_dirs = [Path(p) for p in extra_include_dirs]
+        self.disabled_rules = disabled_rules
+        self._toolchain: Any = None
+
+    def toolchain(self) -> Any:
+        if self._toolchain is None:
+            from ascendc_lsp.toolchain.command import get_toolchain
+
+            self._toolchain = get_toolchain(self.backend)  # raises ToolchainUnavailable
+        return self._toolchain
+
+    def static(self, code: str, path: Path, soc: str) -> list[dict[str, Any]]:
+        from ascendc_lsp.checks.engine import CheckOptions, check_document
+        from ascendc_lsp.syntax.document import SourceDocument
+
+        document = SourceDocument(code, path=str(path))
+        findings = check_document(document, CheckOptions(soc_name=soc, disabled_rules=self.disabled_rules))
+        out = []
+        for f in findings:
+            d = f.to_json()
+            d.pop("fixes", None)
+            d["file"] = str(path)
+            d["source"] = "ascendc-lsp"
+            out.append(d)
+        return out
+
+    def evaluate(self, code: str, spec: KernelSpec, attempt: int, cancel: threading.Event | None) -> Verdict:
+        from ascendc_lsp.toolchain.base import RunOptions
+        from ascendc_lsp.toolchain.spec import SpecError
+
+        started = time.monotonic()
+        folder = self.workdir / f"attempt-{attempt}"
+        folder.mkdir(parents=True, exist_ok=True)
+        path = folder / f"{spec.kernel}.cpp"
+        path.write_text(code, encoding="utf-8")
+        soc = self.soc or spec.soc or "Ascend910B"
+        static: list[dict[str, Any]] = []
+        if self.static_checks:
+            try:
+                static = self.static(code, path, soc)
+            except Exception:  # a checker bug must not stop the loop; the compiler still judges
+                log.exception("static checks failed on attempt %d", attempt)
+        # Parse errors are the compiler's call (tree-sitter recovers differently); rule errors gate the compile.
+        blocking = [d for d in static if d.get("severity") == "error" and d.get("code") != "syntax"]
+        if blocking:
+            first = blocking[0]
+            return Verdict(
+                stage="static",
+                correct=False,
+                summary=f"{len(blocking)} static check error(s); first: {first.get('message', '')}",
+                diagnostics=static,
+                category=first.get("category"),
+                seconds=time.monotonic() - started,
+                source_path=str(path),
+            )
+        if cancel is not None and cancel.is_set():
+            raise Cancelled()
+        run_spec = spec
+        if self.extra_include_dirs:
+            run_spec = replace(spec, include_dirs=[*spec.include_dirs, *self.extra_include_dirs])
+        try:
+            result = self.toolchain().run(run_spec, RunOptions(source=path, soc=soc, timeout=self.timeout))
+        except SpecError as exc:
+            raise LoopSpecError(str(exc)) from None
+        diags = [_finite_json(d.to_json()) for d in result.diagnostics if d.severity in ("error", "warning")]
+        diags += [d for d in static if d.get("severity") == "warning"]
+        if result.correct:
+            stage, summary = "done", "correct"
+        elif not result.compiled:
+            stage, summary = "compile", "did not compile"
+        elif not result.ran:
+            stage, summary = "run", "the run reported errors"
+        else:
+            stage = "verify"
+            summary = f"wrong results: {result.mismatches} mismatching element(s), max abs error {result.max_abs_error}"
+        errors = [d for d in diags if d.get("severity") == "error"]
+        if errors and not result.correct:
+            summary += f"; first error: {str(errors[0].get('message', '')).splitlines()[0]}"
+        estimate = _finite_json(result.estimate.to_json()) if result.estimate is not None else None
+        return Verdict(
+            stage=stage,
+            correct=result.correct,
+            summary=summary,
+            diagnostics=diags,
+            category=result.category,
+            estimate=estimate,
+            seconds=time.monotonic() - started,
+            source_path=str(path),
+        )
+
+
+# ------------------------------------------------------------------------------------------- knowledge
+
+
+def advice_from_entry(entry: Any, score: float = 0.0) -> Advice:
+    fix = getattr(entry, "fix", None)
+    rationale = getattr(entry, "rationale", None)
+    return Advice(
+        entry_id=str(getattr(entry, "id", "")),
+        title=str(getattr(entry, "title", "")),
+        category=str(getattr(entry, "category", "")),
+        summary=str(getattr(fix, "summary", "") or ""),
+        rationale=str(getattr(rationale, "text", "") or ""),
+        before=str(getattr(fix, "before", "") or ""),
+        after=str(getattr(fix, "after", "") or ""),
+        score=float(score),
+    )
+
+
+class KnowledgeAdvisor:
+    """Knowledge entries for a failure: the ones our diagnostics name, then 2D retrieval over the log and code."""
+
+    def __init__(self, top: int = 3, retriever: Any = None, entries: dict[str, Any] | None = None) -> None:
+        self.top = top
+        self.notes: list[str] = []
+        self._retriever = retriever
+        self._retriever_loaded = retriever is not None
+        self._entries = entries
+
+    def retriever(self) -> Any:
+        if not self._retriever_loaded:
+            self._retriever_loaded = True
+            try:
+                from ascendc_lsp.knowledge.retrieval import Retriever  # type: ignore[import-not-found,unused-ignore]
+
+                self._retriever = Retriever.default()
+            except ImportError as exc:
+                note = f"knowledge retrieval is not available in this build ({exc}); using the entries rules name"
+                log.info(note)
+                self.notes.append(note)
+            except Exception as exc:
+                note = f"knowledge retrieval failed to start ({exc}); using the entries rules name"
+                log.warning(note)
+                self.notes.append(note)
+        return self._retriever
+
+    def entries(self) -> dict[str, Any]:
+        if self._entries is None:
+            try:
+                from ascendc_lsp.knowledge.entries import load_entries
+
+                loaded, _errors = load_entries()
+                self._entries = {e.id: e for e in loaded}
+            except Exception as exc:
+                log.warning("cannot load knowledge entries: %s", exc)
+                self._entries = {}
+        return self._entries
+
+    def advise(self, verdict: Verdict, code: str) -> list[Advice]:
+        found: dict[str, Advice] = {}
+        named: list[str] = []
+        for d in verdict.errors() + [d for d in verdict.diagnostics if d.get("severity") == "warning"]:
+            for entry_id in d.get("knowledge") or []:
+                if entry_id not in named:
+                    named.append(entry_id)
+        table = self.entries()
+        for entry_id in named:
+            entry = table.get(entry_id)
+            if entry is not None and entry_id not in found:
+                found[entry_id] = advice_from_entry(entry, 1.0)
+            if len(found) >= self.top:
+                break
+        retriever = self.retriever()
+        if retriever is not None and len(found) < self.top:
+            try:
+                matches = retriever.search(verdict.log_text(), code=code, top=self.top)
+            except Exception as exc:
+                log.warning("knowledge retrieval failed: %s", exc)
+                matches = []
+            for m in matches:
+                entry = getattr(m, "entry", None)
+                entry_id = str(getattr(entry, "id", ""))
+                if entry is None or not entry_id or entry_id in found:
+                    continue
+                found[entry_id] = advice_from_entry(entry, float(getattr(m, "score", 0.0) or 0.0))
+                if len(found) >= self.top:
+                    break
+        return list(found.values())[: self.top]
+
+
+class Learner:
+    """Value updates and candidate entries through the knowledge store (degrades to files under .ascendc/)."""
+
+    def __init__(self, enabled: bool = True, record_outcome: Any = None, add_candidate: Any = None) -> None:
+        self.enabled = enabled
+        self._record = record_outcome
+        self._add = add_candidate
+        self._loaded = record_outcome is not None or add_candidate is not None
+        self.notes: list[str] = []
+
+    def _load(self) -> None:
+        if self._loaded:
+            return
+        self._loaded = True
+        try:
+            from ascendc_lsp.knowledge import learning  # type: ignore[attr-defined,unused-ignore]
+
+            self._record = getattr(learning, "record_outcome", None)
+            self._add = getattr(learning, "add_candidate", None)
+        except ImportError as exc:
+            note = f"knowledge learning is not available in this build ({exc}); outcomes are only kept in the trajectory"
+            log.info(note)
+            self.notes.append(note)
+
+    def outcome(self, entry_id: str, success: bool) -> float | None:
+        if not self.enabled:
+            return None
+        self._load()
+        if self._record is None:
+            return None
+        try:
+            return float(self._record(entry_id, success))
+        except Exception as exc:
+            log.warning("record_outcome(%s) failed: %s", entry_id, exc)
+            return None
+
+    def candidate(self, record: dict[str, Any]) -> str | None:
+        if not self.enabled:
+            return None
+        self._load()
+        if self._add is None:
+            return None
+        try:
+            return str(self._add(record))
+        except Exception as exc:
+            log.warning("add_candidate failed: %s", exc)
+            return None
+
+
+# ------------------------------------------------------------------------------------------- the loop
+
+
+@dataclass
+class LoopConfig:
+    max_iterations: int = 5
+    refine: int = 0
+    use_knowledge: bool = True
+    learn: bool = True
+    top_k: int = 3
+    rationale: bool = True  # ask the model for a candidate entry's rationale
+
+
+@dataclass
+class Attempt:
+    index: int
+    phase: str  # draft | repair | refine
+    code: str | None
+    verdict: Verdict
+    reply: str = ""
+    extraction: str = ""
+    prompt_tokens: int | None = None
+    completion_tokens: int | None = None
+    llm_seconds: float = 0.0
+    advice: list[Advice] = field(default_factory=list)  # shown in the prompt that produced this attempt
+    saved: Path | None = None
+
+    @property
+    def correct(self) -> bool:
+        return self.verdict.correct
+
+    def brief(self) -> str:
+        tag = "CORRECT" if self.correct else f"failed at {self.verdict.stage}"
+        cat = f" [{self.verdict.category}]" if self.verdict.category and not self.correct else ""
+        est = f", {self.verdict.microseconds:.2f} us" if self.correct and self.verdict.microseconds else ""
+        return f"attempt {self.index} ({self.phase}): {tag}{cat}{est}"
+
+
+@dataclass
+class Progress:
+    iteration: int
+    total: int
+    phase: str  # asking | checking | result | refine | learn
+    message: str
+
+    @property
+    def percentage(self) -> int:
+        return max(0, min(100, int(100 * (self.iteration - 1) / max(1, self.total))))
+
+
+@dataclass
+class LoopResult:
+    status: str  # correct | failed | cancelled | error
+    message: str
+    attempts: list[Attempt] = field(default_factory=list)
+    first_correct: Attempt | None = None
+    best: Attempt | None = None
+    trajectory: Path | None = None
+    candidates: list[str] = field(default_factory=list)
+    outcomes: list[dict[str, Any]] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def correct(self) -> bool:
+        return self.best is not None and self.best.correct
+
+    @property
+    def iterations(self) -> int:
+        """Attempts until the first correct kernel (all attempts when none was correct)."""
+        if self.first_correct is not None:
+            return self.first_correct.index
+        return len([a for a in self.attempts if a.phase != "refine"])
+
+    @property
+    def speedup(self) -> float | None:
+        """First correct kernel's estimate / best kernel's estimate (1.0 without a faster refinement)."""
+        if self.first_correct is None or self.best is None:
+            return None
+        a, b = self.first_correct.verdict.microseconds, self.best.verdict.microseconds
+        if not a or not b:
+            return None
+        return a / b
+
+    def best_failure(self) -> Attempt | None:
+        tried = [a for a in self.attempts if a.code]
+        if not tried:
+            return None
+        return max(tried, key=lambda a: (STAGE_RANK.get(a.verdict.stage, 0), a.index))
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "status": self.status,
+            "message": self.message,
+            "correct": self.correct,
+            "iterations": self.iterations,
+            "speedup": self.speedup,
+            "trajectory": str(self.trajectory) if self.trajectory else None,
+            "candidates": self.candidates,
+            "attempts": [{"index": a.index, "phase": a.phase, **a.verdict.to_json(), "saved": str(a.saved or "")}
+                         for a in self.attempts],
+        }
+
+
+ProgressCallback = Callable[[Progress], None]
+
+
+def failing_lines(verdict: Verdict, code: str, context: int = 0) -> list[tuple[int, str]]:
+    """(1-based line, text) of the source lines the error diagnostics point at."""
+    lines = code.splitlines()
+    picked: list[int] = []
+    path = verdict.source_path
+    ranked = verdict.errors() + [d for d in verdict.diagnostics if d.get("severity") == "warning"]
+    for d in ranked:
+        f = d.get("file")
+        if f and path and Path(str(f)).name != Path(path).name:
+            continue
+        line = d.get("range", {}).get("start", {}).get("line")
+        if not isinstance(line, int):
+            continue
+        for n in range(line - context, line + context + 1):
+            if 0 <= n < len(lines) and n not in picked:
+                picked.append(n)
+    return [(n + 1, lines[n]) for n in picked[:12]]
+
+
+def failure_of(attempt: Attempt) -> Failure:
+    v = attempt.verdict
+    shown = v.errors() + [d for d in v.diagnostics if d.get("severity") == "warning"]
+    return Failure(stage=v.stage, summary=v.summary, diagnostics=shown,
+                   lines=failing_lines(v, attempt.code or ""))
+
+
+def _fixed(before: Verdict, after: Verdict, category: str) -> bool:
+    """Did the attempt after the advice get past the failure the entry was retrieved for?"""
+    if after.correct:
+        return True
+    rb, ra = STAGE_RANK.get(before.stage, 0), STAGE_RANK.get(after.stage, 0)
+    if ra > rb:
+        return True
+    return ra == rb and bool(category) and category in before.categories() and category not in after.categories()
+
+
+def _assistant_echo(attempt: Attempt) -> dict[str, str]:
+    if attempt.code:
+        return {"role": "assistant", "content": f"```cpp\n{attempt.code.rstrip()}\n```"}
+    text = attempt.reply.strip() or "(empty reply)"
+    return {"role": "assistant", "content": text[:2000]}
+
+
+class CheckedLoop:
+    """One run of the loop for one spec. Build it, call `run()`, read the LoopResult."""
+
+    def __init__(
+        self,
+        spec: KernelSpec,
+        client: ChatClient,
+        evaluator: Evaluator,
+        initial_messages: Sequence[dict[str, str]],
+        *,
+        config: LoopConfig | None = None,
+        trajectory: Trajectory | None = None,
+        advisor: KnowledgeAdvisor | None = None,
+        learner: Learner | None = None,
+        progress: ProgressCallback | None = None,
+        cancel: threading.Event | None = None,
+        mode: str = "generate",
+        soc: str = "Ascend910B",
+        workspace: Path | None = None,
+    ) -> None:
+        self.spec = spec
+        self.client = client
+        self.evaluator = evaluator
+        self.initial = [dict(m) for m in initial_messages]
+        self.config = config or LoopConfig()
+        self.trajectory = trajectory
+        self.advisor = advisor if advisor is not None else (
+            KnowledgeAdvisor(self.config.top_k) if self.config.use_knowledge else None
+        )
+        if not self.config.use_knowledge:
+            self.advisor = None
+        self.learner = learner if learner is not None else Learner(self.config.learn)
+        self.progress = progress
+        self.cancel = cancel
+        self.mode = mode
+        self.soc = soc
+        self.workspace = workspace
+        self.result = LoopResult(status="failed", message="")
+
+    # -- helpers --------------------------------------------------------------------------------
+
+    def _emit(self, iteration: int, total: int, phase: str, message: str) -> None:
+        if self.progress is not None:
+            try:
+                self.progress(Progress(iteration, total, phase, message))
+            except Exception:
+                log.exception("progress callback failed")
+
+    def _record(self, event: str, **fields: Any) -> None:
+        if self.trajectory is not None:
+            try:
+                self.trajectory.write(event, **fields)
+            except OSError as exc:
+                log.warning("cannot write the trajectory: %s", exc)
+
+    def _check_cancel(self) -> None:
+        if self.cancel is not None and self.cancel.is_set():
+            raise Cancelled()
+
+    def _ask(self, messages: list[dict[str, str]]) -> Completion:
+        return self.client.complete(messages, cancel=self.cancel)
+
+    def _attempt(self, index: int, total: int, phase: str, messages: list[dict[str, str]],
+                 advice: list[Advice]) -> Attempt:
+        self._check_cancel()
+        self._emit(index, total, "asking", f"attempt {index}/{total} ({phase}): asking {self.client.config.model}")
+        completion = self._ask(messages)
+        extraction = extract_code(completion.text, self.spec.kernel)
+        if not extraction.ok:
+            reason = extraction.reason
+            if completion.truncated:
+                reason += " (the reply was cut short)"
+            verdict = Verdict(stage="reply", correct=False, summary=reason)
+            code = None
+        else:
+            code = extraction.code
+            self._check_cancel()
+            self._emit(index, total, "checking", f"attempt {index}/{total}: checking, compiling and running")
+            assert code is not None
+            verdict = self.evaluator.evaluate(code, self.spec, index, self.cancel)
+        attempt = Attempt(
+            index=index,
+            phase=phase,
+            code=code,
+            verdict=verdict,
+            reply=completion.text,
+            extraction=extraction.reason + ("; " + "; ".join(extraction.notes) if extraction.notes else ""),
+            prompt_tokens=completion.prompt_tokens,
+            completion_tokens=completion.completion_tokens,
+            llm_seconds=completion.seconds,
+            advice=advice,
+        )
+        if self.trajectory is not None and code:
+            try:
+                attempt.saved = self.trajectory.save_code(f"attempt-{index}.cpp", code)
+            except OSError as exc:
+                log.warning("cannot save attempt %d: %s", index, exc)
+        self._record(
+            "attempt",
+            index=index,
+            phase=phase,
+            prompt=messages,
+            reply=completion.text,
+            reasoning=completion.reasoning[:20000],
+            extraction=attempt.extraction,
+            code_file=str(attempt.saved) if attempt.saved else None,
+            verdict=verdict.to_json(),
+            advice=[a.to_json() for a in advice],
+            llm_seconds=round(completion.seconds, 3),
+            eval_seconds=round(verdict.seconds, 3),
+            prompt_tokens=completion.prompt_tokens,
+            completion_tokens=completion.completion_tokens,
+            finish_reason=completion.finish_reason,
+            truncated=completion.truncated,
+            retries=completion.retries,
+        )
+        self._emit(index, total, "result", attempt.brief())
+        return attempt
+
+    def _learn_from(self, previous: Attempt, current: Attempt) -> None:
+        """Update the values of the entries shown after `previous` failed, by what `current` did."""
+        if current.code is None or not current.advice:
+            return
+        for a in current.advice:
+            success = _fixed(previous.verdict, current.verdict, a.category)
+            value = self.learner.outcome(a.entry_id, success)
+            outcome = {"entry": a.entry_id, "success": success, "value": value, "attempt": current.index}
+            self.result.outcomes.append(outcome)
+            self._record("outcome", **outcome)
+
+    def _synthesise(self, failed: Attempt, passed: Attempt) -> None:
+        """A failure followed by a passing attempt becomes a candidate knowledge entry."""
+        if not failed.code or not passed.code:
+            return
+        diff = "".join(
+            difflib.unified_diff(
+                failed.code.splitlines(keepends=True),
+                passed.code.splitlines(keepends=True),
+                fromfile=f"{self.spec.kernel}.failing.cpp",
+                tofile=f"{self.spec.kernel}.fixed.cpp",
+                n=2,
+            )
+        )
+        failure = failure_of(failed)
+        rationale, title = "", ""
+        if self.config.rationale:
+            messages = prompts.rationale_messages(failure, diff)
+            try:
+                reply = self.client.complete(messages, cancel=self.cancel, stream=False, max_tokens=400)
+                text = re.sub(r"<think>.*?</think>", "", reply.text, flags=re.DOTALL).strip()
+                match = re.search(r"^\s*TITLE:\s*(.+)$", text, re.MULTILINE)
+                if match:
+                    title = match.group(1).strip()[:120]
+                    text = (text[: match.start()] + text[match.end():]).strip()
+                rationale = text[:1200]
+                self._record("rationale", prompt=messages, reply=reply.text,
+                             prompt_tokens=reply.prompt_tokens, completion_tokens=reply.completion_tokens)
+            except Cancelled:
+                raise
+            except LlmError as exc:
+                self._record("rationale", error=str(exc))
+        category = failed.verdict.category or next(iter(sorted(failed.verdict.categories())), None) or "unknown"
+        errors = failed.verdict.errors() or failed.verdict.diagnostics
+        messages_seen = [str(d.get("message", "")).splitlines()[0] for d in errors[:4] if d.get("message")]
+        rules = sorted({str(d["code"]) for d in errors if re.fullmatch(r"ASC\d+", str(d.get("code", "")))})
+        record: dict[str, Any] = {
+            "title": title or f"{category}: fixed by the generate loop on {self.spec.kernel}",
+            "category": category,
+            "stage": _RUNTIME_STAGE.get(failed.verdict.stage, "compile"),
+            "socs": [self.soc],
+            "context": {"messages": messages_seen, "rules": rules, "log": failed.verdict.log_text()[:4000]},
+            "fix": {
+                "summary": (title or f"Change that made {self.spec.kernel} pass after it failed at the "
+                            f"{failed.verdict.stage} stage"),
+                "before": failed.code,
+                "after": passed.code,
+                "diff": diff,
+                "language": "kernel",
+            },
+            "rationale": {
+                "text": rationale or f"(no rationale from the model) {failed.verdict.summary}",
+                "sources": [],
+            },
+            "origin": {
+                "kind": "llm-loop",
+                "mode": self.mode,
+                "kernel": self.spec.kernel,
+                "spec": str(self.spec.path) if self.spec.path else None,
+                "model": self.client.config.model,
+                "attempts": [failed.index, passed.index],
+                "trajectory": str(self.trajectory.path) if self.trajectory else None,
+                "entries_shown": [a.entry_id for a in passed.advice],
+            },
+            # the flat shape of the real-error records, for `kb import`
+            "message": failed.verdict.log_text()[:4000],
+            "root_cause": rationale,
+            "fix_summary": title,
+        }
+        entry_id = self.learner.candidate(record)
+        saved = self._save_candidate(record, entry_id)
+        if entry_id:
+            self.result.candidates.append(entry_id)
+        elif saved is not None:
+            self.result.candidates.append(str(saved))
+        self._record("candidate", id=entry_id, file=str(saved) if saved else None, title=record["title"],
+                     category=category, attempts=[failed.index, passed.index])
+
+    def _save_candidate(self, record: dict[str, Any], entry_id: str | None) -> Path | None:
+        if self.trajectory is None:
+            return None
+        folder = self.trajectory.root / "candidates"
+        stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S%f")
+        path = folder / f"{self.spec.kernel}-{stamp}.json"
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            path.write_text(json.dumps({"id": entry_id, **record}, indent=2, ensure_ascii=False), encoding="utf-8")
+        except OSError as exc:
+            log.warning("cannot save the candidate entry: %s", exc)
+            return None
+        return path
+
+    # -- the run --------------------------------------------------------------------------------
+
+    def run(self) -> LoopResult:
+        res = self.result
+        res.trajectory = self.trajectory.path if self.trajectory else None
+        cfg = self.config
+        total = max(1, cfg.max_iterations)
+        self._record(
+            "start",
+            mode=self.mode,
+            kernel=self.spec.kernel,
+            spec=str(self.spec.path) if self.spec.path else None,
+            soc=self.soc,
+            model=self.client.config.model,
+            base_url=self.client.config.base_url,
+            max_iterations=cfg.max_iterations,
+            refine=cfg.refine,
+            knowledge=cfg.use_knowledge,
+        )
+        started = time.monotonic()
+        try:
+            self._repair_phase(total)
+            if res.first_correct is not None and cfg.refine > 0:
+                self._refine_phase(cfg.refine)
+        except Cancelled:
+            res.status = "cancelled"
+            res.message = f"cancelled after {len(res.attempts)} attempt(s)"
+        except LlmError as exc:
+            res.status = "error" if res.first_correct is None else "correct"
+            res.message = str(exc)
+        except LoopSpecError as exc:
+            res.status = "error"
+            res.message = f"the spec cannot be run: {exc}"
+        else:
+            if res.first_correct is not None:
+                res.status = "correct"
+        if self.advisor is not None:
+            res.notes.extend(self.advisor.notes)
+        res.notes.extend(self.learner.notes)
+        if res.first_correct is not None:
+            if res.status == "cancelled":
+                res.status = "correct"
+                res.message = "cancelled during refinement; keeping the best correct kernel"
+            best = res.best or res.first_correct
+            res.best = best
+            if not res.message or res.status == "correct":
+                est = f", estimate {best.verdict.microseconds:.2f} us" if best.verdict.microseconds else ""
+                sp = res.speedup
+                faster = f", {sp:.2f}x faster than the first correct draft" if sp and sp > 1.0001 else ""
+                prefix = f"{res.message}; " if res.message and res.status == "correct" else ""
+                res.message = (f"{prefix}correct kernel after {res.first_correct.index} attempt(s)"
+                               f" (best: attempt {best.index}{est}{faster})")
+            if self.trajectory is not None and best.code:
+                with contextlib.suppress(OSError):
+                    self.trajectory.save_code("best.cpp", best.code)
+        else:
+            res.best = res.best_failure()
+            if res.status == "failed":
+                why = res.best.verdict.summary if res.best else "no attempt produced code"
+                res.message = f"no correct kernel in {len(res.attempts)} attempt(s); best attempt: {why}"
+        self._record(
+            "end",
+            status=res.status,
+            message=res.message,
+            attempts=len(res.attempts),
+            first_correct=res.first_correct.index if res.first_correct else None,
+            best=res.best.index if res.best else None,
+            speedup=res.speedup,
+            seconds=round(time.monotonic() - started, 3),
+            candidates=res.candidates,
+            notes=res.notes,
+        )
+        return res
+
+    def _repair_phase(self, total: int) -> None:
+        res = self.result
+        messages = list(self.initial)
+        advice: list[Advice] = []
+        previous: Attempt | None = None
+        last_failed_with_code: Attempt | None = None
+        for i in range(1, total + 1):
+            phase = "draft" if i == 1 else "repair"
+            attempt = self._attempt(i, total, phase, messages, advice)
+            res.attempts.append(attempt)
+            if previous is not None:
+                self._learn_from(previous, attempt)
+            if attempt.correct:
+                res.first_correct = attempt
+                res.best = attempt
+                if last_failed_with_code is not None and self.config.learn:
+                    self._emit(i, total, "learn", "synthesising a candidate knowledge entry from the fix")
+                    self._synthesise(last_failed_with_code, attempt)
+                return
+            if attempt.code:
+                last_failed_with_code = attempt
+            if i == total:
+                return
+            if attempt.code is None:
+                advice = []
+                messages = [*self.initial, _assistant_echo(attempt), prompts.no_code_message(self.spec, attempt.verdict.summary)]
+            else:
+                advice = self.advisor.advise(attempt.verdict, attempt.code) if self.advisor is not None else []
+                messages = [
+                    *self.initial,
+                    _assistant_echo(attempt),
+                    prompts.feedback_message(self.spec, failure_of(attempt), advice),
+                ]
+            previous = attempt
+
+    def _refine_phase(self, rounds: int) -> None:
+        res = self.result
+        best = res.best or res.first_correct
+        assert best is not None
+        offset = len(res.attempts)
+        for r in range(1, rounds + 1):
+            if best.verdict.estimate is None:
+                return
+            messages = [*self.initial, _assistant_echo(best), prompts.refine_message(self.spec, best.verdict.estimate, r)]
+            attempt = self._attempt(offset + r, offset + rounds, "refine", messages, [])
+            res.attempts.append(attempt)
+            new, old = attempt.verdict.microseconds, best.verdict.microseconds
+            kept = attempt.correct and new is not None and old is not None and new < old
+            self._record("refine", index=attempt.index, kept=kept, microseconds=new, best_microseconds=old)
+            if kept:
+                best = attempt
+                res.best = attempt
+                self._emit(attempt.index, offset + rounds, "refine", f"kept attempt {attempt.index}: {new:.2f} us")
+
+
+__all__ = [
+    "STAGE_RANK",
+    "Attempt",
+    "CheckedLoop",
+    "Evaluator",
+    "KnowledgeAdvisor",
+    "Learner",
+    "LoopConfig",
+    "LoopResult",
+    "LoopSpecError",
+    "Progress",
+    "ToolchainEvaluator",
+    "Verdict",
+    "failing_lines",
+    "failure_of",
+]
