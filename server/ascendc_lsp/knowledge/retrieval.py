@@ -24,7 +24,14 @@ from typing import Any
 
 from ascendc_lsp.knowledge.embedding import HashingEmbedder, ResourceEmbedder, _normalise
 from ascendc_lsp.knowledge.entries import Entry, default_entry_dir, load_entries
-from ascendc_lsp.knowledge.store import DEFAULT_VALUE, SEMANTIC, SYNTACTIC, EntryStats, KnowledgeStore
+from ascendc_lsp.knowledge.store import (
+    DEFAULT_VALUE,
+    SEMANTIC,
+    SYNTACTIC,
+    EntryStats,
+    KnowledgeStore,
+    shipped_entries,
+)
 
 log = logging.getLogger(__name__)
 
@@ -207,7 +214,17 @@ class Retriever:
     def from_paths(
         cls, paths: Sequence[Path], location: str = "embedded", root: Path | None = None
     ) -> Retriever:
-        entries, errors = load_entries([p for p in paths if Path(p).exists()])
+        shipped = default_entry_dir().resolve()
+        entries: list[Entry] = []
+        errors: list[Any] = []
+        extra = [p for p in paths if Path(p).exists() and Path(p).resolve() != shipped]
+        if any(Path(p).resolve() == shipped for p in paths):
+            entries, errors = shipped_entries()
+        if extra:
+            more, more_errors = load_entries(extra)
+            known = {e.id for e in entries}
+            entries += [e for e in more if e.id not in known]
+            errors += more_errors
         for err in errors[:20]:
             log.warning("knowledge entry skipped: %s", err)
         store = KnowledgeStore(location or "embedded", root)

@@ -182,13 +182,25 @@ def content_hash(entry: Entry, signature: str) -> str:
     return h.hexdigest()[:32]
 
 
+_SHIPPED: dict[str, tuple[list[Entry], list[Any]]] = {}
+
+
+def shipped_entries() -> tuple[list[Entry], list[Any]]:
+    """The shipped entries and their validation errors, loaded once per process (YAML parsing takes a second)."""
+    from ascendc_lsp.knowledge.entries import default_entry_dir, load_entries
+
+    key = str(default_entry_dir())
+    if key not in _SHIPPED:
+        _SHIPPED[key] = load_entries([default_entry_dir()])
+    entries, errors = _SHIPPED[key]
+    return list(entries), list(errors)
+
+
 @cache
 def shipped_idf() -> dict[str, float]:
     """IDF of the syntactic features over the shipped entries (a fixed vocabulary weighting; part of the
     embedding signature, so a change of the shipped entries re-embeds the index)."""
-    from ascendc_lsp.knowledge.entries import load_entries
-
-    entries, _ = load_entries()
+    entries, _ = shipped_entries()
     return build_idf(syntactic_document(e) for e in entries)
 
 

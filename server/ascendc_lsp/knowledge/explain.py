@@ -1,0 +1,146 @@
+"""`ascendc-lsp explain [LOGFILE | -] [--format text|json] [--top K] [--source FILE]`.
+
+Reads a compiler or runtime log and prints the matching knowledge entries, best first. JSON:
+`{"matches": [{"id", "category", "title", "score", "fix", ...}], "events": N, "warnings": [...]}`.
+
+Exit codes: 0 matches printed; 1 nothing matched; 2 bad usage or unreadable/binary/empty input (one line on
+stderr saying which).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+EXIT_OK, EXIT_NONE, EXIT_USAGE = 0, 1, 2
+MAX_LOG_BYTES = 64 * 1024 * 1024
+CODE_WINDOW = 6  # lines of source either side of a location the log names
+
+
+class InputError(ValueError):
+    """The log (or source) cannot be used; the message says why."""
+
+
+def decode_log(raw: bytes, name: str) -> str:
+    """Text of a log; raises InputError for binary or empty input."""
+    if not raw.strip():
+        raise InputError(f"{name} is empty")
+    head = raw[:65536]
+    if b"\x00" in head:
+        raise InputError(f"{name} looks binary (NUL bytes), not a text log")
+    text = raw.decode("utf-8", errors="replace")
+    sample = text[:65536]
+    bad = sample.count("\ufffd")
+    controls = sum(1 for c in sample if ord(c) < 32 and c not in "\n\r\t\x1b\x0c")
+    if (bad + controls) > max(8, len(sample) // 10):
+        raise InputError(f"{name} looks binary (not UTF-8 text), not a text log")
+    return text
+
+
+def read_input(path: str) -> tuple[str, str]:
+    """(text, display name) of a log file or stdin (`-`)."""
+    if path == "-":
+        raw = sys.stdin.buffer.read(MAX_LOG_BYTES)
+        return decode_log(raw, "standard input"), "standard input"
+    p = Path(path)
+    if p.is_dir():
+        raise InputError(f"{path} is a folder, not a log file")
+    try:
+        with p.open("rb") as handle:
+            raw = handle.read(MAX_LOG_BYTES)
+    except OSError as exc:
+        raise InputError(f"cannot read {path}: {exc.strerror or exc}") from None
+    return decode_log(raw, path), path
+
+
+def code_context(log_text: str, source_text: str, source_name: str = "") -> str:
+    """The source lines around the locations the log names (the whole head of the file when it names none)."""
+    try:
+        from ascendc_lsp.toolchain.logs import parse_log
+
+        events = parse_log(log_text[:2_000_000])
+    except Exception:
+        events = []
+    lines = source_text.splitlines()
+    base = Path(source_name).name if source_name else ""
+    wanted: set[int] = set()
+    for ev in events:
+        if ev.line is None:
+            continue
+        if base and ev.file and Path(ev.file).name != base:
+            continue
+        for k in range(max(0, ev.line - 1 - CODE_WINDOW), min(len(lines), ev.line + CODE_WINDOW)):
+            wanted.add(k)
+    if not wanted:
+        return source_text[:4000]
+    return "\n".join(lines[k] for k in sorted(wanted))[:8000]
+
+
+def count_events(log_text: str) -> int:
+    try:
+        from ascendc_lsp.toolchain.logs import parse_log
+
+        return sum(1 for ev in parse_log(log_text[:2_000_000]) if ev.severity == "error")
+    except Exception:
+        return 0
+
+
+def explain_log(log_text: str, code: str = "", top: int = 3, retriever: Any = None) -> dict[str, Any]:
+    """The explain JSON for a log text (and optional code context)."""
+    from ascendc_lsp.knowledge.retrieval import Retriever
+
+    r = retriever or Retriever.default()
+    matches = r.search(log_text, code, top=top)
+    return {
+        "matches": [m.to_json() for m in matches],
+        "events": count_events(log_text),
+        "warnings": list(r.warnings),
+    }
+
+
+def print_text(result: dict[str, Any], out: Any) -> None:
+    matches = result.get("matches", [])
+    if not matches:
+        out.write("no knowledge entry matches this log\n")
+    for rank, m in enumerate(matches, 1):
+        out.write(f"{rank}. [{m['category']}] {m['title']}\n")
+        out.write(f"   id {m['id']}, score {m['score']:.3f} (syntactic {m['syntactic']:.2f}, "
+                  f"semantic {m['semantic']:.2f}{', message pattern matched' if m.get('evidence') else ''})\n")  # fmt: skip
+        out.write(f"   fix: {m['fix']}\n")
+        why = " ".join(str(m.get("rationale", "")).split())
+        if why:
+            out.write(f"   why: {why[:400]}{'...' if len(why) > 400 else ''}\n")
+        for url in m.get("sources", [])[:2]:
+            out.write(f"   see: {url}\n")
+    for warning in result.get("warnings", []):
+        out.write(f"warning: {warning}\n")
+
+
+def command(args: argparse.Namespace) -> int:
+    top = int(getattr(args, "top", 3) or 0)
+    if top < 1:
+        print(f"ascendc-lsp explain: --top must be >= 1, got {top}", file=sys.stderr)
+        return EXIT_USAGE
+    try:
+        text, _name = read_input(getattr(args, "log", "-") or "-")
+        code = ""
+        source = getattr(args, "source", None)
+        if source:
+            try:
+                source_text = Path(source).read_text(encoding="utf-8", errors="replace")
+            except OSError as exc:
+                raise InputError(f"--source: cannot read {source}: {exc.strerror or exc}") from None
+            code = code_context(text, source_text, source)
+    except InputError as exc:
+        print(f"ascendc-lsp explain: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    result = explain_log(text, code, top)
+    if getattr(args, "format", "text") == "json":
+        json.dump(result, sys.stdout, indent=2, ensure_ascii=False)
+        sys.stdout.write("\n")
+    else:
+        print_text(result, sys.stdout)
+    return EXIT_OK if result["matches"] else EXIT_NONE
