@@ -1,0 +1,152 @@
+"""Completion: catalogue APIs filtered by context, with hardware-aware details, and kernel skeleton snippets.
+
+Latency: a completion request usually arrives right after the didChange it follows, before the debounced diagnostics
+pass has built the new document model. Building it costs ~20 ms on a 1,000-line file, so the request answers from
+the model of the previous version when the current one is not built yet (lookups by name hardly change over one
+edit; the context itself is always read from the current text) and schedules the new model's build right after.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any, ClassVar
+
+from lsprotocol import types
+
+from ascendc_lsp.hardware.api_hover import api_markdown
+from ascendc_lsp.hardware.completion import Candidate, complete, parse_snippet
+from ascendc_lsp.lsp.convert import to_position
+from ascendc_lsp.lsp.features.base import LanguageFeature, Method
+from ascendc_lsp.lsp.state import DocumentState
+from ascendc_lsp.syntax.model import DocumentModel
+
+log = logging.getLogger(__name__)
+
+TRIGGER_CHARACTERS = [".", ":", "<"]
+
+_KINDS = {
+    "method": types.CompletionItemKind.Method,
+    "function": types.CompletionItemKind.Function,
+    "class": types.CompletionItemKind.Class,
+    "macro": types.CompletionItemKind.Constant,
+    "snippet": types.CompletionItemKind.Snippet,
+    "enum-member": types.CompletionItemKind.EnumMember,
+    "variable": types.CompletionItemKind.Variable,
+    "field": types.CompletionItemKind.Field,
+    "type": types.CompletionItemKind.TypeParameter,
+}
+
+
+def to_completion_item(candidate: Candidate, snippets: bool = True) -> types.CompletionItem:
+    insert = candidate.insert_text or candidate.label
+    is_snippet = candidate.snippet and snippets
+    if candidate.snippet and not snippets:
+        try:
+            insert = parse_snippet(insert).text
+        except ValueError:
+            insert = candidate.label
+    return types.CompletionItem(
+        label=candidate.label,
+        kind=_KINDS.get(candidate.kind, types.CompletionItemKind.Text),
+        detail=candidate.detail or None,
+        documentation=types.MarkupContent(kind=types.MarkupKind.Markdown, value=candidate.documentation)
+        if candidate.documentation
+        else None,
+        sort_text=candidate.sort_text,
+        insert_text=insert,
+        insert_text_format=types.InsertTextFormat.Snippet if is_snippet else types.InsertTextFormat.PlainText,
+        tags=[types.CompletionItemTag.Deprecated] if candidate.deprecated else None,
+        data={"api": candidate.api} if candidate.api else None,
+    )
+
+
+class CompletionFeature(LanguageFeature):
+    methods: ClassVar[dict[str, Method]] = {
+        types.TEXT_DOCUMENT_COMPLETION: Method(
+            "completion",
+            options=types.CompletionOptions(trigger_characters=TRIGGER_CHARACTERS, resolve_provider=True),
+            empty=types.CompletionList(is_incomplete=False, items=[]),
+        ),
+        types.COMPLETION_ITEM_RESOLVE: Method("resolve", empty=None),
+    }
+
+    def __init__(self, server: Any) -> None:
+        super().__init__(server)
+        self._last_models: dict[str, DocumentModel] = {}
+        self._clean_models: dict[str, DocumentModel] = {}  # the last model of a version without syntax errors
+
+    def document_closed(self, uri: str) -> None:
+        self._last_models.pop(uri, None)
+        self._clean_models.pop(uri, None)
+
+    def _remember(self, uri: str, model: DocumentModel) -> None:
+        self._last_models[uri] = model
+        if not model.document.tree.root_node.has_error:
+            self._clean_models[uri] = model
+
+    def _model(self, state: DocumentState) -> DocumentModel:
+        current = state._model
+        if current is not None and current.document is state.document:
+            self._remember(state.uri, current)
+            return current
+        previous = self._last_models.get(state.uri)
+        if previous is None:
+            model = state.model
+            self._remember(state.uri, model)
+            return model
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            loop = None
+        if loop is not None:
+            loop.call_soon(self._build, state.uri)
+        return previous
+
+    def _build(self, uri: str) -> None:
+        state = self.server.documents.get(uri)
+        if state is None:
+            return
+        try:
+            self._remember(uri, state.model)
+        except Exception:
+            log.exception("building the model of %s failed", uri)
+
+    def _snippet_support(self) -> bool:
+        try:
+            capabilities = self.server.client_capabilities.text_document
+            item = capabilities.completion.completion_item if capabilities and capabilities.completion else None
+            return bool(item and item.snippet_support)
+        except Exception:
+            return False
+
+    def completion(self, params: types.CompletionParams) -> types.CompletionList:
+        state = self.server.documents.get(params.text_document.uri)
+        if state is None:
+            return types.CompletionList(is_incomplete=False, items=[])
+        trigger = None
+        context = params.context
+        if context is not None and context.trigger_kind == types.CompletionTriggerKind.TriggerCharacter:
+            trigger = context.trigger_character
+        result = complete(
+            state.document,
+            self._model(state),
+            to_position(params.position),
+            self.server.settings.soc,
+            self.server.soc_profile(),
+            trigger,
+            self._clean_models.get(state.uri),
+        )
+        snippets = self._snippet_support()
+        return types.CompletionList(
+            is_incomplete=False, items=[to_completion_item(c, snippets) for c in result.candidates]
+        )
+
+    def resolve(self, item: types.CompletionItem) -> types.CompletionItem:
+        data = item.data
+        api = data.get("api") if isinstance(data, dict) else None
+        if isinstance(api, str) and item.documentation is None:
+            text = api_markdown(api, self.server.settings.soc)
+            if text:
+                item.documentation = types.MarkupContent(kind=types.MarkupKind.Markdown, value=text)
+        return item
