@@ -31,6 +31,11 @@
 #ifndef GM_ADDR
 #define GM_ADDR uint8_t*
 #endif
+// The emulator is a CPU build, like CANN's CPU twin-debug mode: samples hide their `<<<...>>>` launch helpers
+// behind #ifndef ASCENDC_CPU_DEBUG.
+#ifndef ASCENDC_CPU_DEBUG
+#define ASCENDC_CPU_DEBUG 1
+#endif
 #ifndef __CCE_AICORE__
 #define __CCE_AICORE__ 220
 #endif
