@@ -26,7 +26,17 @@ STAGES: tuple[str, ...] = ("compile", "link", "runtime", "precision", "perf")
 RECIPE_KINDS: tuple[str, ...] = ("replace-regex", "insert-line-after", "insert-line-before")
 DEFAULT_SOCS: tuple[str, ...] = ("Ascend910B", "Ascend910_93", "Ascend310P", "Ascend310B", "Ascend910A")
 SPEC_DTYPES: tuple[str, ...] = (
-    "float16", "bfloat16", "float32", "int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "bool",
+    "float16",
+    "bfloat16",
+    "float32",
+    "int8",
+    "uint8",
+    "int16",
+    "uint16",
+    "int32",
+    "uint32",
+    "int64",
+    "bool",
 )
 ID_PATTERN = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 KERNEL_INCLUDE = '#include "kernel_operator.h"'
@@ -40,8 +50,21 @@ FIX_LANGUAGES: tuple[str, ...] = ("kernel", "host", "cmake", "shell")
 _RECIPE_KEYS = {"kind", "pattern", "replacement"}
 _RATIONALE_KEYS = {"text", "sources"}
 _SPEC_KEYS = {
-    "kernel", "source", "soc", "block_dim", "include_dirs", "inputs", "outputs", "workspace_bytes", "tiling",
-    "params", "reference", "tolerance", "seed", "description", "defines",
+    "kernel",
+    "source",
+    "soc",
+    "block_dim",
+    "include_dirs",
+    "inputs",
+    "outputs",
+    "workspace_bytes",
+    "tiling",
+    "params",
+    "reference",
+    "tolerance",
+    "seed",
+    "description",
+    "defines",
 }
 _TENSOR_KEYS = {"name", "shape", "dtype", "init", "tolerance", "compare"}
 
@@ -152,7 +175,7 @@ def taxonomy(root: Path | None = None) -> tuple[str, ...]:
     """Category slugs from the tables after the `## Categories` heading of knowledge/README.md."""
     text = _readme_path(root).read_text(encoding="utf-8")
     start = re.search(r"^## Categories.*$", text, re.M)
-    section = text[start.end():] if start else text
+    section = text[start.end() :] if start else text
     return tuple(dict.fromkeys(_table_slugs(section)))
 
 
@@ -269,7 +292,9 @@ class _Checker:
             out.append(item)
         return out
 
-    def mapping(self, data: Mapping[str, Any], key: str, where: str, required: bool = True) -> dict[str, Any] | None:
+    def mapping(
+        self, data: Mapping[str, Any], key: str, where: str, required: bool = True
+    ) -> dict[str, Any] | None:
         if key not in data or data[key] is None:
             if required:
                 self.err(where, "required part is missing")
@@ -366,11 +391,17 @@ class _Checker:
                 self.unknown_keys(tensor, _TENSOR_KEYS, tw)
                 self.text(tensor, "name", f"{tw}.name")
                 shape = tensor.get("shape")
-                if not (isinstance(shape, list) and shape
-                        and all(isinstance(d, int) and not isinstance(d, bool) and d > 0 for d in shape)):
+                if not (
+                    isinstance(shape, list)
+                    and shape
+                    and all(isinstance(d, int) and not isinstance(d, bool) and d > 0 for d in shape)
+                ):
                     self.err(f"{tw}.shape", f"must be a non-empty list of positive integers, not {shape!r}")
                 if tensor.get("dtype") not in SPEC_DTYPES:
-                    self.err(f"{tw}.dtype", f"unknown dtype {tensor.get('dtype')!r} (one of {', '.join(SPEC_DTYPES)})")
+                    self.err(
+                        f"{tw}.dtype",
+                        f"unknown dtype {tensor.get('dtype')!r} (one of {', '.join(SPEC_DTYPES)})",
+                    )
         self.text(spec, "reference", "fix.spec.reference")
         return spec
 
@@ -415,7 +446,9 @@ class _Checker:
             return None
         if spec is not None and language != "kernel":
             self.err("fix.spec", "a run spec needs kernel examples (fix.language: kernel)")
-        return EntryFix(summary=summary, before=before, after=after, spec=spec, recipe=recipe, language=language)
+        return EntryFix(
+            summary=summary, before=before, after=after, spec=spec, recipe=recipe, language=language
+        )
 
     def rationale(self, data: Mapping[str, Any]) -> EntryRationale | None:
         rat = self.mapping(data, "rationale", "rationale")
@@ -467,8 +500,15 @@ class _Checker:
             return None
         assert entry_id and title and category and stage and context and fix and rationale
         return Entry(
-            id=entry_id, title=title, category=category, stage=stage, socs=tuple(socs),
-            context=context, fix=fix, rationale=rationale, path=path,
+            id=entry_id,
+            title=title,
+            category=category,
+            stage=stage,
+            socs=tuple(socs),
+            context=context,
+            fix=fix,
+            rationale=rationale,
+            path=path,
         )
 
 
@@ -508,7 +548,9 @@ def load_entry_file(path: Path, root: Path | None = None) -> tuple[Entry | None,
         return None, [ValidationError(name, "(yaml)", f"not valid YAML{where}: {problem}")]
     if not isinstance(data, dict):
         kind = "empty" if data is None else type(data).__name__
-        return None, [ValidationError(name, "(document)", f"must be a YAML mapping of entry fields, not {kind}")]
+        return None, [
+            ValidationError(name, "(document)", f"must be a YAML mapping of entry fields, not {kind}")
+        ]
     checker = _Checker(name, root)
     entry = checker.entry(data, path)
     return entry, checker.errors
@@ -519,7 +561,8 @@ def default_entry_dir() -> Path:
 
 
 def load_entries(
-    paths: Sequence[Path | str] | None = None, root: Path | None = None,
+    paths: Sequence[Path | str] | None = None,
+    root: Path | None = None,
 ) -> tuple[list[Entry], list[ValidationError]]:
     """Load and validate entry files (files or folders; default: the shipped `knowledge/entries/`).
 
@@ -535,7 +578,9 @@ def load_entries(
         if entry is None:
             continue
         if entry.id in seen:
-            errors.append(ValidationError(str(path), "id", f"duplicate id {entry.id!r} (also in {seen[entry.id]})"))
+            errors.append(
+                ValidationError(str(path), "id", f"duplicate id {entry.id!r} (also in {seen[entry.id]})")
+            )
             continue
         seen[entry.id] = str(path)
         entries.append(entry)
