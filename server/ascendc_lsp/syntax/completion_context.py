@@ -238,7 +238,9 @@ def completion_context(document: SourceDocument, position: Position) -> Completi
     before = _skip_space_back(data, prefix_start)
 
     # `recv.` / `recv->`
-    is_dot = before >= 1 and data[before - 1] == ord(".") and not (before >= 2 and data[before - 2 : before - 1].isdigit())
+    if before >= 2 and data[before - 1] == ord(".") and data[before - 2 : before - 1].isdigit():
+        return CompletionContext("none", where, prefix, offset, prefix_start)  # `1.` is a number
+    is_dot = before >= 1 and data[before - 1] == ord(".")
     is_arrow = before >= 2 and data[before - 2 : before] == b"->"
     if is_dot or is_arrow:
         end = before - (2 if is_arrow else 1)
