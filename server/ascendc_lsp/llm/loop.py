@@ -685,26 +685,24 @@ class CheckedLoop:
         errors = failed.verdict.errors() or failed.verdict.diagnostics
         messages_seen = [str(d.get("message", "")).splitlines()[0] for d in errors[:4] if d.get("message")]
         rules = sorted({str(d["code"]) for d in errors if re.fullmatch(r"ASC\d+", str(d.get("code", "")))})
+        stage = _RUNTIME_STAGE.get(failed.verdict.stage, "compile")
+        summary = title or (f"Change that made {self.spec.kernel} pass after it failed at the "
+                            f"{failed.verdict.stage} stage")
+        # The knowledge store's record shape (knowledge/learning.py): log, before/after/diff, rationale, ...
         record: dict[str, Any] = {
+            "log": failed.verdict.log_text()[:4000] or failed.verdict.summary,
+            "before": failed.code,
+            "after": passed.code,
+            "diff": diff,
+            "rationale": rationale,
             "title": title or f"{category}: fixed by the generate loop on {self.spec.kernel}",
             "category": category,
-            "stage": _RUNTIME_STAGE.get(failed.verdict.stage, "compile"),
+            "stage": stage,
             "socs": [self.soc],
-            "context": {"messages": messages_seen, "rules": rules, "log": failed.verdict.log_text()[:4000]},
-            "fix": {
-                "summary": (title or f"Change that made {self.spec.kernel} pass after it failed at the "
-                            f"{failed.verdict.stage} stage"),
-                "before": failed.code,
-                "after": passed.code,
-                "diff": diff,
-                "language": "kernel",
-            },
-            "rationale": {
-                "text": rationale or f"(no rationale from the model) {failed.verdict.summary}",
-                "sources": [],
-            },
+            "fix": summary,
+            "language": "kernel",
+            "source": "llm-loop",
             "origin": {
-                "kind": "llm-loop",
                 "mode": self.mode,
                 "kernel": self.spec.kernel,
                 "spec": str(self.spec.path) if self.spec.path else None,
@@ -712,11 +710,9 @@ class CheckedLoop:
                 "attempts": [failed.index, passed.index],
                 "trajectory": str(self.trajectory.path) if self.trajectory else None,
                 "entries_shown": [a.entry_id for a in passed.advice],
+                "messages": messages_seen,
+                "rules": rules,
             },
-            # the flat shape of the real-error records, for `kb import`
-            "message": failed.verdict.log_text()[:4000],
-            "root_cause": rationale,
-            "fix_summary": title,
         }
         entry_id = self.learner.candidate(record)
         saved = self._save_candidate(record, entry_id)

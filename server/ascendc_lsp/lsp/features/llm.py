@@ -1,0 +1,414 @@
+"""LLM features, checked by the toolchain: generate a kernel from a spec, rewrite or optimise a kernel.
+
+Commands
+- `ascendc.generateKernel` (spec path, or an inline spec object; optional options object
+  `{out, folder, maxIterations, refine, noKnowledge}`): runs the checked loop with work-done progress per
+  iteration (cancellable), writes the kernel and its spec side by side, returns their paths (GenerateOutcome JSON).
+- `ascendc.rewriteKernel` / `ascendc.optimiseKernel` (uri, position, document version): run the loop on the file
+  and apply the result as a workspace edit only when it passes (optimise: only when also faster by the cost
+  model); otherwise show why, with the best attempt saved under `.ascendc/attempts/`.
+
+Code actions: "Rewrite with LLM (checked)" as a quick fix on our diagnostics and as `refactor.rewrite` (and
+`source`) on request; "Optimise with LLM (checked)" likewise. pygls serves one code-action handler per server,
+so this feature extends the quick-fix feature (CodeActionsFeature) and takes its place in FEATURES.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import threading
+import uuid
+from pathlib import Path
+from typing import Any, ClassVar
+
+from lsprotocol import types
+from pygls.uris import from_fs_path, to_fs_path
+
+from ascendc_lsp.lsp.convert import SOURCE
+from ascendc_lsp.lsp.features.base import Method
+from ascendc_lsp.lsp.features.code_actions import CodeActionsFeature
+
+log = logging.getLogger(__name__)
+
+GENERATE = "ascendc.generateKernel"
+REWRITE = "ascendc.rewriteKernel"
+OPTIMISE = "ascendc.optimiseKernel"
+
+KIND_REWRITE = "refactor.rewrite.ascendc.llm"
+KIND_OPTIMISE = "refactor.rewrite.ascendc.llmOptimise"
+KIND_SOURCE_REWRITE = "source.ascendc.llmRewrite"
+KIND_SOURCE_OPTIMISE = "source.ascendc.llmOptimise"
+
+REWRITE_TITLE = "Rewrite with LLM (checked)"
+OPTIMISE_TITLE = "Optimise with LLM (checked)"
+
+
+def _parent_kinds() -> list[str]:
+    method = CodeActionsFeature.methods.get(types.TEXT_DOCUMENT_CODE_ACTION)
+    options = method.options if method is not None else None
+    kinds = list(getattr(options, "code_action_kinds", None) or [types.CodeActionKind.QuickFix])
+    return [str(k.value if hasattr(k, "value") else k) for k in kinds]
+
+
+def _wants(only: list[str] | None, kind: str) -> bool:
+    if not only:
+        return True
+    return any(kind == o or kind.startswith(o + ".") for o in only)
+
+
+class LlmFeature(CodeActionsFeature):
+    methods: ClassVar[dict[str, Method]] = {
+        types.TEXT_DOCUMENT_CODE_ACTION: Method(
+            "code_actions",
+            options=types.CodeActionOptions(
+                code_action_kinds=[
+                    *_parent_kinds(),
+                    types.CodeActionKind.RefactorRewrite,
+                    types.CodeActionKind.Source,
+                    KIND_REWRITE,
+                    KIND_OPTIMISE,
+                ]
+            ),
+            empty=[],
+        )
+    }
+    commands: ClassVar[dict[str, str]] = {
+        GENERATE: "generate_kernel",
+        REWRITE: "rewrite_kernel",
+        OPTIMISE: "optimise_kernel",
+    }
+
+    # -- code actions ------------------------------------------------------------------------------
+
+    def code_actions(self, params: types.CodeActionParams) -> list[types.CodeAction]:
+        actions: list[types.CodeAction] = list(super().code_actions(params))
+        try:
+            actions.extend(self._llm_actions(params))
+        except Exception:
+            log.exception("cannot offer the LLM code actions")
+        return actions
+
+    def _llm_actions(self, params: types.CodeActionParams) -> list[types.CodeAction]:
+        uri = params.text_document.uri
+        state = self.server.documents.get(uri)
+        if state is None:
+            return []
+        only = [str(k.value if hasattr(k, "value") else k) for k in (params.context.only or [])]
+        start = params.range.start
+        function = self._function_at(state, start.line, start.character)
+        kernels = [f.name for f in state.model.kernels]
+        if function is None and not kernels:
+            return []
+        args: list[Any] = [uri, {"line": start.line, "character": start.character}, state.version]
+        where = f" `{function}`" if function else ""
+        ours = [d for d in params.context.diagnostics if d.source == SOURCE]
+        out: list[types.CodeAction] = []
+        if ours and _wants(only, types.CodeActionKind.QuickFix.value):
+            out.append(
+                types.CodeAction(
+                    title=REWRITE_TITLE,
+                    kind=types.CodeActionKind.QuickFix,
+                    diagnostics=ours,
+                    command=types.Command(title=REWRITE_TITLE, command=REWRITE, arguments=args),
+                )
+            )
+        if function is not None:
+            if _wants(only, KIND_REWRITE) and not ours:
+                out.append(
+                    types.CodeAction(
+                        title=f"{REWRITE_TITLE}{where}",
+                        kind=KIND_REWRITE,
+                        command=types.Command(title=REWRITE_TITLE, command=REWRITE, arguments=args),
+                    )
+                )
+            if _wants(only, KIND_OPTIMISE):
+                out.append(
+                    types.CodeAction(
+                        title=f"{OPTIMISE_TITLE}{where}",
+                        kind=KIND_OPTIMISE,
+                        command=types.Command(title=OPTIMISE_TITLE, command=OPTIMISE, arguments=args),
+                    )
+                )
+        if only and any(o == "source" or o.startswith("source.") for o in only):
+            file_args: list[Any] = [uri, None, state.version]
+            if _wants(only, KIND_SOURCE_REWRITE):
+                out.append(types.CodeAction(
+                    title=f"{REWRITE_TITLE}: whole file", kind=KIND_SOURCE_REWRITE,
+                    command=types.Command(title=REWRITE_TITLE, command=REWRITE, arguments=file_args)))
+            if _wants(only, KIND_SOURCE_OPTIMISE):
+                out.append(types.CodeAction(
+                    title=f"{OPTIMISE_TITLE}: whole file", kind=KIND_SOURCE_OPTIMISE,
+                    command=types.Command(title=OPTIMISE_TITLE, command=OPTIMISE, arguments=file_args)))
+        return out
+
+    @staticmethod
+    def _function_at(state: Any, line: int, character: int) -> str | None:
+        best = None
+        for f in state.model.functions:
+            s, e = f.span.start, f.span.end
+            inside = (s.line, s.character) <= (line, character) <= (e.line, e.character)
+            if inside and (best is None or (s.line, s.character) >= (best.span.start.line, best.span.start.character)):
+                best = f
+        return best.qualified_name if best is not None else None
+
+    # -- helpers ------------------------------------------------------------------------------------
+
+    def _show(self, kind: types.MessageType, message: str) -> None:
+        try:
+            self.server.window_show_message(types.ShowMessageParams(type=kind, message=f"ascendc-lsp: {message}"))
+        except Exception:
+            log.exception("cannot show a message")
+
+    def _workspace_root(self, fallback: Path) -> Path:
+        try:
+            root = self.server.workspace.root_path
+        except Exception:
+            root = None
+        if root:
+            return Path(root)
+        from ascendc_lsp.llm.generate import workspace_for
+
+        return workspace_for(fallback)
+
+    def _client_and_config(self) -> tuple[Any, Any] | None:
+        from ascendc_lsp.llm.client import ChatClient, LlmNotConfigured, resolve_config
+
+        try:
+            config = resolve_config(self.server.settings.llm)
+        except LlmNotConfigured as exc:
+            self._show(types.MessageType.Error, str(exc))
+            return None
+        return ChatClient(config), config
+
+    async def _with_progress(self, title: str, work: Any) -> Any:
+        """Run `work(progress, cancel)` in a thread with work-done progress; cancellable from the client."""
+        from ascendc_lsp.llm.loop import Progress
+
+        cancel = threading.Event()
+        token = f"ascendc-llm-{uuid.uuid4().hex[:12]}"
+        progress_ok = False
+        loop = asyncio.get_running_loop()
+        try:
+            await asyncio.wait_for(self.server.work_done_progress.create_async(token), timeout=5)
+            self.server.work_done_progress.begin(
+                token, types.WorkDoneProgressBegin(title=title, cancellable=True, percentage=0)
+            )
+            future = self.server.work_done_progress.tokens.get(token)
+            if future is not None:
+                future.add_done_callback(lambda f: cancel.set() if f.cancelled() else None)
+            progress_ok = True
+        except Exception as exc:  # a client without window/workDoneProgress: run without a progress bar
+            log.info("no work-done progress (%s)", exc)
+
+        def report(p: Progress) -> None:
+            if not progress_ok:
+                return
+            value = types.WorkDoneProgressReport(message=p.message, percentage=p.percentage, cancellable=True)
+            loop.call_soon_threadsafe(self.server.work_done_progress.report, token, value)
+
+        try:
+            return await asyncio.to_thread(work, report, cancel)
+        except asyncio.CancelledError:
+            cancel.set()
+            raise
+        finally:
+            if progress_ok:
+                self.server.work_done_progress.end(token, types.WorkDoneProgressEnd(message="done"))
+                self.server.work_done_progress.tokens.pop(token, None)
+
+    # -- ascendc.generateKernel ------------------------------------------------------------------------
+
+    async def generate_kernel(self, *args: object) -> dict[str, Any] | None:
+        import yaml
+
+        from ascendc_lsp.llm.generate import Services, generate_kernel
+        from ascendc_lsp.llm.loop import LoopConfig
+        from ascendc_lsp.toolchain.spec import SpecError, load_spec, spec_from_dict
+
+        if not args:
+            self._show(types.MessageType.Error, f"{GENERATE} needs a spec path or an inline spec object")
+            return {"status": "error", "message": "missing spec argument"}
+        raw, options = args[0], args[1] if len(args) > 1 and isinstance(args[1], dict) else {}
+        spec_text: str | None = None
+        write_spec: Path | None = None
+        try:
+            if isinstance(raw, str):
+                spec_path = Path(to_fs_path(raw) or raw) if raw.startswith("file:") else Path(raw)
+                if not spec_path.is_absolute():
+                    spec_path = self._workspace_root(Path.cwd()) / spec_path
+                spec = load_spec(spec_path)
+                base = spec_path.parent
+            elif isinstance(raw, dict):
+                folder_opt = options.get("folder")
+                base = Path(str(folder_opt)) if folder_opt else self._workspace_root(Path.cwd())
+                kernel = str(raw.get("kernel") or "kernel")
+                data = dict(raw)
+                data.setdefault("source", f"{kernel}.cpp")
+                spec_text = yaml.safe_dump(data, sort_keys=False, allow_unicode=True)
+                write_spec = base / f"{kernel}.spec.yaml"
+                spec = spec_from_dict(data, base_dir=base, path=write_spec, origin=str(write_spec))
+            else:
+                raise SpecError(f"{GENERATE}: expected a spec path or an object, got {type(raw).__name__}")
+        except SpecError as exc:
+            self._show(types.MessageType.Error, str(exc))
+            return {"status": "error", "message": str(exc)}
+        out_opt = options.get("out")
+        out = Path(str(out_opt)) if out_opt else (spec.source or base / f"{spec.kernel}.cpp")
+        if not out.is_absolute():
+            out = base / out
+        if write_spec is None and out.parent.resolve() != base.resolve():
+            data = yaml.safe_load(Path(str(spec.path)).read_text(encoding="utf-8")) if spec.path else {}
+            if isinstance(data, dict):
+                data["source"] = out.name
+                spec_text = yaml.safe_dump(data, sort_keys=False, allow_unicode=True)
+                write_spec = out.parent / f"{spec.kernel}.spec.yaml"
+        made = self._client_and_config()
+        if made is None:
+            return {"status": "error", "message": "no LLM endpoint configured"}
+        client, _config = made
+        config = LoopConfig(
+            max_iterations=int(options.get("maxIterations", 5) or 5),
+            refine=int(options.get("refine", 0) or 0),
+            use_knowledge=not bool(options.get("noKnowledge", False)),
+        )
+        settings = self.server.settings
+        workspace = self._workspace_root(out)
+
+        def work(report: Any, cancel: threading.Event) -> Any:
+            return generate_kernel(
+                spec, Services(client=client), out=out, config=config, settings=settings, workspace=workspace,
+                progress=report, cancel=cancel, write_spec=write_spec, spec_text=spec_text,
+            )
+
+        try:
+            outcome = await self._with_progress(f"Generating {spec.kernel}", work)
+        finally:
+            client.close()
+        result = outcome.result
+        if outcome.kernel_path is not None:
+            self._show(types.MessageType.Info, f"{spec.kernel}: {result.message}; wrote {outcome.kernel_path}")
+        else:
+            where = f" Best attempt: {outcome.best_attempt}." if outcome.best_attempt else ""
+            self._show(types.MessageType.Warning, f"{spec.kernel}: {result.message}.{where}")
+        return outcome.to_json()
+
+    # -- ascendc.rewriteKernel / ascendc.optimiseKernel -----------------------------------------------------
+
+    async def rewrite_kernel(self, *args: object) -> dict[str, Any] | None:
+        return await self._rewrite(args, "correct")
+
+    async def optimise_kernel(self, *args: object) -> dict[str, Any] | None:
+        return await self._rewrite(args, "faster")
+
+    async def _rewrite(self, args: tuple[object, ...], goal: str) -> dict[str, Any]:
+        from ascendc_lsp.llm.generate import Services, find_spec_for, rewrite_kernel
+        from ascendc_lsp.llm.loop import LoopConfig, LoopSpecError
+
+        what = "Rewrite" if goal == "correct" else "Optimise"
+        if not args or not isinstance(args[0], str):
+            return {"accepted": False, "message": "missing document uri"}
+        uri = args[0]
+        position = args[1] if len(args) > 1 and isinstance(args[1], dict) else None
+        version = args[2] if len(args) > 2 and isinstance(args[2], int) else None
+        state = self.server.documents.get(uri)
+        path_text = to_fs_path(uri)
+        if state is None or not path_text:
+            self._show(types.MessageType.Error, f"{what} with LLM: the document is not open")
+            return {"accepted": False, "message": "document not open"}
+        path = Path(path_text)
+        text = state.document.text
+        kernels = [f.name for f in state.model.kernels]
+        focus = None
+        if position is not None:
+            focus = self._function_at(state, int(position.get("line", 0)), int(position.get("character", 0)))
+        found = find_spec_for(path, kernels)
+        if found is None:
+            names = ", ".join(kernels) or "this kernel"
+            message = (
+                f"{what} with LLM needs a kernel spec to check the result against: put a spec.yaml (or "
+                f"<name>.spec.yaml) naming {names} beside {path.name} (see the kernel spec format in the docs)."
+            )
+            self._show(types.MessageType.Error, message)
+            return {"accepted": False, "message": message}
+        spec_path, spec = found
+        made = self._client_and_config()
+        if made is None:
+            return {"accepted": False, "message": "no LLM endpoint configured"}
+        client, _config = made
+        config = LoopConfig(max_iterations=5, refine=0)
+        settings = self.server.settings
+        workspace = self._workspace_root(path)
+
+        def work(report: Any, cancel: threading.Event) -> Any:
+            return rewrite_kernel(
+                spec, path, text, Services(client=client), goal=goal, config=config, focus=focus,
+                settings=settings, workspace=workspace, progress=report, cancel=cancel,
+            )
+
+        try:
+            outcome = await self._with_progress(f"{what} {spec.kernel} with LLM (checked)", work)
+        except LoopSpecError as exc:
+            self._show(types.MessageType.Error, f"{what} with LLM: {spec_path}: {exc}")
+            return {"accepted": False, "message": str(exc)}
+        finally:
+            client.close()
+        payload = outcome.to_json()
+        payload["spec"] = str(spec_path)
+        if not outcome.accepted or outcome.new_text is None:
+            self._show(types.MessageType.Warning, f"{what} with LLM: {outcome.message}")
+            self._show_attempt(outcome.best_attempt)
+            return payload
+        current = self.server.documents.get(uri)
+        if current is None or current.document.text != text or (version is not None and current.version != version
+                                                                  and current.document.text != text):
+            message = (f"{what} with LLM: the file changed while the loop ran; not applying. The checked result is "
+                       f"saved at {outcome.best_attempt}.")
+            self._show(types.MessageType.Warning, message)
+            payload.update(accepted=False, message=message)
+            return payload
+        lines = text.split("\n")
+        end = types.Position(line=len(lines) - 1, character=len(lines[-1].encode("utf-16-le")) // 2)
+        edit = types.WorkspaceEdit(
+            document_changes=[
+                types.TextDocumentEdit(
+                    text_document=types.OptionalVersionedTextDocumentIdentifier(uri=uri, version=current.version),
+                    edits=[types.TextEdit(range=types.Range(start=types.Position(line=0, character=0), end=end),
+                                          new_text=outcome.new_text)],
+                )
+            ]
+        )
+        try:
+            response = await self.server.workspace_apply_edit_async(
+                types.ApplyWorkspaceEditParams(edit=edit, label=f"{what} with LLM (checked)")
+            )
+            applied = bool(getattr(response, "applied", False))
+        except Exception as exc:
+            log.warning("workspace/applyEdit failed: %s", exc)
+            applied = False
+        if applied:
+            self._show(types.MessageType.Info, f"{what} with LLM: {outcome.message}")
+        else:
+            self._show(types.MessageType.Warning,
+                       f"{what} with LLM: the editor did not apply the edit; the result is at {outcome.best_attempt}")
+        payload["applied"] = applied
+        return payload
+
+    def _show_attempt(self, path: Path | None) -> None:
+        if path is None:
+            return
+        caps = self.server.client_capabilities
+        window = getattr(caps, "window", None) if caps is not None else None
+        show = getattr(window, "show_document", None) if window is not None else None
+        if show is None or not getattr(show, "support", False):
+            return
+        uri = from_fs_path(str(path))
+        if uri is None:
+            return
+        try:
+            self.server.window_show_document(types.ShowDocumentParams(uri=uri, take_focus=False))
+        except Exception:
+            log.exception("cannot show the best attempt")
+
+
+__all__ = ["GENERATE", "OPTIMISE", "REWRITE", "LlmFeature"]
