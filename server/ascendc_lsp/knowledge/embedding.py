@@ -172,6 +172,18 @@ class Lexicon:
     patterns: tuple[tuple[re.Pattern[str], str], ...]
     digest: str
     term_re: re.Pattern[str] | None
+    aliases: tuple[tuple[re.Pattern[str], str], ...] = ()
+
+    def clang_forms(self, text: str) -> str:
+        """The clang/bisheng phrasing of the g++ diagnostics in `text` (one line each; empty when none)."""
+        out: list[str] = []
+        for line in text.splitlines()[:2000]:
+            for pattern, replacement in self.aliases:
+                m = pattern.search(line)
+                if m:
+                    out.append(m.expand(replacement))
+                    break
+        return "\n".join(out)
 
     def weights(self, text: str) -> Counter[str]:
         """Raw tag counts of a text: lexicon terms, regex patterns and `@tag:NAME` markers (x3)."""
@@ -220,12 +232,20 @@ def parse_lexicon(data: Any, tags: Sequence[str], digest: str = "") -> Lexicon:
             key = word.lower().strip()
             if key and tag not in terms.setdefault(key, []):
                 terms[key].append(tag)
+    aliases: list[tuple[re.Pattern[str], str]] = []
+    for item in (data.get("gcc_aliases", []) if isinstance(data, dict) else []) or []:
+        if isinstance(item, dict) and isinstance(item.get("gcc"), str) and isinstance(item.get("clang"), str):
+            try:
+                aliases.append((re.compile(item["gcc"], re.IGNORECASE), item["clang"]))
+            except re.error:
+                continue
     return Lexicon(
         tags=tuple(tags),
         terms={k: tuple(v) for k, v in terms.items()},
         patterns=tuple(patterns),
         digest=digest,
         term_re=_term_regex(list(terms)),
+        aliases=tuple(aliases),
     )
 
 

@@ -287,6 +287,9 @@ class Retriever:
     # -- querying
 
     def make_query(self, log_text: str, code: str = "") -> Query:
+        clang = self.semantic_embedder.lexicon.clang_forms(log_text[:MAX_REGEX_CHARS])
+        if clang:
+            log_text = f"{log_text}\n{clang}"
         regex_text = log_text[:MAX_REGEX_CHARS]
         body = summarise_log(log_text)
         syn = self.syntactic_embedder.embed(body)
