@@ -71,6 +71,18 @@ def redact(text: str, secrets: Iterable[str]) -> str:
     return text
 
 
+def redact_obj(value: Any, secrets: Iterable[str]) -> Any:
+    """`value` (JSON-like: dicts, lists, strings) with every secret redacted from its strings."""
+    secrets = tuple(secrets)
+    if isinstance(value, str):
+        return redact(value, secrets)
+    if isinstance(value, dict):
+        return {k: redact_obj(v, secrets) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [redact_obj(v, secrets) for v in value]
+    return value
+
+
 class SecretFilter(logging.Filter):
     """A logging filter that redacts known secrets from records (message, args and exception text)."""
 
@@ -500,5 +512,6 @@ __all__ = [
     "SecretFilter",
     "protect_secret",
     "redact",
+    "redact_obj",
     "resolve_config",
 ]

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from ascendc_lsp.llm import prompts
-from ascendc_lsp.llm.client import Cancelled, ChatClient, Completion, LlmError
+from ascendc_lsp.llm.client import Cancelled, ChatClient, Completion, LlmError, redact_obj
 from ascendc_lsp.llm.extract import extract_code
 from ascendc_lsp.llm.prompts import Advice, Failure
 from ascendc_lsp.llm.trajectory import Trajectory
@@ -311,10 +311,18 @@ class KnowledgeAdvisor:
             except Exception as exc:
                 log.warning("knowledge retrieval failed: %s", exc)
                 matches = []
+            categories = verdict.categories()
+            best = max((float(getattr(m, "score", 0.0) or 0.0) for m in matches), default=0.0)
             for m in matches:
                 entry = getattr(m, "entry", None)
                 entry_id = str(getattr(entry, "id", ""))
                 if entry is None or not entry_id or entry_id in found:
+                    continue
+                # Keep the prompt on topic: with a known failure category, only entries of that category;
+                # otherwise only matches close to the best one.
+                if categories and str(getattr(entry, "category", "")) not in categories:
+                    continue
+                if not categories and float(getattr(m, "score", 0.0) or 0.0) < 0.75 * best:
                     continue
                 found[entry_id] = advice_from_entry(entry, float(getattr(m, "score", 0.0) or 0.0))
                 if len(found) >= self.top:
@@ -714,6 +722,7 @@ class CheckedLoop:
                 "rules": rules,
             },
         }
+        record = redact_obj(record, self.client.config.secrets())
         entry_id = self.learner.candidate(record)
         saved = self._save_candidate(record, entry_id)
         if entry_id:
