@@ -2,6 +2,10 @@
 
 Cache layout (`$XDG_CACHE_HOME/ascendc-lsp/emulator/`, default `~/.cache/...`):
 - `pch/<key>/ascendc_emu_pch.h.gch`: the emulator headers precompiled for one compiler + flag set;
+- `rt/<key>/ascendc_emu_runtime.o`: the non-template emulator runtime (reports, shadow memory, scheduler, harness
+  plumbing) compiled once per compiler + flags + header version. Kernels are compiled with
+  `-DASCENDC_EMU_SPLIT_RUNTIME`, under which the headers declare those functions without bodies, and linked
+  against this object: no code is generated for the runtime per kernel (about 1 s of a cold compile at -O1);
 - `bin/<key>/kernel` + `manifest.json`: a linked kernel. The key hashes the compiler identity, the flags,
   the harness text, the kernel source and tiling header texts and the emulator headers; the manifest lists every
   other user header the build read (from g++ -MMD) with its hash, checked on each hit (ccache's "manifest" idea).
@@ -33,11 +37,27 @@ from ascendc_lsp.toolchain.spec import KernelSpec
 # for every spec: the harness `#define`s ASCENDC_EMU_TILING_STRUCT (the spec's struct) after the PCH, and the
 # name is resolved lazily where the kernel expands GET_TILING_DATA.
 TILING_MACRO = "ASCENDC_EMU_TILING_STRUCT"
-BASE_FLAGS = ("-std=c++17", "-O1", "-g0", "-w", "-pthread", f"-DASCENDC_EMU_TILING_TYPE={TILING_MACRO}")
+SPLIT_FLAG = "-DASCENDC_EMU_SPLIT_RUNTIME"
+BASE_FLAGS = (
+    "-std=c++17",
+    "-O1",
+    "-g0",
+    "-w",
+    "-pthread",
+    f"-DASCENDC_EMU_TILING_TYPE={TILING_MACRO}",
+    SPLIT_FLAG,
+)
 DIAG_FLAGS = ("-fdiagnostics-plain-output", "-fdiagnostics-column-unit=byte", "-fmax-errors=20")
 MAX_BIN_ENTRIES = 200
 PCH_HEADER = "ascendc_emu_pch.h"  # a wrapper including kernel_operator.h; its .gch is the precompiled header
 PCH_WRAPPER = '#include "kernel_operator.h"\n'
+RUNTIME_OBJ = "ascendc_emu_runtime.o"
+RUNTIME_SOURCE = (
+    "// ascendc-lsp emulator runtime object: the bodies of the headers' EMU_RT_FN functions\n"
+    "#define ASCENDC_EMU_RUNTIME_IMPL 1\n"
+    '#include "ascendc_emu/harness.h"\n'
+    '#include "lib/matmul_intf.h"\n'
+)
 COMPILE_MEMORY = 3 << 30
 
 
@@ -260,6 +280,44 @@ def ensure_pch(cxx: str, timeout: float) -> Path | None:
             shutil.rmtree(tmp, ignore_errors=True)
 
 
+def ensure_runtime(cxx: str, timeout: float) -> Path | None:
+    """The runtime object for BASE_FLAGS and this header version, built on first use; None if it cannot be."""
+    inc = include_dir()
+    if not (inc / "ascendc_emu" / "harness.h").is_file():
+        return None
+    key = hashlib.sha256(
+        "\0".join(
+            [compiler_id(cxx), json.dumps(BASE_FLAGS), headers_digest(inc), str(inc), RUNTIME_SOURCE]
+        ).encode()
+    ).hexdigest()[:40]
+    root = cache_root() / "rt"
+    final = root / key
+    if (final / RUNTIME_OBJ).is_file():
+        return final / RUNTIME_OBJ
+    try:
+        root.mkdir(parents=True, exist_ok=True)
+        tmp = Path(tempfile.mkdtemp(prefix=".build-", dir=root))
+    except OSError:
+        return None
+    try:
+        (tmp / "runtime.cpp").write_text(RUNTIME_SOURCE, encoding="utf-8")
+        cmd = [cxx, *BASE_FLAGS, f"-I{inc}", "-c", "runtime.cpp", "-o", RUNTIME_OBJ]
+        limits = sandbox.Limits(timeout=max(timeout, 60.0), memory_bytes=COMPILE_MEMORY)
+        res = sandbox.run_sandboxed(cmd, tmp, limits, read_paths=[inc], env=_compile_env())
+        if res.returncode != 0 or not (tmp / RUNTIME_OBJ).is_file():
+            return None
+        (tmp / "runtime.cpp").unlink()
+        try:
+            tmp.rename(final)
+        except OSError:
+            if not (final / RUNTIME_OBJ).is_file():
+                return None
+        return final / RUNTIME_OBJ
+    finally:
+        if tmp.exists():
+            shutil.rmtree(tmp, ignore_errors=True)
+
+
 def _compile_env() -> dict[str, str]:
     env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LC_ALL": "C", "LANG": "C"}
     return env
@@ -293,18 +351,26 @@ def build(
         if hit is not None:
             return CompileResult(ok=True, binary=hit, cached=True, seconds=time.monotonic() - t0)
     pch = ensure_pch(cxx, timeout) if use_cache else None
+    runtime = ensure_runtime(cxx, timeout) if use_cache else None
+    # without the runtime object the headers are used header-only (every runtime function compiled per kernel)
+    flags = bp.flags if runtime is not None else [f for f in bp.flags if f != SPLIT_FLAG]
     workdir = Path(tempfile.mkdtemp(prefix="ascendc-emu-build-"))
     try:
         (workdir / "harness.cpp").write_text(bp.harness, encoding="utf-8")
         if pch is None:  # the harness includes the wrapper first; without a PCH it is a plain header
             (workdir / PCH_HEADER).write_text(PCH_WRAPPER, encoding="utf-8")
-        cmd = [cxx, *bp.flags, *DIAG_FLAGS]
+        cmd = [cxx, *flags, *DIAG_FLAGS]
         if pch is not None:
             cmd.append(f"-I{pch}")
-        cmd += [f"-I{inc}", "-MMD", "-MF", "deps.d", "harness.cpp", "-o", "kernel"]
+        cmd += [f"-I{inc}", "-MMD", "-MF", "deps.d", "harness.cpp"]
+        if runtime is not None:
+            cmd.append(str(runtime))
+        cmd += ["-o", "kernel"]
         read = [inc, source, *spec.include_dirs, *_project_root([source, spec.base_dir])]
         if pch is not None:
             read.append(pch)
+        if runtime is not None:
+            read.append(runtime.parent)
         if spec.tiling is not None and spec.tiling.header is not None:
             read.append(spec.tiling.header.parent)
         res = sandbox.run_sandboxed(

@@ -151,8 +151,10 @@ template <class T> inline void std_(uint8_t* p, double v) {
     memcpy(p, &t, sizeof(T));
 }
 
-inline bool want_pos(TPosition have, std::initializer_list<TPosition> ok, const char* what, const char* api,
-                     int pipe, const Loc& loc) {
+EMU_RT_FN bool want_pos(TPosition have, std::initializer_list<TPosition> ok, const char* what, const char* api,
+                     int pipe, const Loc& loc)
+#if ASCENDC_EMU_RT_BODIES
+{
     for (TPosition p : ok) if (p == have) return true;
     Space hs = pos_space(have);
     for (TPosition p : ok) if (pos_space(p) == hs) return true;  // same physical buffer: accept
@@ -163,12 +165,20 @@ inline bool want_pos(TPosition have, std::initializer_list<TPosition> ok, const 
                  what, api, list, pos_name(have));
     return false;
 }
-inline void cube_range(const char* field, long long v, long long hi, const char* api, int pipe, const Loc& loc) {
+#else
+;
+#endif
+EMU_RT_FN void cube_range(const char* field, long long v, long long hi, const char* api, int pipe, const Loc& loc)
+#if ASCENDC_EMU_RT_BODIES
+{
     if (v < 0 || v > hi)
         report_error("cube-params", "vector-param-invalid", pipe, api, loc,
                      "Failed to check %s value in %s, its valid range is 0 ~ %lld, current value is %lld.", field, api,
                      hi, v);
 }
+#else
+;
+#endif
 }  // namespace ascendc_emu
 
 namespace AscendC {
@@ -363,7 +373,9 @@ inline void Mmad(const LocalTensor<DstT>& dst, const LocalTensor<SrcAT>& fm, con
 
 // ---- L0C -> GM / L1 with NZ -> ND conversion, quantisation and ReLU on the way
 namespace detail_cube {
-inline double fix_convert(double v, const FixpipeParamsV220& p) {
+EMU_RT_FN double fix_convert(double v, const FixpipeParamsV220& p)
+#if ASCENDC_EMU_RT_BODIES
+{
     if (p.reluEn && v < 0) v = 0;
     if (p.quantPre == DEQF16 || p.quantPre == QF322B8_PRE || p.quantPre == REQ8 || p.quantPre == DEQS322S16) {
         uint32_t bits = (uint32_t)(p.deqScalar & 0xffffffffu);
@@ -373,6 +385,9 @@ inline double fix_convert(double v, const FixpipeParamsV220& p) {
     }
     return v;
 }
+#else
+;
+#endif
 template <typename DstT, typename SrcT>
 inline void fixpipe(uint8_t* dbase, bool to_gm, const LocalTensor<SrcT>& src, const FixpipeParamsV220& p,
                     CO2Layout fmt, const ascendc_emu::Loc& loc, const LocalTensor<DstT>* ldst,

@@ -71,8 +71,18 @@ struct Xfer {
     uint64_t extent_dst() const { return count ? (count - 1) * dst_pitch + len : 0; }
 };
 
-inline int mte_pipe_from_gm(Space dst) { return dst == SP_UB || dst == SP_L1 ? P_MTE2 : P_MTE2; }
-inline int mte_pipe_to_gm(Space src) { return src == SP_L0C ? P_FIX : P_MTE3; }
+EMU_RT_FN int mte_pipe_from_gm(Space dst)
+#if ASCENDC_EMU_RT_BODIES
+{ return dst == SP_UB || dst == SP_L1 ? P_MTE2 : P_MTE2; }
+#else
+;
+#endif
+EMU_RT_FN int mte_pipe_to_gm(Space src)
+#if ASCENDC_EMU_RT_BODIES
+{ return src == SP_L0C ? P_FIX : P_MTE3; }
+#else
+;
+#endif
 
 template <class T>
 inline void atomic_store(T* dst, const T* src, uint64_t n, int mode) {
@@ -83,12 +93,17 @@ inline void atomic_store(T* dst, const T* src, uint64_t n, int mode) {
     }
 }
 
-inline void trace_copy(Ev& ev, uint64_t bytes, const char* src, const char* dst, const void* gm, const Xfer& x) {
+EMU_RT_FN void trace_copy(Ev& ev, uint64_t bytes, const char* src, const char* dst, const void* gm, const Xfer& x)
+#if ASCENDC_EMU_RT_BODIES
+{
     if (!ev.on) return;
     ev.j.i("bytes", (long long)bytes).s("src", src).s("dst", dst);
     if (gm) ev.j.b("gm_aligned512", ((uintptr_t)gm & 511u) == 0);
     if (x.count > 1) ev.j.i("blocks", x.count).i("block_bytes", x.len);
 }
+#else
+;
+#endif
 
 // GM -> local. pad: left/right padding in bytes per block and a fill value pattern (pad_val, elem bytes).
 template <class T>
@@ -187,8 +202,10 @@ inline uint32_t count_bytes_checked(uint32_t count, const char* api, int pipe, c
     }
     return (uint32_t)bytes;
 }
-inline void check_params(uint32_t blockCount, uint64_t blockLen, const char* api, int pipe, const Loc& loc,
-                         uint64_t lenMax, const char* unit) {
+EMU_RT_FN void check_params(uint32_t blockCount, uint64_t blockLen, const char* api, int pipe, const Loc& loc,
+                         uint64_t lenMax, const char* unit)
+#if ASCENDC_EMU_RT_BODIES
+{
     if (blockCount > 4095)
         report_error("datacopy-params", "vector-param-invalid", pipe, api, loc,
                      "%s blockCount is %u; its valid range is 0 ~ 4095", api, blockCount);
@@ -197,6 +214,9 @@ inline void check_params(uint32_t blockCount, uint64_t blockLen, const char* api
                      "%s blockLen is %llu %s; its valid range is 0 ~ %llu", api, (unsigned long long)blockLen, unit,
                      (unsigned long long)lenMax);
 }
+#else
+;
+#endif
 }  // namespace ascendc_emu
 
 namespace AscendC {
@@ -217,10 +237,15 @@ inline void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const
     ascendc_emu::copy_local_to_local(dst, src, ascendc_emu::Xfer{1, bytes, bytes, bytes}, "DataCopy", loc);
 }
 // ---- DataCopy, DataCopyParams form: lengths and gaps in 32-byte units
-inline ascendc_emu::Xfer xfer32(const DataCopyParams& p) {
+EMU_RT_FN ascendc_emu::Xfer xfer32(const DataCopyParams& p)
+#if ASCENDC_EMU_RT_BODIES
+{
     uint32_t len = (uint32_t)p.blockLen * 32u;
     return ascendc_emu::Xfer{p.blockCount, len, len + (uint64_t)p.srcStride * 32u, len + (uint64_t)p.dstStride * 32u};
 }
+#else
+;
+#endif
 template <typename T>
 inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const DataCopyParams& p, EMU_LOC) {
     ascendc_emu::check_params(p.blockCount, p.blockLen, "DataCopy", ascendc_emu::P_MTE2, loc, 65535, "x 32 B");
@@ -242,12 +267,17 @@ inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, cons
     DataCopy(dst, src, p, loc);
 }
 // BLOCK_MODE_MATRIX (L0C source): blockLen and gaps count 16 x 16 fractals of T instead of 32-byte blocks.
-inline ascendc_emu::Xfer xfer_enhanced(const DataCopyParams& p, const DataCopyEnhancedParams& e, uint32_t elem) {
+EMU_RT_FN ascendc_emu::Xfer xfer_enhanced(const DataCopyParams& p, const DataCopyEnhancedParams& e, uint32_t elem)
+#if ASCENDC_EMU_RT_BODIES
+{
     if (e.blockMode != BlockMode::BLOCK_MODE_MATRIX) return xfer32(p);
     uint32_t unit = 256u * elem;
     uint32_t len = (uint32_t)p.blockLen * unit;
     return ascendc_emu::Xfer{p.blockCount, len, len + (uint64_t)p.srcStride * unit, len + (uint64_t)p.dstStride * unit};
 }
+#else
+;
+#endif
 template <typename T>
 inline void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& p,
                      const DataCopyEnhancedParams& e, EMU_LOC) {

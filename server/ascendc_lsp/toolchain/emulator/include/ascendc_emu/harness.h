@@ -9,7 +9,9 @@ namespace ascendc_emu {
 constexpr uint64_t kRedZone = 4096;  // bytes of poisoned guard before and after every GM buffer
 constexpr uint8_t kRedByte = 0xA5;
 
-inline GmAlloc& gm_alloc(const char* name, uint64_t bytes) {
+EMU_RT_FN GmAlloc& gm_alloc(const char* name, uint64_t bytes)
+#if ASCENDC_EMU_RT_BODIES
+{
     Runtime& r = rt();
     GmAlloc a{};
     uint64_t body = (bytes + 4095) / 4096 * 4096;
@@ -25,8 +27,13 @@ inline GmAlloc& gm_alloc(const char* name, uint64_t bytes) {
     r.gm.push_back(a);
     return r.gm.back();
 }
+#else
+;
+#endif
 
-inline void block_end_checks(Block& b) {
+EMU_RT_FN void block_end_checks(Block& b)
+#if ASCENDC_EMU_RT_BODIES
+{
     Runtime& r = rt();
     flush_scalar_trace();
     for (int e = 0; e < HE_MAX; e++)
@@ -47,8 +54,13 @@ inline void block_end_checks(Block& b) {
                        "the vector mask was left in counter mode (SetMaskCount without SetMaskNorm)");
     (void)r;
 }
+#else
+;
+#endif
 
-inline void fibre_entry() {
+EMU_RT_FN void fibre_entry()
+#if ASCENDC_EMU_RT_BODIES
+{
     Runtime& r = rt();
     Block& b = *r.cur;
     r.fn(r.fn_arg);
@@ -56,8 +68,13 @@ inline void fibre_entry() {
     b.state = BS_DONE;
     swapcontext(&b.ctx, &r.main_ctx);
 }
+#else
+;
+#endif
 
-inline void block_setup(Block& b) {
+EMU_RT_FN void block_setup(Block& b)
+#if ASCENDC_EMU_RT_BODIES
+{
     Runtime& r = rt();
     for (int sp = SP_UB; sp < NSPACE; sp++) {
         uint64_t cap = r.soc.bytes[sp];
@@ -75,7 +92,12 @@ inline void block_setup(Block& b) {
     b.ctx.uc_link = nullptr;
     makecontext(&b.ctx, (void (*)())fibre_entry, 0);
 }
-inline void block_teardown(Block& b) {
+#else
+;
+#endif
+EMU_RT_FN void block_teardown(Block& b)
+#if ASCENDC_EMU_RT_BODIES
+{
     for (int sp = 0; sp < NSPACE; sp++) {
         if (b.mem[sp]) munmap(b.mem[sp], b.mem_bytes[sp]);
         free(b.shadow[sp]);
@@ -85,8 +107,13 @@ inline void block_teardown(Block& b) {
     if (b.stack) munmap(b.stack, b.stack_bytes);
     b.stack = nullptr;
 }
+#else
+;
+#endif
 
-inline void crash_handler(int sig) {
+EMU_RT_FN void crash_handler(int sig)
+#if ASCENDC_EMU_RT_BODIES
+{
     Runtime& r = rt();
     Block* b = r.cur;
     if (r.report) {
@@ -109,8 +136,13 @@ inline void crash_handler(int sig) {
     signal(sig, SIG_DFL);
     raise(sig);
 }
+#else
+;
+#endif
 
-inline void read_soc(const char* path) {
+EMU_RT_FN void read_soc(const char* path)
+#if ASCENDC_EMU_RT_BODIES
+{
     Soc& s = rt().soc;
     FILE* f = fopen(path, "r");
     if (!f) { fprintf(stderr, "emulator: cannot read soc file %s\n", path); return; }
@@ -134,182 +166,226 @@ inline void read_soc(const char* path) {
     }
     fclose(f);
 }
+#else
+;
+#endif
+
+// Runs fn(fn_arg) once per block on fibres (PROTOCOL.md block orders, SyncAll rendezvous, deadlock report).
+EMU_RT_FN void launch_blocks(uint32_t blockDim, void (*fn)(void*), void* fn_arg)
+#if ASCENDC_EMU_RT_BODIES
+{
+    Runtime& r = rt();
+    if (blockDim < 1 || blockDim > 65535) {
+        Loc l(nullptr, 0);
+        r.cur = nullptr;
+        report_error("launch-config", "multicore-partition", -1, "Launch", l,
+                     "blockDim is %u; it must be in [1, 65535]", blockDim);
+        return;
+    }
+    if ((int)blockDim > r.soc.aiv && r.soc.aiv > 0) {
+        Loc l(nullptr, 0);
+        report_warning("launch-config", "multicore-partition", -1, "Launch", l,
+                       "blockDim %u exceeds the %d vector cores of %s: blocks run in several waves", blockDim,
+                       r.soc.aiv, r.soc.name);
+    }
+    r.fn = fn;
+    r.fn_arg = fn_arg;
+    r.block_dim = (int)blockDim;
+    r.sync_epoch = 0;
+    r.sync_arrived = 0;
+    std::vector<Block*> blocks;
+    for (uint32_t i = 0; i < blockDim; i++) { blocks.push_back(new Block()); blocks.back()->idx = (int)i; }
+    r.blocks = blocks;
+    r.in_launch = true;
+    std::vector<int> order;
+    for (uint32_t i = 0; i < blockDim; i++) order.push_back(r.order == ORD_REV ? (int)(blockDim - 1 - i) : (int)i);
+    size_t rr = 0;
+    for (;;) {
+        Block* pick = nullptr;
+        for (size_t k = 0; k < order.size() && !pick; k++) {
+            size_t i = r.order == ORD_INTERLEAVED ? (rr + k) % order.size() : k;
+            if (blocks[(size_t)order[i]]->state == BS_RUNNABLE) { pick = blocks[(size_t)order[i]]; rr = i + 1; }
+        }
+        if (!pick) break;
+        if (!pick->stack) block_setup(*pick);
+        r.cur = pick;
+        swapcontext(&r.main_ctx, &pick->ctx);
+        if (pick->state == BS_DONE || pick->state == BS_DEAD) block_teardown(*pick);
+    }
+    // Blocks still waiting in SyncAll: some block finished (or died) without reaching it.
+    std::vector<int> waiting, gone;
+    for (Block* b : blocks) (b->state == BS_SYNCALL ? waiting : gone).push_back(b->idx);
+    if (!waiting.empty()) {
+        Block* w = blocks[(size_t)waiting[0]];
+        r.cur = w;
+        char ws[256] = "", gs[256] = "";
+        for (size_t i = 0; i < waiting.size() && i < 16; i++) snprintf(ws + strlen(ws), 256 - strlen(ws), "%s%d", i ? "," : "", waiting[i]);
+        for (size_t i = 0; i < gone.size() && i < 16; i++) snprintf(gs + strlen(gs), 256 - strlen(gs), "%s%d", i ? "," : "", gone[i]);
+        report_hang("syncall-unreached", "sync-deadlock", P_S, "SyncAll", w->sync_loc,
+                    "SyncAll #%d was reached by %d of %d blocks (waiting: %s); block(s) %s ended after only %d "
+                    "SyncAll call(s): every block must call SyncAll the same number of times, or the NPU hangs",
+                    w->syncall_calls, (int)waiting.size(), (int)blockDim, ws, gs,
+                    blocks[(size_t)gone[0]]->syncall_calls);
+        r.deadlock = true;
+        for (Block* b : blocks) block_teardown(*b);
+    }
+    r.in_launch = false;
+    r.cur = nullptr;
+    for (Block* b : blocks) delete b;
+    r.blocks.clear();
+}
+#else
+;
+#endif
 
 class Harness {
 public:
-    Harness(int argc, char** argv) {
-        Runtime& r = rt();
-        const char* soc = nullptr;
-        const char* report = nullptr;
-        const char* trace = nullptr;
-        for (int i = 1; i < argc; i++) {
-            const char* a = argv[i];
-            const char* v = i + 1 < argc ? argv[i + 1] : "";
-            if (!strcmp(a, "--dir")) { snprintf(r.dir, sizeof r.dir, "%s", v); i++; }
-            else if (!strcmp(a, "--soc-file")) { soc = v; i++; }
-            else if (!strcmp(a, "--report")) { report = v; i++; }
-            else if (!strcmp(a, "--trace")) { trace = v; i++; }
-            else if (!strcmp(a, "--block-order")) {
-                r.order = !strcmp(v, "reverse") ? ORD_REV : !strcmp(v, "interleaved") ? ORD_INTERLEAVED : ORD_SEQ;
-                i++;
-            } else if (!strcmp(a, "--tiling-key")) { r.tiling_key = strtoull(v, nullptr, 0); i++; }
-            else if (!strcmp(a, "--strict")) r.strict = true;
-            else if (!strcmp(a, "--auto-sync")) { r.autosync_scalar = !strcmp(v, "scalar"); i++; }
-            else { fprintf(stderr, "emulator: unknown argument %s\n", a); exit(2); }
-        }
-        if (soc) read_soc(soc);
-        char path[1200];
-        if (!report) { snprintf(path, sizeof path, "%s/report.jsonl", r.dir); report = path; }
-        r.report = fopen(report, "w");
-        if (!r.report) { fprintf(stderr, "emulator: cannot write %s\n", report); exit(2); }
-        if (trace) {
-            r.trace = fopen(trace, "w");
-            if (r.trace) setvbuf(r.trace, nullptr, _IOFBF, 1 << 20);
-        }
-        static char altstack[1 << 16];
-        stack_t ss{};
-        ss.ss_sp = altstack;
-        ss.ss_size = sizeof altstack;
-        sigaltstack(&ss, nullptr);
-        struct sigaction sa{};
-        sa.sa_handler = crash_handler;
-        sa.sa_flags = SA_ONSTACK;
-        for (int s : {SIGSEGV, SIGBUS, SIGFPE, SIGABRT, SIGILL}) sigaction(s, &sa, nullptr);
-    }
-    GM_ADDR Input(const char* name) {
-        char path[1200];
-        snprintf(path, sizeof path, "%s/%s.bin", rt().dir, name);
-        FILE* f = fopen(path, "rb");
-        if (!f) { fprintf(stderr, "emulator: cannot read input %s\n", path); exit(2); }
-        fseek(f, 0, SEEK_END);
-        long n = ftell(f);
-        fseek(f, 0, SEEK_SET);
-        GmAlloc& a = gm_alloc(name, (uint64_t)n);
-        if (n > 0 && fread(a.base, 1, (size_t)n, f) != (size_t)n) { fprintf(stderr, "emulator: short read %s\n", path); exit(2); }
-        fclose(f);
-        return a.base;
-    }
-    GM_ADDR Output(const char* name, uint64_t bytes) {
-        GmAlloc& a = gm_alloc(name, bytes);
-        memset(a.base, 0xFF, bytes);  // poison: elements the kernel never writes read as NaN / -1
-        outputs_.push_back((int)(rt().gm.size() - 1));
-        return a.base;
-    }
+    Harness(int argc, char** argv);
+    GM_ADDR Input(const char* name);
+    GM_ADDR Output(const char* name, uint64_t bytes);
     // System workspace first (internal, 16 MB), then the user's bytes; GetUserWorkspace skips the system part.
-    GM_ADDR Workspace(uint64_t bytes) {
-        GmAlloc& a = gm_alloc("workspace", kSysWorkspace + bytes);
-        memset(a.base, 0, kSysWorkspace + bytes);
-        sys_ws() = a.base;
-        return a.base;
-    }
-    GM_ADDR Bytes(const char* name, const void* p, uint64_t n) {
-        GmAlloc& a = gm_alloc(name, n);
-        memcpy(a.base, p, n);
-        return a.base;
-    }
+    GM_ADDR Workspace(uint64_t bytes);
+    GM_ADDR Bytes(const char* name, const void* p, uint64_t n);
     template <class F>
     void Launch(uint32_t blockDim, F&& fn) {
-        Runtime& r = rt();
-        if (blockDim < 1 || blockDim > 65535) {
-            Loc l(nullptr, 0);
-            r.cur = nullptr;
-            report_error("launch-config", "multicore-partition", -1, "Launch", l,
-                         "blockDim is %u; it must be in [1, 65535]", blockDim);
-            return;
-        }
-        if ((int)blockDim > r.soc.aiv && r.soc.aiv > 0) {
-            Loc l(nullptr, 0);
-            report_warning("launch-config", "multicore-partition", -1, "Launch", l,
-                           "blockDim %u exceeds the %d vector cores of %s: blocks run in several waves", blockDim,
-                           r.soc.aiv, r.soc.name);
-        }
         using Fn = typename std::remove_reference<F>::type;
-        r.fn = [](void* p) { (*(Fn*)p)(); };
-        r.fn_arg = (void*)&fn;
-        r.block_dim = (int)blockDim;
-        r.sync_epoch = 0;
-        r.sync_arrived = 0;
-        std::vector<Block*> blocks;
-        for (uint32_t i = 0; i < blockDim; i++) { blocks.push_back(new Block()); blocks.back()->idx = (int)i; }
-        r.blocks = blocks;
-        r.in_launch = true;
-        std::vector<int> order;
-        for (uint32_t i = 0; i < blockDim; i++) order.push_back(r.order == ORD_REV ? (int)(blockDim - 1 - i) : (int)i);
-        size_t rr = 0;
-        for (;;) {
-            Block* pick = nullptr;
-            for (size_t k = 0; k < order.size() && !pick; k++) {
-                size_t i = r.order == ORD_INTERLEAVED ? (rr + k) % order.size() : k;
-                if (blocks[(size_t)order[i]]->state == BS_RUNNABLE) { pick = blocks[(size_t)order[i]]; rr = i + 1; }
-            }
-            if (!pick) break;
-            if (!pick->stack) block_setup(*pick);
-            r.cur = pick;
-            swapcontext(&r.main_ctx, &pick->ctx);
-            if (pick->state == BS_DONE || pick->state == BS_DEAD) block_teardown(*pick);
-        }
-        // Blocks still waiting in SyncAll: some block finished (or died) without reaching it.
-        std::vector<int> waiting, gone;
-        for (Block* b : blocks) (b->state == BS_SYNCALL ? waiting : gone).push_back(b->idx);
-        if (!waiting.empty()) {
-            Block* w = blocks[(size_t)waiting[0]];
-            r.cur = w;
-            char ws[256] = "", gs[256] = "";
-            for (size_t i = 0; i < waiting.size() && i < 16; i++) snprintf(ws + strlen(ws), 256 - strlen(ws), "%s%d", i ? "," : "", waiting[i]);
-            for (size_t i = 0; i < gone.size() && i < 16; i++) snprintf(gs + strlen(gs), 256 - strlen(gs), "%s%d", i ? "," : "", gone[i]);
-            report_hang("syncall-unreached", "sync-deadlock", P_S, "SyncAll", w->sync_loc,
-                        "SyncAll #%d was reached by %d of %d blocks (waiting: %s); block(s) %s ended after only %d "
-                        "SyncAll call(s): every block must call SyncAll the same number of times, or the NPU hangs",
-                        w->syncall_calls, (int)waiting.size(), (int)blockDim, ws, gs,
-                        blocks[(size_t)gone[0]]->syncall_calls);
-            r.deadlock = true;
-            for (Block* b : blocks) block_teardown(*b);
-        }
-        r.in_launch = false;
-        r.cur = nullptr;
-        for (Block* b : blocks) delete b;
-        r.blocks.clear();
+        launch_blocks(blockDim, [](void* p) { (*(Fn*)p)(); }, (void*)&fn);
     }
-    int Finish() {
-        Runtime& r = rt();
-        for (GmAlloc& a : r.gm) {  // raw-pointer writes into the red zones
-            uint64_t bad = 0;
-            for (uint64_t i = 0; i < kRedZone; i++) bad += a.map[i] != kRedByte;
-            for (uint64_t i = a.size; i < a.map_bytes - kRedZone; i++) bad += a.base[i] != kRedByte;
-            if (bad) {
-                Loc l(nullptr, 0);
-                report_error("gm-redzone", "gm-out-of-bounds", -1, "kernel", l,
-                             "%s B in the guard zones around %s (%s B) were overwritten: the kernel wrote past the "
-                             "buffer through a raw pointer", EMU_N(bad), a.name, EMU_N(a.size));
-            }
-        }
-        for (int i : outputs_) {
-            GmAlloc& a = r.gm[(size_t)i];
-            char path[1200];
-            snprintf(path, sizeof path, "%s/%s.out.bin", r.dir, a.name);
-            FILE* f = fopen(path, "wb");
-            if (f) { fwrite(a.base, 1, a.size, f); fclose(f); }
-        }
-        if (r.trace) fclose(r.trace);
-        if (r.report) fclose(r.report);
-        r.trace = r.report = nullptr;
-        return r.deadlock ? 3 : r.errors ? 1 : 0;
-    }
-    static GM_ADDR& sys_ws() {
-        static GM_ADDR p = nullptr;
-        return p;
-    }
+    int Finish();
+    static GM_ADDR& sys_ws() { return rt().sys_workspace; }
     static constexpr uint64_t kSysWorkspace = 16u << 20;
 
 private:
     std::vector<int> outputs_;
 };
+
+#if ASCENDC_EMU_RT_BODIES  // member function: defined in the runtime object only
+EMU_RT_FN Harness::Harness(int argc, char** argv)
+{
+    Runtime& r = rt();
+    const char* soc = nullptr;
+    const char* report = nullptr;
+    const char* trace = nullptr;
+    for (int i = 1; i < argc; i++) {
+        const char* a = argv[i];
+        const char* v = i + 1 < argc ? argv[i + 1] : "";
+        if (!strcmp(a, "--dir")) { snprintf(r.dir, sizeof r.dir, "%s", v); i++; }
+        else if (!strcmp(a, "--soc-file")) { soc = v; i++; }
+        else if (!strcmp(a, "--report")) { report = v; i++; }
+        else if (!strcmp(a, "--trace")) { trace = v; i++; }
+        else if (!strcmp(a, "--block-order")) {
+            r.order = !strcmp(v, "reverse") ? ORD_REV : !strcmp(v, "interleaved") ? ORD_INTERLEAVED : ORD_SEQ;
+            i++;
+        } else if (!strcmp(a, "--tiling-key")) { r.tiling_key = strtoull(v, nullptr, 0); i++; }
+        else if (!strcmp(a, "--strict")) r.strict = true;
+        else if (!strcmp(a, "--auto-sync")) { r.autosync_scalar = !strcmp(v, "scalar"); i++; }
+        else { fprintf(stderr, "emulator: unknown argument %s\n", a); exit(2); }
+    }
+    if (soc) read_soc(soc);
+    char path[1200];
+    if (!report) { snprintf(path, sizeof path, "%s/report.jsonl", r.dir); report = path; }
+    r.report = fopen(report, "w");
+    if (!r.report) { fprintf(stderr, "emulator: cannot write %s\n", report); exit(2); }
+    if (trace) {
+        r.trace = fopen(trace, "w");
+        if (r.trace) setvbuf(r.trace, nullptr, _IOFBF, 1 << 20);
+    }
+    stack_t ss{};
+    ss.ss_sp = r.altstack;
+    ss.ss_size = sizeof r.altstack;
+    sigaltstack(&ss, nullptr);
+    struct sigaction sa{};
+    sa.sa_handler = crash_handler;
+    sa.sa_flags = SA_ONSTACK;
+    for (int s : {SIGSEGV, SIGBUS, SIGFPE, SIGABRT, SIGILL}) sigaction(s, &sa, nullptr);
+}
+#endif
+#if ASCENDC_EMU_RT_BODIES  // member function: defined in the runtime object only
+EMU_RT_FN GM_ADDR Harness::Input(const char* name)
+{
+    char path[1200];
+    snprintf(path, sizeof path, "%s/%s.bin", rt().dir, name);
+    FILE* f = fopen(path, "rb");
+    if (!f) { fprintf(stderr, "emulator: cannot read input %s\n", path); exit(2); }
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    GmAlloc& a = gm_alloc(name, (uint64_t)n);
+    if (n > 0 && fread(a.base, 1, (size_t)n, f) != (size_t)n) { fprintf(stderr, "emulator: short read %s\n", path); exit(2); }
+    fclose(f);
+    return a.base;
+}
+#endif
+#if ASCENDC_EMU_RT_BODIES  // member function: defined in the runtime object only
+EMU_RT_FN GM_ADDR Harness::Output(const char* name, uint64_t bytes)
+{
+    GmAlloc& a = gm_alloc(name, bytes);
+    memset(a.base, 0xFF, bytes);  // poison: elements the kernel never writes read as NaN / -1
+    outputs_.push_back((int)(rt().gm.size() - 1));
+    return a.base;
+}
+#endif
+#if ASCENDC_EMU_RT_BODIES  // member function: defined in the runtime object only
+EMU_RT_FN GM_ADDR Harness::Workspace(uint64_t bytes)
+{
+    GmAlloc& a = gm_alloc("workspace", kSysWorkspace + bytes);
+    memset(a.base, 0, kSysWorkspace + bytes);
+    sys_ws() = a.base;
+    return a.base;
+}
+#endif
+#if ASCENDC_EMU_RT_BODIES  // member function: defined in the runtime object only
+EMU_RT_FN GM_ADDR Harness::Bytes(const char* name, const void* p, uint64_t n)
+{
+    GmAlloc& a = gm_alloc(name, n);
+    memcpy(a.base, p, n);
+    return a.base;
+}
+#endif
+#if ASCENDC_EMU_RT_BODIES  // member function: defined in the runtime object only
+EMU_RT_FN int Harness::Finish()
+{
+    Runtime& r = rt();
+    for (GmAlloc& a : r.gm) {  // raw-pointer writes into the red zones
+        uint64_t bad = 0;
+        for (uint64_t i = 0; i < kRedZone; i++) bad += a.map[i] != kRedByte;
+        for (uint64_t i = a.size; i < a.map_bytes - kRedZone; i++) bad += a.base[i] != kRedByte;
+        if (bad) {
+            Loc l(nullptr, 0);
+            report_error("gm-redzone", "gm-out-of-bounds", -1, "kernel", l,
+                         "%s B in the guard zones around %s (%s B) were overwritten: the kernel wrote past the "
+                         "buffer through a raw pointer", EMU_N(bad), a.name, EMU_N(a.size));
+        }
+    }
+    for (int i : outputs_) {
+        GmAlloc& a = r.gm[(size_t)i];
+        char path[1200];
+        snprintf(path, sizeof path, "%s/%s.out.bin", r.dir, a.name);
+        FILE* f = fopen(path, "wb");
+        if (f) { fwrite(a.base, 1, a.size, f); fclose(f); }
+    }
+    if (r.trace) fclose(r.trace);
+    if (r.report) fclose(r.report);
+    r.trace = r.report = nullptr;
+    return r.deadlock ? 3 : r.errors ? 1 : 0;
+}
+#endif
 }  // namespace ascendc_emu
 
 namespace AscendC {
-inline GM_ADDR GetSysWorkSpacePtr() { return ascendc_emu::Harness::sys_ws(); }
-inline GM_ADDR GetUserWorkspace(GM_ADDR workspace) {
+EMU_RT_FN GM_ADDR GetSysWorkSpacePtr()
+#if ASCENDC_EMU_RT_BODIES
+{ return ascendc_emu::rt().sys_workspace; }
+#else
+;
+#endif
+EMU_RT_FN GM_ADDR GetUserWorkspace(GM_ADDR workspace)
+#if ASCENDC_EMU_RT_BODIES
+{
     return workspace ? workspace + ascendc_emu::Harness::kSysWorkspace : workspace;
 }
+#else
+;
+#endif
 }  // namespace AscendC
 #endif  // ASCENDC_EMU_ASCENDC_EMU_HARNESS_H_

@@ -62,7 +62,9 @@ enum KernelMetaType {
 
 namespace ascendc_emu {
 // Fields in declaration order with natural alignment, exactly like the host struct: a memcpy is the deserialiser.
-inline void load_tiling(void* dst, const void* src, size_t bytes, const Loc& loc) {
+EMU_RT_FN void load_tiling(void* dst, const void* src, size_t bytes, const Loc& loc)
+#if ASCENDC_EMU_RT_BODIES
+{
     uint64_t lo, hi;
     if (!src) {
         report_error("tiling-null", "tiling-runtime", P_S, "GET_TILING_DATA", loc,
@@ -75,6 +77,9 @@ inline void load_tiling(void* dst, const void* src, size_t bytes, const Loc& loc
     if (gm_check(src, bytes, false, P_S, "GET_TILING_DATA", loc, &lo, &hi)) memcpy((uint8_t*)dst + lo, (const uint8_t*)src + lo, hi - lo);
     for (size_t i = 0; i < bytes; i += 64) trace_scalar("GET_TILING_DATA", SP_GM, loc, dcache_access((const uint8_t*)src + i));
 }
+#else
+;
+#endif
 }  // namespace ascendc_emu
 
 #ifdef ASCENDC_EMU_TILING_TYPE
@@ -106,8 +111,8 @@ inline int64_t GetSubBlockNum() { return 1; }
 inline int64_t GetTaskRatio() { return 1; }
 inline void InitSocState() {}
 inline void SetSysWorkspace(GM_ADDR) {}
-inline GM_ADDR GetSysWorkSpacePtr();
-inline GM_ADDR GetUserWorkspace(GM_ADDR workspace);
+EMU_RT_FN GM_ADDR GetSysWorkSpacePtr();
+EMU_RT_FN GM_ADDR GetUserWorkspace(GM_ADDR workspace);
 using ::printf;
 template <class... A>
 inline void PRINTF(const char* fmt, A... a) { ::printf(fmt, a...); }

@@ -258,12 +258,17 @@ struct MatmulCore {
 template <class T> inline float mm_ld(const uint8_t* p) { T v; memcpy(&v, p, sizeof(T)); return (float)(calc_t<T>)v; }
 
 // Join every pipe's clock: the synchronous Matmul calls return after the cube finished (internal sync).
-inline void mm_full_sync() {
+EMU_RT_FN void mm_full_sync()
+#if ASCENDC_EMU_RT_BODIES
+{
     Block& b = blk();
     uint32_t all[NPIPE] = {};
     for (int q = 0; q < NPIPE; q++) join(all, b.vc[q]);
     for (int q = 0; q < NPIPE; q++) join(b.vc[q], all);
 }
+#else
+;
+#endif
 }  // namespace ascendc_emu
 
 namespace AscendC {
@@ -621,7 +626,12 @@ using namespace AscendC;
 }  // namespace matmul
 
 namespace ascendc_emu {
-inline void matmul_regist(const Loc&, AscendC::TPipe*, GM_ADDR) {}
+EMU_RT_FN void matmul_regist(const Loc&, AscendC::TPipe*, GM_ADDR)
+#if ASCENDC_EMU_RT_BODIES
+{}
+#else
+;
+#endif
 template <class MM, class... Rest>
 inline void matmul_regist(const Loc& loc, AscendC::TPipe* pipe, GM_ADDR ws, MM& mm, const TCubeTiling* tiling,
                           Rest&&... rest) {

@@ -15,6 +15,24 @@
 #include <unistd.h>
 #include "fp16.h"
 
+// Non-template runtime functions (reports, shadow memory, scheduler, harness plumbing) are marked EMU_RT_FN.
+// - header-only (default): plain `inline`; everything is compiled into the kernel's translation unit;
+// - ASCENDC_EMU_SPLIT_RUNTIME (build.py): the kernel TU sees declarations only (`#if ASCENDC_EMU_RT_BODIES`
+//   hides the bodies), so no code is generated for them per kernel; it links against a runtime object built once
+//   per header version and compiler flags. Tiny hot helpers (blk, begin_epoch, lane_on...) stay plain `inline`;
+// - ASCENDC_EMU_RUNTIME_IMPL: that runtime object (runtime.cpp = this define + harness.h): real definitions.
+// Mutable state lives in the Runtime object (rt(), defined once), not in function-local statics.
+#if defined(ASCENDC_EMU_RUNTIME_IMPL)
+#define EMU_RT_FN
+#define ASCENDC_EMU_RT_BODIES 1
+#elif defined(ASCENDC_EMU_SPLIT_RUNTIME)
+#define EMU_RT_FN
+#define ASCENDC_EMU_RT_BODIES 0
+#else
+#define EMU_RT_FN inline
+#define ASCENDC_EMU_RT_BODIES 1
+#endif
+
 namespace ascendc_emu {
 
 // The user's call site, captured by a defaulted argument on every API (GCC evaluates __builtin_FILE/LINE
@@ -180,11 +198,19 @@ struct Runtime {
     int stderr_lines = 0;
     void (*fn)(void*) = nullptr;
     void* fn_arg = nullptr;
+    const struct NpuCode* code_override = nullptr;  // replaces the category's code for the next report
+    uint8_t* sys_workspace = nullptr;                // GetSysWorkSpacePtr()
+    char altstack[1 << 16];                          // signal stack of the crash handler
 };
-inline Runtime& rt() {
+EMU_RT_FN Runtime& rt()
+#if ASCENDC_EMU_RT_BODIES
+{
     static Runtime r;
     return r;
 }
+#else
+;
+#endif
 inline Block& blk() { return *rt().cur; }
 
 // ------------------------------------------------------------------------------------------------ JSON
@@ -214,7 +240,9 @@ struct Json {
 // ------------------------------------------------------------------------------------------------ report
 // NPU-style fault codes (memo section 5): what the runtime would typically print for the category.
 struct NpuCode { const char* code; const char* errorStr; };
-inline NpuCode npu_code(const char* category) {
+EMU_RT_FN NpuCode npu_code(const char* category)
+#if ASCENDC_EMU_RT_BODIES
+{
     if (!strcmp(category, "ub-overflow") || !strcmp(category, "ub-out-of-bounds"))
         return {"507035", "VEC instruction error: the ub address out of bounds"};
     if (!strcmp(category, "gm-out-of-bounds"))
@@ -229,6 +257,9 @@ inline NpuCode npu_code(const char* category) {
         return {"", ""};  // races corrupt data silently; no runtime code
     return {"", ""};
 }
+#else
+;
+#endif
 
 inline uint64_t hash_key(const char* check, const char* file, int line, long extra) {
     uint64_t h = 1469598103934665603ull;
@@ -241,12 +272,16 @@ inline uint64_t hash_key(const char* check, const char* file, int line, long ext
 
 // Writes one report line. Repeats of the same (check, source line) are dropped: a bug inside a loop is one bug.
 // `code_override` may replace the category default (e.g. sync-deadlock 507014).
-inline const NpuCode*& code_override() {
-    static const NpuCode* c = nullptr;
-    return c;
-}
-inline void vreport(bool error, const char* check, const char* category, int pipe, const char* api, const Loc& loc,
-                    long dedup_extra, const char* fmt, va_list ap) {
+EMU_RT_FN const NpuCode*& code_override()
+#if ASCENDC_EMU_RT_BODIES
+{ return rt().code_override; }
+#else
+;
+#endif
+EMU_RT_FN void vreport(bool error, const char* check, const char* category, int pipe, const char* api, const Loc& loc,
+                    long dedup_extra, const char* fmt, va_list ap)
+#if ASCENDC_EMU_RT_BODIES
+{
     Runtime& r = rt();
     uint64_t h = hash_key(check, loc.file, loc.line, dedup_extra);
     for (uint64_t k : r.dedup)
@@ -274,9 +309,14 @@ inline void vreport(bool error, const char* check, const char* category, int pip
         fprintf(stderr, "[%s][Block_%d][%s:%d][%s] %s\n", error ? "ERROR" : "WARNING", b, loc.file ? loc.file : "?",
                 loc.line, api, msg);
 }
+#else
+;
+#endif
 // A fault that hangs the NPU (reported with 507014 "aicore timeout" whatever the category).
-inline void report_hang(const char* check, const char* category, int pipe, const char* api, const Loc& loc,
-                        const char* fmt, ...) {
+EMU_RT_FN void report_hang(const char* check, const char* category, int pipe, const char* api, const Loc& loc,
+                        const char* fmt, ...)
+#if ASCENDC_EMU_RT_BODIES
+{
     static const NpuCode hang{"507014", "timeout or trap error [aicore timeout]"};
     code_override() = &hang;
     va_list ap;
@@ -284,23 +324,38 @@ inline void report_hang(const char* check, const char* category, int pipe, const
     vreport(true, check, category, pipe, api, loc, 0, fmt, ap);
     va_end(ap);
 }
-inline void report_error(const char* check, const char* category, int pipe, const char* api, const Loc& loc,
-                         const char* fmt, ...) {
+#else
+;
+#endif
+EMU_RT_FN void report_error(const char* check, const char* category, int pipe, const char* api, const Loc& loc,
+                         const char* fmt, ...)
+#if ASCENDC_EMU_RT_BODIES
+{
     va_list ap;
     va_start(ap, fmt);
     vreport(true, check, category, pipe, api, loc, 0, fmt, ap);
     va_end(ap);
 }
-inline void report_warning(const char* check, const char* category, int pipe, const char* api, const Loc& loc,
-                           const char* fmt, ...) {
+#else
+;
+#endif
+EMU_RT_FN void report_warning(const char* check, const char* category, int pipe, const char* api, const Loc& loc,
+                           const char* fmt, ...)
+#if ASCENDC_EMU_RT_BODIES
+{
     va_list ap;
     va_start(ap, fmt);
     vreport(false, check, category, pipe, api, loc, 0, fmt, ap);
     va_end(ap);
 }
+#else
+;
+#endif
 // strict mode turns documented-but-silent hardware behaviour (truncation) into errors
-inline void report_soft(const char* check, const char* category, int pipe, const char* api, const Loc& loc,
-                        const char* fmt, ...) {
+EMU_RT_FN void report_soft(const char* check, const char* category, int pipe, const char* api, const Loc& loc,
+                        const char* fmt, ...)
+#if ASCENDC_EMU_RT_BODIES
+{
     static const NpuCode silent{"", ""};  // the hardware does not fault; the data is silently wrong
     code_override() = &silent;
     va_list ap;
@@ -308,9 +363,14 @@ inline void report_soft(const char* check, const char* category, int pipe, const
     vreport(rt().strict, check, category, pipe, api, loc, 0, fmt, ap);
     va_end(ap);
 }
+#else
+;
+#endif
 
 // ------------------------------------------------------------------------------------------------ trace
-inline uint32_t intern_site(const char* file, int line, const char* api) {
+EMU_RT_FN uint32_t intern_site(const char* file, int line, const char* api)
+#if ASCENDC_EMU_RT_BODIES
+{
     Runtime& r = rt();
     if (r.site_hash.empty()) { r.site_hash.assign(8192, 0); r.sites.push_back(Site{"", 0, ""}); }
     uint64_t h = ((uint64_t)(uintptr_t)file * 31 + (uint64_t)line) * 131 + (uint64_t)(uintptr_t)api;
@@ -338,8 +398,13 @@ inline uint32_t intern_site(const char* file, int line, const char* api) {
         if (s.file == file && s.line == line && s.api == api) return id;
     }
 }
+#else
+;
+#endif
 
-inline void flush_scalar_trace() {
+EMU_RT_FN void flush_scalar_trace()
+#if ASCENDC_EMU_RT_BODIES
+{
     Runtime& r = rt();
     Block& b = blk();
     if (!b.sc_count) return;
@@ -357,6 +422,9 @@ inline void flush_scalar_trace() {
     b.has_last[P_S] = true;
     b.sc_count = b.sc_miss = 0;
 }
+#else
+;
+#endif
 
 // Starts a traced event: the caller adds its own fields and then calls trace_end.
 struct Ev {
@@ -364,8 +432,10 @@ struct Ev {
     uint64_t seq = 0;
     bool on = false;
 };
-inline void maybe_yield();
-inline void trace_begin(Ev& e, int pipe, const char* api, const Loc& loc) {
+EMU_RT_FN void maybe_yield();
+EMU_RT_FN void trace_begin(Ev& e, int pipe, const char* api, const Loc& loc)
+#if ASCENDC_EMU_RT_BODIES
+{
     Runtime& r = rt();
     Block& b = blk();
     flush_scalar_trace();
@@ -376,7 +446,12 @@ inline void trace_begin(Ev& e, int pipe, const char* api, const Loc& loc) {
     e.on = r.trace != nullptr;
     if (e.on) e.j.i("block", b.idx).i("seq", (long long)e.seq).s("pipe", pipe_lc(pipe)).s("api", api).i("line", loc.line);
 }
-inline void trace_after(Ev& e, const uint64_t* after, int n) {
+#else
+;
+#endif
+EMU_RT_FN void trace_after(Ev& e, const uint64_t* after, int n)
+#if ASCENDC_EMU_RT_BODIES
+{
     if (!e.on || n == 0) return;
     e.j.sep();
     e.j.raw("\"after\":[");
@@ -387,13 +462,23 @@ inline void trace_after(Ev& e, const uint64_t* after, int n) {
     }
     e.j.raw("]");
 }
-inline void trace_end(Ev& e) {
+#else
+;
+#endif
+EMU_RT_FN void trace_end(Ev& e)
+#if ASCENDC_EMU_RT_BODIES
+{
     if (e.on) fputs(e.j.end(), rt().trace);
     maybe_yield();
 }
+#else
+;
+#endif
 
 // One scalar access (GetValue/SetValue); merged with identical neighbours to keep scalar loops' traces small.
-inline void trace_scalar(const char* api, int space, const Loc& loc, bool miss) {
+EMU_RT_FN void trace_scalar(const char* api, int space, const Loc& loc, bool miss)
+#if ASCENDC_EMU_RT_BODIES
+{
     Block& b = blk();
     b.last_loc = loc;
     b.last_api = api;
@@ -404,6 +489,9 @@ inline void trace_scalar(const char* api, int space, const Loc& loc, bool miss) 
     b.sc_count++;
     if (miss) b.sc_miss++;
 }
+#else
+;
+#endif
 
 // ------------------------------------------------------------------------------------------------ clocks
 // Each pipe runs in order; the vector clock vc[p] says which events of every other pipe are known to have
@@ -419,11 +507,16 @@ inline bool ordered(int writer_pipe, uint32_t epoch, int reader_pipe) {
     return blk().vc[reader_pipe][writer_pipe] >= epoch;
 }
 
-inline const char* hard_event_hint(int from, int to) {
+EMU_RT_FN const char* hard_event_hint(int from, int to)
+#if ASCENDC_EMU_RT_BODIES
+{
     static char buf[64];
     snprintf(buf, sizeof buf, "SetFlag/WaitFlag<HardEvent::%s_%s>", pipe_uc(from), pipe_uc(to));
     return buf;
 }
+#else
+;
+#endif
 
 struct Conflict {
     bool any = false;
@@ -433,7 +526,9 @@ struct Conflict {
     uint64_t first = 0, last = 0;
 };
 
-inline void report_race(const Conflict& c, int space, int pipe, const char* api, const Loc& loc, bool write) {
+EMU_RT_FN void report_race(const Conflict& c, int space, int pipe, const char* api, const Loc& loc, bool write)
+#if ASCENDC_EMU_RT_BODIES
+{
     const Site& o = rt().sites[c.other_site];
     int from = c.other_pipe, to = pipe;
     long extra = (long)c.other_site;  // one report per (reader/writer line, other line)
@@ -458,10 +553,15 @@ inline void report_race(const Conflict& c, int space, int pipe, const char* api,
        !strcmp(c.kind, "WAR") ? "reads" : "writes", o.api, o.file, o.line, pipe_uc(to), write ? "writes" : "reads",
        api, loc.line, hint);
 }
+#else
+;
+#endif
 
 // Race check + shadow update for an on-chip range [addr, addr+bytes) of the current block.
-inline void shadow_access(int space, uint64_t addr, uint64_t bytes, bool write, int pipe, uint32_t site,
-                          const char* api, const Loc& loc) {
+EMU_RT_FN void shadow_access(int space, uint64_t addr, uint64_t bytes, bool write, int pipe, uint32_t site,
+                          const char* api, const Loc& loc)
+#if ASCENDC_EMU_RT_BODIES
+{
     Block& b = blk();
     if (!bytes || !b.mem[space] || pipe >= NPIPE) return;
     if (!b.shadow[space]) {
@@ -494,21 +594,31 @@ inline void shadow_access(int space, uint64_t addr, uint64_t bytes, bool write, 
     }
     if (c.any) report_race(c, space, pipe, api, loc, write);
 }
+#else
+;
+#endif
 
 // ------------------------------------------------------------------------------------------------ GM
 // Finds the allocation whose mapping (buffer plus red zones) contains p; with_redzone=false: the buffer only.
-inline GmAlloc* gm_find(const void* p, bool with_redzone = true) {
+EMU_RT_FN GmAlloc* gm_find(const void* p, bool with_redzone = true)
+#if ASCENDC_EMU_RT_BODIES
+{
     const uint8_t* q = (const uint8_t*)p;
     for (GmAlloc& a : rt().gm) {
         if (with_redzone ? (q >= a.map && q < a.map + a.map_bytes) : (q >= a.base && q < a.base + a.size)) return &a;
     }
     return nullptr;
 }
+#else
+;
+#endif
 
 // Checks a GM range against the real host allocation. Returns the in-bounds sub-range via lo/hi offsets
 // (relative to p); false if nothing may be touched.
-inline bool gm_check(const void* p, uint64_t bytes, bool write, int pipe, const char* api, const Loc& loc,
-                     uint64_t* lo, uint64_t* hi) {
+EMU_RT_FN bool gm_check(const void* p, uint64_t bytes, bool write, int pipe, const char* api, const Loc& loc,
+                     uint64_t* lo, uint64_t* hi)
+#if ASCENDC_EMU_RT_BODIES
+{
     *lo = 0;
     *hi = bytes;
     if (!bytes) return false;
@@ -536,10 +646,15 @@ inline bool gm_check(const void* p, uint64_t bytes, bool write, int pipe, const 
     }
     return true;
 }
+#else
+;
+#endif
 
 // Intra-block GM hazards between the S / MTE2 / MTE3 / FIX pipes (e.g. MTE3 writes z, then MTE2 reads it back).
-inline void gm_shadow_access(const void* p, uint64_t bytes, bool write, int pipe, uint32_t site, const char* api,
-                             const Loc& loc) {
+EMU_RT_FN void gm_shadow_access(const void* p, uint64_t bytes, bool write, int pipe, uint32_t site, const char* api,
+                             const Loc& loc)
+#if ASCENDC_EMU_RT_BODIES
+{
     GmAlloc* a = gm_find(p, false);
     if (!a || !bytes) return;
     int slot = gm_slot(pipe);
@@ -581,9 +696,14 @@ inline void gm_shadow_access(const void* p, uint64_t bytes, bool write, int pipe
     }
     if (c.any) report_race(c, SP_GM, pipe, api, loc, write);
 }
+#else
+;
+#endif
 
 // DCache: scalar GM accesses go through a 32 KB, 64-byte-line cache; misses cost MTE-like latency.
-inline bool dcache_access(const void* p) {
+EMU_RT_FN bool dcache_access(const void* p)
+#if ASCENDC_EMU_RT_BODIES
+{
     Block& b = blk();
     uint64_t line = (uint64_t)(uintptr_t)p >> 6;
     unsigned set = (unsigned)(line & 127);
@@ -601,6 +721,9 @@ inline bool dcache_access(const void* p) {
     b.dc_age[set][victim] = 0;
     return true;
 }
+#else
+;
+#endif
 
 // ------------------------------------------------------------------------------------------------ scheduler
 [[noreturn]] inline void kill_block(bool deadlock) {
@@ -611,10 +734,15 @@ inline bool dcache_access(const void* p) {
     swapcontext(&b.ctx, &r.main_ctx);
     abort();  // never resumed
 }
-inline void maybe_yield() {
+EMU_RT_FN void maybe_yield()
+#if ASCENDC_EMU_RT_BODIES
+{
     Runtime& r = rt();
     if (r.order == ORD_INTERLEAVED && r.in_launch && r.block_dim > 1) swapcontext(&r.cur->ctx, &r.main_ctx);
 }
+#else
+;
+#endif
 
 }  // namespace ascendc_emu
 #endif  // ASCENDC_EMU_ASCENDC_EMU_RUNTIME_H_

@@ -58,9 +58,11 @@ struct Slot {
 
 // Common checks before an API touches `bytes` bytes at byte offset `off` of a local tensor.
 // Returns false when the access must be skipped (no buffer, or outside the arena).
-inline bool local_check(uint8_t* ptr, uint32_t addr, uint32_t lo, uint32_t hi, TPosition pos, const Slot* slot,
+EMU_RT_FN bool local_check(uint8_t* ptr, uint32_t addr, uint32_t lo, uint32_t hi, TPosition pos, const Slot* slot,
                         uint32_t gen, uint64_t off, uint64_t bytes, bool write, int pipe, const char* api,
-                        const Loc& loc, uint32_t align = 32) {
+                        const Loc& loc, uint32_t align = 32)
+#if ASCENDC_EMU_RT_BODIES
+{
     if (!ptr) {
         report_error("tensor-uninitialised", "queue-misuse", pipe, api, loc,
                      "%s uses a LocalTensor that was never obtained from AllocTensor/DeQue/TBuf::Get", api);
@@ -94,6 +96,9 @@ inline bool local_check(uint8_t* ptr, uint32_t addr, uint32_t lo, uint32_t hi, T
     }
     return true;
 }
+#else
+;
+#endif
 }  // namespace ascendc_emu
 
 namespace AscendC {

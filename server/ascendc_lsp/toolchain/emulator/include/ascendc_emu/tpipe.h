@@ -49,7 +49,9 @@ inline int pipe_of(pipe_t p) {
     }
 }
 
-inline void set_flag(HardEvent e, int id, const Loc& loc, const char* api = "SetFlag", const char* queue = nullptr) {
+EMU_RT_FN void set_flag(HardEvent e, int id, const Loc& loc, const char* api = "SetFlag", const char* queue = nullptr)
+#if ASCENDC_EMU_RT_BODIES
+{
     Block& b = blk();
     EvInfo in = ev_info(e);
     if (id < 0 || id >= rt().soc.event_ids) {
@@ -72,7 +74,12 @@ inline void set_flag(HardEvent e, int id, const Loc& loc, const char* api = "Set
     if (ev.on) { ev.j.s("event", in.name).i("id", id); if (queue) ev.j.s("queue", queue); }
     trace_end(ev);
 }
-inline void wait_flag(HardEvent e, int id, const Loc& loc) {
+#else
+;
+#endif
+EMU_RT_FN void wait_flag(HardEvent e, int id, const Loc& loc)
+#if ASCENDC_EMU_RT_BODIES
+{
     Block& b = blk();
     EvInfo in = ev_info(e);
     if (id < 0 || id >= rt().soc.event_ids) {
@@ -97,7 +104,12 @@ inline void wait_flag(HardEvent e, int id, const Loc& loc) {
     trace_after(ev, &f.seq, 1);
     trace_end(ev);
 }
-inline void pipe_barrier(int p, const Loc& loc) {
+#else
+;
+#endif
+EMU_RT_FN void pipe_barrier(int p, const Loc& loc)
+#if ASCENDC_EMU_RT_BODIES
+{
     Block& b = blk();
     uint64_t after[NPIPE];
     int n = 0;
@@ -119,6 +131,9 @@ inline void pipe_barrier(int p, const Loc& loc) {
     trace_after(ev, after, n);
     trace_end(ev);
 }
+#else
+;
+#endif
 
 // ---------------------------------------------------------------------------------------------- queues
 struct QueInfo { TPosition pos; int prod, cons; };
@@ -192,7 +207,9 @@ public:
     void reset();
 };
 
-inline bool TPipeBase::init_buffer(QueBase& q, int num, uint32_t len, const Loc& loc) {
+#if ASCENDC_EMU_RT_BODIES  // member function: defined in the runtime object only
+EMU_RT_FN bool TPipeBase::init_buffer(QueBase& q, int num, uint32_t len, const Loc& loc)
+{
     Runtime& r = rt();
     Block& b = blk();
     Space sp = pos_space(q.info.pos);
@@ -266,7 +283,10 @@ inline bool TPipeBase::init_buffer(QueBase& q, int num, uint32_t len, const Loc&
     if (!known) ques.push_back(&q);
     return true;
 }
-inline void TPipeBase::reset() {
+#endif
+#if ASCENDC_EMU_RT_BODIES  // member function: defined in the runtime object only
+EMU_RT_FN void TPipeBase::reset()
+{
     for (QueBase* q : ques) {
         for (Slot& s : q->slots) s.gen++;
         q->slots.clear();
@@ -277,8 +297,11 @@ inline void TPipeBase::reset() {
     memset(used, 0, sizeof used);
     nbuf = 0;
 }
+#endif
 
-inline QueBase::~QueBase() {
+#if ASCENDC_EMU_RT_BODIES  // member function: defined in the runtime object only
+EMU_RT_FN QueBase::~QueBase()
+{
     if (!rt().cur || slots.empty()) return;
     if (pipe)
         for (auto it = pipe->ques.begin(); it != pipe->ques.end(); ++it)
@@ -297,8 +320,11 @@ inline QueBase::~QueBase() {
         if (s.state != SL_FREE && s.state != SL_TBUF && b.live[(int)info.pos] > 0) b.live[(int)info.pos]--;
     }
 }
+#endif
 
-inline Slot* QueBase::alloc(const Loc& loc) {
+#if ASCENDC_EMU_RT_BODIES  // member function: defined in the runtime object only
+EMU_RT_FN Slot* QueBase::alloc(const Loc& loc)
+{
     Block& b = blk();
     if (slots.empty()) {
         report_error("queue-uninitialised", "queue-misuse", info.prod, "AllocTensor", loc,
@@ -339,7 +365,10 @@ inline Slot* QueBase::alloc(const Loc& loc) {
     trace_end(ev);
     return s;
 }
-inline bool QueBase::enque(Slot* s, uint32_t gen, const Loc& loc) {
+#endif
+#if ASCENDC_EMU_RT_BODIES  // member function: defined in the runtime object only
+EMU_RT_FN bool QueBase::enque(Slot* s, uint32_t gen, const Loc& loc)
+{
     Block& b = blk();
     if (!s || s->que != this) {
         report_error("queue-foreign", "queue-misuse", info.prod, "EnQue", loc,
@@ -374,7 +403,10 @@ inline bool QueBase::enque(Slot* s, uint32_t gen, const Loc& loc) {
     trace_end(ev);
     return true;
 }
-inline Slot* QueBase::deque(const Loc& loc) {
+#endif
+#if ASCENDC_EMU_RT_BODIES  // member function: defined in the runtime object only
+EMU_RT_FN Slot* QueBase::deque(const Loc& loc)
+{
     Block& b = blk();
     if (fifo.empty()) {
         report_hang("deque-empty", "sync-deadlock", info.cons, "DeQue", loc,
@@ -397,7 +429,10 @@ inline Slot* QueBase::deque(const Loc& loc) {
     trace_end(ev);
     return s;
 }
-inline void QueBase::free_(Slot* s, uint32_t gen, const Loc& loc) {
+#endif
+#if ASCENDC_EMU_RT_BODIES  // member function: defined in the runtime object only
+EMU_RT_FN void QueBase::free_(Slot* s, uint32_t gen, const Loc& loc)
+{
     Block& b = blk();
     if (!s || s->que != this) {
         report_error("queue-foreign", "queue-misuse", info.cons, "FreeTensor", loc,
@@ -430,6 +465,7 @@ inline void QueBase::free_(Slot* s, uint32_t gen, const Loc& loc) {
     }
     trace_end(ev);
 }
+#endif
 }  // namespace ascendc_emu
 
 namespace AscendC {
@@ -565,7 +601,12 @@ public:
     }
 };
 
-inline TPipe* GetTPipePtr() { return static_cast<TPipe*>(ascendc_emu::blk().pipe); }
+EMU_RT_FN TPipe* GetTPipePtr()
+#if ASCENDC_EMU_RT_BODIES
+{ return static_cast<TPipe*>(ascendc_emu::blk().pipe); }
+#else
+;
+#endif
 
 template <HardEvent event>
 inline void SetFlag(int32_t eventID, EMU_LOC) { ascendc_emu::set_flag(event, eventID, loc); }

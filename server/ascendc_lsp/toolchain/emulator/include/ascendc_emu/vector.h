@@ -73,7 +73,9 @@ inline bool lane_on(int lane) {
     return lane < 64 ? (b.mask_lo >> lane) & 1 : (b.mask_hi >> (lane - 64)) & 1;
 }
 // Validates and installs the mask argument of a level-0 call (isSetMask = true).
-inline void mask_arg_cont(int lanes, int64_t mask, const char* api, const Loc& loc) {
+EMU_RT_FN void mask_arg_cont(int lanes, int64_t mask, const char* api, const Loc& loc)
+#if ASCENDC_EMU_RT_BODIES
+{
     if (blk().counter_mode) { set_mask_cont(lanes, (uint64_t)mask); return; }
     if (mask > lanes || mask < 0)
         report_error("mask-range", "vector-param-invalid", P_V, api, loc,
@@ -85,7 +87,12 @@ inline void mask_arg_cont(int lanes, int64_t mask, const char* api, const Loc& l
                        api);
     set_mask_cont(lanes, mask < 0 ? 0 : (uint64_t)mask);
 }
-inline void mask_arg_bits(int lanes, const uint64_t* mask, const char* api, const Loc& loc) {
+#else
+;
+#endif
+EMU_RT_FN void mask_arg_bits(int lanes, const uint64_t* mask, const char* api, const Loc& loc)
+#if ASCENDC_EMU_RT_BODIES
+{
     Block& b = blk();
     if (b.counter_mode) { b.mask_lo = mask[0]; b.mask_hi = 0; return; }
     if (mask[0] == 0 && mask[1] == 0)
@@ -98,7 +105,12 @@ inline void mask_arg_bits(int lanes, const uint64_t* mask, const char* api, cons
     b.mask_lo = mask[0];
     b.mask_hi = lanes <= 64 ? 0 : mask[1];
 }
-inline int check_repeat(int64_t repeat, const char* api, const Loc& loc) {
+#else
+;
+#endif
+EMU_RT_FN int check_repeat(int64_t repeat, const char* api, const Loc& loc)
+#if ASCENDC_EMU_RT_BODIES
+{
     if (repeat > 255 || repeat < 0) {
         report_error("repeat-range", "vector-param-invalid", P_V, api, loc,
                      "%s repeatTime is %lld; its valid range is 0 ~ 255 (an 8-bit field: the hardware runs %lld repeats); "
@@ -107,6 +119,9 @@ inline int check_repeat(int64_t repeat, const char* api, const Loc& loc) {
     }
     return (int)repeat;
 }
+#else
+;
+#endif
 
 // Which lanes run in a level-0 call.
 struct Plan {
@@ -114,7 +129,9 @@ struct Plan {
     bool counter = false;
     uint64_t n = 0;
 };
-inline Plan plan(int lanes, int repeat) {
+EMU_RT_FN Plan plan(int lanes, int repeat)
+#if ASCENDC_EMU_RT_BODIES
+{
     Block& b = blk();
     Plan p;
     p.lanes = lanes;
@@ -131,6 +148,9 @@ inline Plan plan(int lanes, int repeat) {
     }
     return p;
 }
+#else
+;
+#endif
 inline bool active(const Plan& p, int r, int lane) {
     return p.counter ? (uint64_t)r * p.lanes + lane < p.n : lane_on(lane);
 }
@@ -139,7 +159,9 @@ inline uint64_t lane_off(int r, int lane, int sz, uint32_t blk, uint32_t rep) {
     int epb = 32 / sz;
     return (uint64_t)r * rep * 32 + (uint64_t)(lane / epb) * blk * 32 + (uint64_t)(lane % epb) * sz;
 }
-inline uint64_t extent(const Plan& p, int sz, uint32_t blk, uint32_t rep) {
+EMU_RT_FN uint64_t extent(const Plan& p, int sz, uint32_t blk, uint32_t rep)
+#if ASCENDC_EMU_RT_BODIES
+{
     if (p.reps <= 0 || p.full_max < 0) return 0;
     int epb = 32 / sz;
     auto top = [&](int lm) -> uint64_t {
@@ -151,9 +173,14 @@ inline uint64_t extent(const Plan& p, int sz, uint32_t blk, uint32_t rep) {
     uint64_t c = (uint64_t)(p.reps - 1) * rep * 32 + top(p.last_max);
     return a > c ? a : c;
 }
+#else
+;
+#endif
 
-inline void trace_vec(const char* api, const char* dtype, uint64_t elems, uint64_t repeats, const Loc& loc,
-                      const char* extra_k = nullptr, long long extra_v = 0) {
+EMU_RT_FN void trace_vec(const char* api, const char* dtype, uint64_t elems, uint64_t repeats, const Loc& loc,
+                      const char* extra_k = nullptr, long long extra_v = 0)
+#if ASCENDC_EMU_RT_BODIES
+{
     Ev ev;
     trace_begin(ev, P_V, api, loc);
     if (ev.on) {
@@ -162,6 +189,9 @@ inline void trace_vec(const char* api, const char* dtype, uint64_t elems, uint64
     }
     trace_end(ev);
 }
+#else
+;
+#endif
 
 // Operand of a vector instruction: tensor + strides (32-byte units) for the level-0 form.
 struct Opnd {
@@ -421,9 +451,24 @@ inline void Duplicate(const LocalTensor<T>& dst, const ascendc_emu::nd_t<T>& sca
 }
 
 // ---- mask register control
-inline void SetMaskCount() { ascendc_emu::blk().counter_mode = true; }
-inline void SetMaskNorm() { ascendc_emu::blk().counter_mode = false; }
-inline void ResetMask() { ascendc_emu::blk().mask_hi = ascendc_emu::blk().mask_lo = ~0ull; }
+EMU_RT_FN void SetMaskCount()
+#if ASCENDC_EMU_RT_BODIES
+{ ascendc_emu::blk().counter_mode = true; }
+#else
+;
+#endif
+EMU_RT_FN void SetMaskNorm()
+#if ASCENDC_EMU_RT_BODIES
+{ ascendc_emu::blk().counter_mode = false; }
+#else
+;
+#endif
+EMU_RT_FN void ResetMask()
+#if ASCENDC_EMU_RT_BODIES
+{ ascendc_emu::blk().mask_hi = ascendc_emu::blk().mask_lo = ~0ull; }
+#else
+;
+#endif
 template <typename T = uint16_t, MaskMode mode = MaskMode::NORMAL>
 inline void SetVectorMask(const uint64_t maskHigh, const uint64_t maskLow) {
     ascendc_emu::Block& b = ascendc_emu::blk();
