@@ -42,7 +42,9 @@ async def client(lsp_client: LanguageClient) -> Any:
     await lsp_client.shutdown_session()
 
 
-async def _toolchain_diagnostics(client: LanguageClient, uri: str, timeout: float = 90.0) -> list[types.Diagnostic]:
+async def _toolchain_diagnostics(
+    client: LanguageClient, uri: str, timeout: float = 90.0
+) -> list[types.Diagnostic]:
     async def wait() -> list[types.Diagnostic]:
         while True:
             params = await client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
@@ -53,7 +55,9 @@ async def _toolchain_diagnostics(client: LanguageClient, uri: str, timeout: floa
     return await asyncio.wait_for(wait(), timeout)
 
 
-async def test_save_publishes_explained_compiler_error_with_fix(client: LanguageClient, tmp_path: Path) -> None:
+async def test_save_publishes_explained_compiler_error_with_fix(
+    client: LanguageClient, tmp_path: Path
+) -> None:
     path = tmp_path / "copy_kernel.cpp"
     path.write_text(NO_NAMESPACE, encoding="utf-8")
     uri = path.as_uri()
@@ -62,7 +66,9 @@ async def test_save_publishes_explained_compiler_error_with_fix(client: Language
             text_document=types.TextDocumentItem(uri=uri, language_id="cpp", version=1, text=NO_NAMESPACE)
         )
     )
-    client.text_document_did_save(types.DidSaveTextDocumentParams(text_document=types.TextDocumentIdentifier(uri=uri)))
+    client.text_document_did_save(
+        types.DidSaveTextDocumentParams(text_document=types.TextDocumentIdentifier(uri=uri))
+    )
     diagnostics = await _toolchain_diagnostics(client, uri)
     first = diagnostics[0]
     assert first.range.start.line == 4  # `TPipe pipe;`
@@ -83,7 +89,9 @@ async def test_save_publishes_explained_compiler_error_with_fix(client: Language
     assert fixes, [a.title for a in actions]
     change = fixes[0].edit.document_changes[0]  # type: ignore[union-attr,index]
     assert isinstance(change, types.TextDocumentEdit)
-    new_text = change.edits[0].new_text
+    edit = change.edits[0]
+    assert isinstance(edit, types.TextEdit)
+    new_text = edit.new_text
     assert "using namespace AscendC;" in new_text
 
 
@@ -94,6 +102,7 @@ async def test_explain_log_command(client: LanguageClient) -> None:
             arguments=["add.cpp:12:5: error: no matching function for call to 'expf'"],
         )
     )
+    assert result is not None
     assert result["matches"][0]["category"] == "libm-in-kernel"
     assert {"id", "category", "title", "score", "fix"} <= set(result["matches"][0])
 
@@ -103,4 +112,5 @@ async def test_explain_log_command_bad_input(client: LanguageClient, argument: s
     result = await client.workspace_execute_command_async(
         types.ExecuteCommandParams(command="ascendc.explainLog", arguments=[argument])
     )
+    assert result is not None
     assert result["matches"] == [] and result["error"]

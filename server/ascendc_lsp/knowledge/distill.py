@@ -237,7 +237,8 @@ def distill(
             store.stats.update(item.id, lambda s: setattr(s, "retired", True))
     for change in report.changes:
         if not dry_run and change.action != "keep":
-            store.log_change(f"distill-{change.action}", **change.to_json())
+            fields = {k: v for k, v in change.to_json().items() if k != "action"}
+            store.log_change(f"distill-{change.action}", **fields)
     return report
 
 
