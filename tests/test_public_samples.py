@@ -36,15 +36,32 @@ class Sample:
 
 
 SAMPLES = [
-    Sample("add_kernellaunch_neo", f"{INTRO}/3_add_kernellaunch/AddKernelInvocationNeo", ("add_custom.cpp",),
-           "add_kernel_invocation_neo.yaml"),
-    Sample("mmad_kernellaunch", f"{INTRO}/20_mmad_kernellaunch/MmadInvocation",
-           ("mmad_custom.cpp", "mmad_custom.h", "mmad_custom_cube_only.h"), "mmad_invocation.yaml"),
-    Sample("matmul_kernellaunch_neo", f"{INTRO}/11_matmul_kernellaunch/MatmulInvocationNeo", ("matmul_custom.cpp",),
-           "matmul_invocation_neo.yaml", ("matmul_sample_tiling.h",)),
-    Sample("matmulleakyrelu_kernellaunch",
-           f"{INTRO}/13_matmulleakyrelu_kernellaunch/MatmulLeakyReluInvocation", ("matmul_leakyrelu_custom.cpp",),
-           "matmul_leakyrelu_invocation.yaml", ("matmul_cube_tiling.h",)),
+    Sample(
+        "add_kernellaunch_neo",
+        f"{INTRO}/3_add_kernellaunch/AddKernelInvocationNeo",
+        ("add_custom.cpp",),
+        "add_kernel_invocation_neo.yaml",
+    ),
+    Sample(
+        "mmad_kernellaunch",
+        f"{INTRO}/20_mmad_kernellaunch/MmadInvocation",
+        ("mmad_custom.cpp", "mmad_custom.h", "mmad_custom_cube_only.h"),
+        "mmad_invocation.yaml",
+    ),
+    Sample(
+        "matmul_kernellaunch_neo",
+        f"{INTRO}/11_matmul_kernellaunch/MatmulInvocationNeo",
+        ("matmul_custom.cpp",),
+        "matmul_invocation_neo.yaml",
+        ("matmul_sample_tiling.h",),
+    ),
+    Sample(
+        "matmulleakyrelu_kernellaunch",
+        f"{INTRO}/13_matmulleakyrelu_kernellaunch/MatmulLeakyReluInvocation",
+        ("matmul_leakyrelu_custom.cpp",),
+        "matmul_leakyrelu_invocation.yaml",
+        ("matmul_cube_tiling.h",),
+    ),
 ]
 
 
