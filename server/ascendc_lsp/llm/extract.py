@@ -160,7 +160,7 @@ def extract_code(reply: str, kernel: str | None = None) -> Extraction:
 def _merge_helpers(best: Block, candidates: list[Block], kernel: str | None, notes: list[str]) -> str:
     """When the chosen block uses a class or struct that only another C++ block defines, put that first."""
     code = best.code
-    used = set(re.findall(r"\b([A-Z]\w+)\s+\w+\s*[;({]", code)) | set(re.findall(r"\(\s*([A-Z]\w+)\s*[&*]?\s*\w*\s*\)", code))
+    used = set(re.findall(r"\b[A-Za-z_]\w*\b", code))
     extra: list[str] = []
     for other in candidates:
         if other is best or other.lang in _OTHER_LANGS:
