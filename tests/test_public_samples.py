@@ -1,9 +1,10 @@
 """Public AscendC sample kernels compile unchanged against the emulator headers and pass with our specs.
 
-The kernel sources are NOT in this repository (their licence is Huawei's): the test reads them from a fetched
-snapshot of `LnickOne/Ascend` (a copy of the Huawei samples tree), either the bare git mirror under
-`/work/.mirror/LnickOne+Ascend/repo` or the extracted corpus under `~/.cache/ascendc-lsp/corpus/LnickOne+Ascend/`
-(`ASCENDC_LSP_SAMPLES_DIR` may point at another checkout of the same tree). Without a snapshot the tests skip.
+The kernel sources are NOT in this repository (they are not ours): the test reads them from a fetched snapshot
+of `LnickOne/Ascend` (a copy of the Huawei samples tree; `KernelHive/ascendc-skill` for the EvoKernel softmax),
+either the bare git mirror under `/work/.mirror/<owner>+<name>/repo` or the extracted corpus under
+`~/.cache/ascendc-lsp/corpus/<owner>+<name>/` (`ASCENDC_LSP_SAMPLES_DIR` may point at another checkout of the
+LnickOne tree). Without a snapshot the tests skip.
 Only the specs (`tests/public_specs/*.yaml`) and the small tiling headers next to them are ours.
 """
 
@@ -33,6 +34,7 @@ class Sample:
     files: tuple[str, ...]  # the kernel source first, then the headers it includes
     spec: str  # in tests/public_specs
     extra: tuple[str, ...] = ()  # our own files copied next to the spec (tiling headers)
+    repo: str = REPO  # owner+name of the snapshot
 
 
 SAMPLES = [
@@ -62,32 +64,41 @@ SAMPLES = [
         "matmul_leakyrelu_invocation.yaml",
         ("matmul_cube_tiling.h",),
     ),
+    Sample(
+        "evokernel_softmax",
+        "skills/ascend-kernel-generator/reference/ref_repositories/EvoKernel/ops-kernelbench-910b/SoftmaxCustom/"
+        "op_kernel",
+        ("softmax_custom.cpp",),
+        "evokernel_softmax.yaml",
+        ("softmax_custom_tiling.h",),
+        "KernelHive+ascendc-skill",
+    ),
 ]
 
 
-def _tree_roots() -> list[Path]:
+def _tree_roots(repo: str) -> list[Path]:
     roots: list[Path] = []
     env = os.environ.get("ASCENDC_LSP_SAMPLES_DIR")
-    if env:
+    if env and repo == REPO:
         roots.append(Path(env))
-    roots.append(Path.home() / ".cache" / "ascendc-lsp" / "corpus" / REPO)
+    roots.append(Path.home() / ".cache" / "ascendc-lsp" / "corpus" / repo)
     return roots
 
 
-def _git_dirs() -> list[Path]:
-    return [Path("/work/.mirror") / REPO / "repo", Path.home() / ".cache" / "ascendc-lsp" / "mirror" / REPO]
+def _git_dirs(repo: str) -> list[Path]:
+    return [Path("/work/.mirror") / repo / "repo", Path.home() / ".cache" / "ascendc-lsp" / "mirror" / repo]
 
 
 def _fetch(sample: Sample, dest: Path) -> str | None:
     """Copy the sample's files into dest; the reason they are unavailable, or None."""
-    for root in _tree_roots():
+    for root in _tree_roots(sample.repo):
         src = root / sample.folder
         if all((src / f).is_file() for f in sample.files):
             for f in sample.files:
                 shutil.copyfile(src / f, dest / f)
             return None
     git = shutil.which("git")
-    for gd in _git_dirs():
+    for gd in _git_dirs(sample.repo):
         if git is None or not gd.is_dir():
             continue
         ok = True
@@ -105,8 +116,8 @@ def _fetch(sample: Sample, dest: Path) -> str | None:
         if ok:
             return None
     return (
-        f"the public sample {sample.folder} is not available: fetch LnickOne/Ascend (the `fetch` tool, or the "
-        f"corpus under ~/.cache/ascendc-lsp/corpus/{REPO}) or set ASCENDC_LSP_SAMPLES_DIR"
+        f"the public sample {sample.folder} is not available: fetch {sample.repo.replace('+', '/')} (the `fetch` "
+        f"tool, or the corpus under ~/.cache/ascendc-lsp/corpus/{sample.repo})"
     )
 
 

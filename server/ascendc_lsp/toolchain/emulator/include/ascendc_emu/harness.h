@@ -249,6 +249,9 @@ public:
     template <class F>
     void Launch(uint32_t blockDim, F&& fn) {
         using Fn = typename std::remove_reference<F>::type;
+#if defined(ASCENDC_EMU_AUTO_SYNC_SCALAR)  // spec `defines`: a kernel written for bisheng's --cce-auto-sync
+        rt().autosync_scalar = true;
+#endif
         launch_blocks(blockDim, [](void* p) { (*(Fn*)p)(); }, (void*)&fn);
     }
     int Finish();

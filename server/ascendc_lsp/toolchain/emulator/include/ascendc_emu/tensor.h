@@ -171,8 +171,7 @@ public:
         ascendc_emu::trace_scalar("SetValue", ascendc_emu::pos_space(pos_), loc, false);
     }
     // Reference access: counted as a scalar read (a write through it is not seen by the race detector).
-    T& operator()(uint32_t i) const {
-        ascendc_emu::Loc loc;
+    T& operator()(uint32_t i, EMU_LOC) const {
         ascendc_emu::begin_epoch(ascendc_emu::P_S);
         static T dummy;
         if (!emu_check(i, 1, false, ascendc_emu::P_S, "operator()", loc, 1)) return dummy;
@@ -216,8 +215,7 @@ public:
         return v;
     }
     void SetValue(uint64_t i, T v, EMU_LOC) const { access(i, true, "SetValue", loc, &v); }
-    T& operator()(uint64_t i) const {
-        ascendc_emu::Loc loc;
+    T& operator()(uint64_t i, EMU_LOC) const {
         static T dummy;
         if (!access(i, false, "operator()", loc, nullptr)) return dummy;
         return ptr_[i];
