@@ -51,6 +51,13 @@ def _parent_kinds() -> list[str]:
     return [str(k.value if hasattr(k, "value") else k) for k in kinds]
 
 
+def _strip_server(args: tuple[object, ...]) -> tuple[object, ...]:
+    """pygls passes the server first to a handler taking *args; the client's arguments follow."""
+    from pygls.lsp.server import LanguageServer
+
+    return args[1:] if args and isinstance(args[0], LanguageServer) else args
+
+
 def _wants(only: list[str] | None, kind: str) -> bool:
     if not only:
         return True
@@ -226,6 +233,7 @@ class LlmFeature(CodeActionsFeature):
         from ascendc_lsp.llm.loop import LoopConfig
         from ascendc_lsp.toolchain.spec import SpecError, load_spec, spec_from_dict
 
+        args = _strip_server(args)
         if not args:
             self._show(types.MessageType.Error, f"{GENERATE} needs a spec path or an inline spec object")
             return {"status": "error", "message": "missing spec argument"}
@@ -306,6 +314,7 @@ class LlmFeature(CodeActionsFeature):
         from ascendc_lsp.llm.loop import LoopConfig, LoopSpecError
 
         what = "Rewrite" if goal == "correct" else "Optimise"
+        args = _strip_server(args)
         if not args or not isinstance(args[0], str):
             return {"accepted": False, "message": "missing document uri"}
         uri = args[0]
