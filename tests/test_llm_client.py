@@ -52,9 +52,9 @@ def test_500_then_429_then_success_is_retried() -> None:
 
 
 def test_persistent_500_gives_a_clear_error() -> None:
-    with FakeOpenAIServer(default=FakeReply(status=503, error="overloaded")) as fake:
-        with pytest.raises(LlmUnavailable, match=r"not answering \(HTTP 503: overloaded\) after 3 attempt"):
-            _client(fake, max_retries=2).complete(MSG)
+    with FakeOpenAIServer(default=FakeReply(status=503, error="overloaded")) as fake, \
+            pytest.raises(LlmUnavailable, match=r"not answering \(HTTP 503: overloaded\) after 3 attempt"):
+        _client(fake, max_retries=2).complete(MSG)
 
 
 def test_truncated_stream_returns_partial_text() -> None:
@@ -71,15 +71,15 @@ def test_length_finish_is_truncated() -> None:
 def test_timeout() -> None:
     with FakeOpenAIServer(default=FakeReply("late", delay=1.5)) as fake:
         t0 = time.monotonic()
-        with pytest.raises(LlmTimeout, match="did not answer within 0.3 s"):
+        with pytest.raises(LlmTimeout, match=r"did not answer within 0\.3 s"):
             _client(fake, timeout=0.3, max_retries=1).complete(MSG)
         assert time.monotonic() - t0 < 5
 
 
 def test_slow_stream_hits_the_overall_deadline() -> None:
-    with FakeOpenAIServer(default=FakeReply("x" * 200, chunk_size=2, chunk_delay=0.05)) as fake:
-        with pytest.raises(LlmTimeout):
-            _client(fake, timeout=0.5, max_retries=0).complete(MSG)
+    with FakeOpenAIServer(default=FakeReply("x" * 200, chunk_size=2, chunk_delay=0.05)) as fake, \
+            pytest.raises(LlmTimeout):
+        _client(fake, timeout=0.5, max_retries=0).complete(MSG)
 
 
 def test_cancellation_between_chunks() -> None:
@@ -113,7 +113,7 @@ def test_refused_key_and_unknown_model_messages_name_the_setting_not_the_key() -
         with pytest.raises(LlmUnavailable) as e401:
             client.complete(MSG)
         assert "$OPENAI_API_KEY" in str(e401.value) and KEY not in str(e401.value)
-        with pytest.raises(LlmUnavailable, match="check ascendc.llm.model"):
+        with pytest.raises(LlmUnavailable, match=r"check ascendc\.llm\.model"):
             client.complete(MSG)
 
 
@@ -126,12 +126,12 @@ def test_bad_request_is_an_llm_error() -> None:
 
 def test_connection_refused_says_how_to_configure() -> None:
     client = ChatClient(LlmConfig(base_url="http://127.0.0.1:9/v1", model="m", max_retries=1, backoff=0.01))
-    with pytest.raises(LlmUnavailable, match="ascendc.llm.baseUrl"):
+    with pytest.raises(LlmUnavailable, match=r"ascendc\.llm\.baseUrl"):
         client.complete(MSG)
 
 
 def test_resolve_config_from_settings_and_env() -> None:
-    with pytest.raises(LlmNotConfigured, match="ascendc.llm.baseUrl"):
+    with pytest.raises(LlmNotConfigured, match=r"ascendc\.llm\.baseUrl"):
         resolve_config(LlmSettings(), {})
     with pytest.raises(LlmNotConfigured, match="No LLM model"):
         resolve_config(LlmSettings(baseUrl="http://localhost:8000/v1"), {})
