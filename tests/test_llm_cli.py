@@ -72,3 +72,33 @@ def test_generate_exit_1_when_no_correct_kernel(tmp_path: Path) -> None:
                  {"OPENAI_BASE_URL": fake.base_url, "OPENAI_MODEL": "fake-model"}, tmp_path)
     assert r.returncode == 1 and "no correct kernel in 2 attempt(s)" in r.stderr and "best attempt saved at" in r.stderr
     assert not (tmp_path / "vexp.cpp").exists()
+
+
+def test_bench_without_endpoint_skips_cleanly(tmp_path: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("ASCENDC_LSP_BENCH_", "OPENAI_"))}
+    r = subprocess.run([sys.executable, str(Path(__file__).parent.parent / "bench" / "generate.py")],
+                       capture_output=True, text=True, env=env, timeout=120)
+    assert r.returncode == 0 and "no endpoint configured" in r.stdout
+
+
+@pytest.mark.slow
+def test_bench_runs_both_arms_against_the_fake(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import importlib.util
+    import json
+
+    spec = importlib.util.spec_from_file_location("bench_generate", Path(__file__).parent.parent / "bench" / "generate.py")
+    assert spec is not None and spec.loader is not None
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    good = fenced(queue_kernel(name="exp_f32", total=8192))
+    bad = fenced(queue_kernel(name="exp_f32", total=8192, compute=COMPUTE_LIBM))
+    with FakeOpenAIServer([bad, good, bad, good]) as fake:  # learn=False in the bench: no rationale requests
+        monkeypatch.setenv("ASCENDC_LSP_BENCH_BASE_URL", fake.base_url)
+        monkeypatch.setenv("ASCENDC_LSP_BENCH_MODEL", "fake-model")
+        out = tmp_path / "bench.json"
+        assert bench.main(["--only", "1_exp_f32", "--refine", "0", "--json", str(out), "--keep",
+                           str(tmp_path / "ws")]) == 0
+    data = json.loads(out.read_text())
+    assert [r["arm"] for r in data["rows"]] == ["knowledge", "none"]
+    assert all(r["correct"] and r["iterations"] == 2 for r in data["rows"]), data["rows"]
+    assert data["summary"]["knowledge/all"]["correct_rate"] == 1.0
