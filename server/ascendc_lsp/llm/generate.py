@@ -31,6 +31,7 @@ from ascendc_lsp.llm.loop import (
     Learner,
     LoopConfig,
     LoopResult,
+    LoopSetupError,
     Progress,
     ToolchainEvaluator,
     Verdict,
@@ -369,7 +370,7 @@ def command(args: argparse.Namespace) -> int:
         evaluator = _make_evaluator(spec, settings, Path(tmp), [spec.base_dir, out.resolve().parent])
         try:
             evaluator.toolchain()
-        except ToolchainUnavailable as exc:
+        except (ToolchainUnavailable, LoopSetupError) as exc:
             return _err(str(exc))
         config = LoopConfig(max_iterations=max_iterations, refine=refine,
                             use_knowledge=not getattr(args, "no_knowledge", False))

@@ -42,7 +42,11 @@ _RUNTIME_STAGE = {"reply": "compile", "static": "compile", "compile": "compile",
                   "verify": "precision", "done": "perf"}
 
 
-class LoopSpecError(Exception):
+class LoopSetupError(Exception):
+    """Nothing the model writes can be judged: the toolchain is unavailable or the spec is broken."""
+
+
+class LoopSpecError(LoopSetupError):
     """The spec (not the model) is broken: the loop cannot judge any kernel."""
 
 
@@ -148,9 +152,13 @@ class ToolchainEvaluator:
 
     def toolchain(self) -> Any:
         if self._toolchain is None:
+            from ascendc_lsp.toolchain.base import ToolchainUnavailable
             from ascendc_lsp.toolchain.command import get_toolchain
 
-            self._toolchain = get_toolchain(self.backend)  # raises ToolchainUnavailable
+            try:
+                self._toolchain = get_toolchain(self.backend)
+            except ToolchainUnavailable as exc:
+                raise LoopSetupError(str(exc)) from None
         return self._toolchain
 
     def static(self, code: str, path: Path, soc: str) -> list[dict[str, Any]]:
@@ -779,6 +787,9 @@ class CheckedLoop:
         except LoopSpecError as exc:
             res.status = "error"
             res.message = f"the spec cannot be run: {exc}"
+        except LoopSetupError as exc:
+            res.status = "error"
+            res.message = str(exc)
         else:
             if res.first_correct is not None:
                 res.status = "correct"
@@ -884,6 +895,7 @@ __all__ = [
     "Learner",
     "LoopConfig",
     "LoopResult",
+    "LoopSetupError",
     "LoopSpecError",
     "Progress",
     "ToolchainEvaluator",

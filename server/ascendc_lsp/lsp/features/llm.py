@@ -289,8 +289,16 @@ class LlmFeature(CodeActionsFeature):
                 progress=report, cancel=cancel, write_spec=write_spec, spec_text=spec_text,
             )
 
+        from ascendc_lsp.llm.client import Cancelled, LlmError
+        from ascendc_lsp.llm.loop import LoopSetupError
+
         try:
             outcome = await self._with_progress(f"Generating {spec.kernel}", work)
+        except Cancelled:
+            return {"status": "cancelled", "message": "cancelled"}
+        except (LlmError, LoopSetupError) as exc:
+            self._show(types.MessageType.Error, f"Generate {spec.kernel}: {exc}")
+            return {"status": "error", "message": str(exc)}
         finally:
             client.close()
         result = outcome.result
@@ -310,8 +318,9 @@ class LlmFeature(CodeActionsFeature):
         return await self._rewrite(args, "faster")
 
     async def _rewrite(self, args: tuple[object, ...], goal: str) -> dict[str, Any]:
+        from ascendc_lsp.llm.client import Cancelled, LlmError
         from ascendc_lsp.llm.generate import Services, find_spec_for, rewrite_kernel
-        from ascendc_lsp.llm.loop import LoopConfig, LoopSpecError
+        from ascendc_lsp.llm.loop import LoopConfig, LoopSetupError
 
         what = "Rewrite" if goal == "correct" else "Optimise"
         args = _strip_server(args)
@@ -357,8 +366,10 @@ class LlmFeature(CodeActionsFeature):
 
         try:
             outcome = await self._with_progress(f"{what} {spec.kernel} with LLM (checked)", work)
-        except LoopSpecError as exc:
-            self._show(types.MessageType.Error, f"{what} with LLM: {spec_path}: {exc}")
+        except Cancelled:
+            return {"accepted": False, "message": "cancelled"}
+        except (LlmError, LoopSetupError) as exc:
+            self._show(types.MessageType.Error, f"{what} with LLM ({spec_path.name}): {exc}")
             return {"accepted": False, "message": str(exc)}
         finally:
             client.close()
