@@ -36,7 +36,10 @@ from ascendc_lsp.knowledge.store import (
 log = logging.getLogger(__name__)
 
 MAX_REGEX_CHARS = 20_000  # log text the message regexes see
-MAX_EMBED_CHARS = 4_000  # log text embedded directly; longer logs are summarised from their parsed events
+MAX_EMBED_CHARS = 4_000
+# Regex searches per query beyond the vector candidates' own regexes. Literal pre-filtering keeps the count low
+# for real entry sets; the budget bounds the worst case (thousands of near-identical regexes) at ~10 ms.
+REGEX_BUDGET = 300  # log text embedded directly; longer logs are summarised from their parsed events
 CODE_WEIGHT = 0.5
 
 
@@ -120,6 +123,30 @@ class _Trigger:
     literal: str | None
 
 
+_WORD_RE = re.compile(r"[a-z0-9_]+")
+
+
+def _is_word_char(c: str) -> bool:
+    return c.isalnum() or c == "_"
+
+
+def _key_word(literal: str | None) -> str | None:
+    """The longest whole word (>= 3 chars) inside a required literal: the trigger's key in the word index.
+
+    Only words bounded by non-word characters inside the literal count, so the word is also a whole token of
+    any text the literal occurs in (the literal's first/last word may be a fragment of a longer token)."""
+    if not literal:
+        return None
+    words = _WORD_RE.findall(literal)
+    inner = words[1:-1] if len(words) > 2 else []
+    if literal[:1] and not _is_word_char(literal[0]) and words:
+        inner = [words[0], *inner]
+    if literal[-1:] and not _is_word_char(literal[-1]) and len(words) > 1:
+        inner = [*inner, words[-1]]
+    inner = [w for w in inner if len(w) >= 3]
+    return max(inner, key=len) if inner else None
+
+
 # ------------------------------------------------------------------------------------------ retriever
 
 
@@ -186,6 +213,9 @@ class Retriever:
         self._indexed = False
         self._lock = threading.Lock()
         self._triggers: list[_Trigger] = []
+        self._by_word: dict[str, list[_Trigger]] = {}
+        self._by_literal: list[_Trigger] = []
+        self._entry_triggers: dict[str, list[_Trigger]] = {}
         self._by_code: dict[str, list[str]] = {}
         self._api_words: dict[str, tuple[str, ...]] = {}
         self._stats: dict[str, EntryStats] = {}
@@ -237,10 +267,23 @@ class Retriever:
 
     def _prepare(self) -> None:
         self._triggers = []
+        self._by_word = {}
+        self._by_literal = []
+        self._entry_triggers = {}
         self._by_code = {}
+        literals: dict[str, str | None] = {}
         for entry in self.entries.values():
             for pattern in entry.context.patterns:
-                self._triggers.append(_Trigger(entry.id, pattern, required_literal(pattern.pattern)))
+                if pattern.pattern not in literals:
+                    literals[pattern.pattern] = required_literal(pattern.pattern)
+                trig = _Trigger(entry.id, pattern, literals[pattern.pattern])
+                self._triggers.append(trig)
+                self._entry_triggers.setdefault(entry.id, []).append(trig)
+                key = _key_word(trig.literal)
+                if key is not None:
+                    self._by_word.setdefault(key, []).append(trig)
+                else:
+                    self._by_literal.append(trig)
             for code in entry.context.codes:
                 self._by_code.setdefault(code.lower(), []).append(entry.id)
             self._api_words[entry.id] = tuple(
@@ -306,15 +349,41 @@ class Retriever:
         )
         return Query(log_text, code, regex_text, regex_text.lower(), syn, sem, words)
 
-    def regex_hits(self, query: Query) -> dict[str, list[str]]:
+    def regex_hits(
+        self, query: Query, preferred: set[str] | frozenset[str] = frozenset()
+    ) -> dict[str, list[str]]:
+        """Entries whose message regexes match the log: those of `preferred` entries first (the vector
+        candidates), then any other whose required literal occurs, up to REGEX_BUDGET searches."""
         hits: dict[str, list[str]] = {}
         if not self.use_regex or not query.regex_text:
             return hits
-        for trig in self._triggers:
-            if trig.literal is not None and trig.literal not in query.lowered:
-                continue
-            if trig.pattern.search(query.regex_text):
-                hits.setdefault(trig.entry_id, []).append(trig.pattern.pattern)
+        results: dict[str, bool] = {}
+
+        def check(trig: _Trigger) -> None:
+            key = trig.pattern.pattern
+            hit = results.get(key)
+            if hit is None:
+                hit = results[key] = trig.pattern.search(query.regex_text) is not None
+            if hit:
+                hits.setdefault(trig.entry_id, []).append(key)
+
+        for entry_id in preferred:
+            for trig in self._entry_triggers.get(entry_id, ()):
+                if trig.literal is None or trig.literal in query.lowered:
+                    check(trig)
+        others = 0
+        words = set(_WORD_RE.findall(query.lowered))
+        for bucket in [self._by_literal, *(self._by_word.get(w, ()) for w in words)]:
+            for trig in bucket:
+                if trig.entry_id in preferred or (
+                    trig.literal is not None and trig.literal not in query.lowered
+                ):
+                    continue
+                if trig.pattern.pattern not in results:
+                    others += 1
+                    if others > REGEX_BUDGET:
+                        return hits
+                check(trig)
         return hits
 
     def search(self, log: str, code: str = "", top: int = 3) -> list[Match]:
@@ -334,7 +403,10 @@ class Retriever:
             results = self.store.query(space, vector, n)
             sims[space] = {i: s for i, s in results if i in self.entries}
             floors[space] = min(sims[space].values()) if len(results) >= n and sims[space] else 0.0
-        regex = self.regex_hits(query)
+        vector_candidates = (
+            set().union(*(set(sims[space]) for space in self.spaces)) if self.spaces else set()
+        )
+        regex = self.regex_hits(query, vector_candidates)
         code_hits: dict[str, list[str]] = {}
         for word in query.words:
             for entry_id in self._by_code.get(word, ()):
