@@ -38,7 +38,7 @@ class LlmSettings:
 class DiagnosticsSettings:
     onType: bool = True
     onSave: bool = True
-    debounceMs: int = 20
+    debounceMs: int = 10
     disabledRules: tuple[str, ...] = ()
 
 

@@ -49,6 +49,9 @@ class Folded:
 
 def parse_number_literal(text: str) -> Number | None:
     text = text.strip()
+    if text[:1] in ("-", "+"):  # tree-sitter folds a sign into the literal: `-7`
+        inner = parse_number_literal(text[1:])
+        return None if inner is None else (-inner if text[0] == "-" else inner)
     match = _INT_LITERAL.match(text)
     if match:
         digits = match.group(1).replace("'", "")

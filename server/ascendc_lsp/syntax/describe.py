@@ -42,7 +42,7 @@ def describe(
         lines = [f"**{name}**: `{decl.kind}`" + (f" at `{decl.position}`" if decl.position else "")]
         if decl.depth is not None:
             lines.append(f"- depth {_format_value(decl.depth.value)} (`{decl.depth.text}`): consecutive EnQue without DeQue")
-        for init in model.init_buffers_for(name):
+        for init in model.init_buffers_for(name, decl.class_name):
             count = init.buffer_count
             each = init.bytes_each()
             total = init.total_bytes()

@@ -154,7 +154,9 @@ class SourceDocument:
         return self.data[node.start_byte : node.end_byte].decode("utf-8", errors="replace")
 
     def span(self, node: tree_sitter.Node) -> Span:
-        return self.lines.span(node.start_byte, node.end_byte)
+        start, end = node.start_point, node.end_point
+        lines = self.lines
+        return Span(lines.point_to_position(start[0], start[1]), lines.point_to_position(end[0], end[1]))
 
     def offset_at(self, position: Position) -> int:
         return self.lines.offset(position)

@@ -11,13 +11,14 @@ from bisect import bisect_right
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
+from typing import Any
 
 import tree_sitter
 
 from ascendc_lsp.resources import grammar_dir
 from ascendc_lsp.syntax.constfold import SCALAR_SIZES, Folded, Folder, Number, parse_number_literal
 from ascendc_lsp.syntax.document import SourceDocument, cpp_language
-from ascendc_lsp.syntax.positions import Span
+from ascendc_lsp.syntax.positions import LineIndex, Span
 
 # --------------------------------------------------------------------------------------------------
 # Model records
@@ -86,13 +87,36 @@ class BufferDecl:
     start_byte: int
 
 
-@dataclass(frozen=True, slots=True)
 class Arg:
-    text: str
-    span: Span
-    folded: Folded
-    start_byte: int
-    end_byte: int
+    """A call argument; its constant value is folded on first use (most are never asked for)."""
+
+    __slots__ = ("_folded", "_folder", "_node", "end_byte", "lines", "start_byte", "text")
+
+    def __init__(self, text: str, node: tree_sitter.Node, folder: Folder, lines: LineIndex) -> None:
+        self.text = text
+        self.start_byte = node.start_byte
+        self.end_byte = node.end_byte
+        self.lines = lines
+        self._node: tree_sitter.Node | None = node
+        self._folder: Folder | None = folder
+        self._folded: Folded | None = None
+
+    @property
+    def folded(self) -> Folded:
+        if self._folded is None:
+            assert self._folder is not None and self._node is not None
+            self._folded = self._folder.fold(self._node)
+            self._folder = None
+            self._node = None
+        return self._folded
+
+    @property
+    def span(self) -> Span:
+        # Computed on demand: most arguments never need a position.
+        return self.lines.span(self.start_byte, self.end_byte)
+
+    def __repr__(self) -> str:
+        return f"Arg({self.text!r})"
 
 
 @dataclass(slots=True)
@@ -104,16 +128,25 @@ class ApiCall:
     receiver: str | None
     template_args: list[str]
     args: list[Arg]
-    span: Span
-    name_span: Span
     start_byte: int
     end_byte: int
+    name_start_byte: int
+    name_end_byte: int
     function: Function | None
     loop_depth: int
+    lines: LineIndex = field(repr=False, compare=False)
 
     @property
     def in_loop(self) -> bool:
         return self.loop_depth > 0
+
+    @property
+    def span(self) -> Span:
+        return self.lines.span(self.start_byte, self.end_byte)
+
+    @property
+    def name_span(self) -> Span:
+        return self.lines.span(self.name_start_byte, self.name_end_byte)
 
 
 @dataclass(slots=True)
@@ -185,6 +218,9 @@ class DocumentModel:
     using_namespaces: list[str] = field(default_factory=list)
     type_aliases: dict[str, str] = field(default_factory=dict)
     template_bindings: dict[str, dict[str, str]] = field(default_factory=dict)
+    _constants_by_name: dict[str, list[Constant]] = field(default_factory=dict, repr=False)
+    _indexes: dict[str, Any] = field(default_factory=dict, repr=False)
+    _constants_by_name_size: list[int] = field(default_factory=list, repr=False)
 
     @property
     def kernels(self) -> list[Function]:
@@ -195,24 +231,42 @@ class DocumentModel:
         return [c for c in self.calls if c.name in ("GetBlockIdx", "GetBlockNum")]
 
     def calls_named(self, *names: str) -> list[ApiCall]:
-        wanted = set(names)
-        return [c for c in self.calls if c.name in wanted]
+        index = self._index("calls", self.calls, "name")
+        if len(names) == 1:
+            return list(index.get(names[0], ()))
+        return sorted((c for n in set(names) for c in index.get(n, ())), key=lambda c: c.start_byte)
+
+    def _index(self, key: str, items: list[Any], attribute: str | Callable[[Any], Any]) -> dict[Any, list[Any]]:
+        """Items grouped by an attribute, rebuilt when the list has grown (extraction appends in passes)."""
+        cached = self._indexes.get(key)
+        done, index = cached if cached is not None else (0, {})
+        if done != len(items):
+            for item in items[done:]:  # the lists only grow: index the new items
+                value = attribute(item) if callable(attribute) else getattr(item, attribute)
+                index.setdefault(value, []).append(item)
+            self._indexes[key] = (len(items), index)
+        return index
 
     def buffer(self, name: str) -> BufferDecl | None:
-        for decl in self.buffers:
-            if decl.name == name:
-                return decl
-        return None
+        found = self._index("buffers", self.buffers, "name").get(name)
+        return found[0] if found else None
 
-    def init_buffers_for(self, name: str) -> list[InitBuffer]:
-        return [ib for ib in self.init_buffers if ib.target == name]
+    def init_buffers_for(self, name: str, owner: str | None = None) -> list[InitBuffer]:
+        """InitBuffer calls for a queue or buffer; with `owner`, only those in that class's methods
+        (several kernel classes in one file often reuse a queue name)."""
+        if owner is None:
+            return list(self._index("init_buffers", self.init_buffers, "target").get(name, ()))
+        by_owner = self._index(
+            "init_buffers_by_owner",
+            self.init_buffers,
+            lambda i: (i.target, i.call.function.class_name if i.call.function is not None else None),
+        )
+        return sorted([*by_owner.get((name, owner), ()), *by_owner.get((name, None), ())], key=lambda i: i.call.start_byte)
 
     def tensor(self, name: str, at_byte: int | None = None) -> TensorVar | None:
         """The tensor variable `name` visible at `at_byte` (innermost function first)."""
         best: TensorVar | None = None
-        for var in self.tensors:
-            if var.name != name:
-                continue
+        for var in self._index("tensors", self.tensors, "name").get(name, ()):
             if at_byte is not None and var.function is not None:
                 if var.function.start_byte <= at_byte <= var.function.end_byte:
                     return var
@@ -221,17 +275,36 @@ class DocumentModel:
         return best
 
     def function_at(self, offset: int) -> Function | None:
-        found: Function | None = None
-        for function in self.functions:
+        """The innermost function containing `offset` (functions are sorted by start)."""
+        index = bisect_right(self._function_starts(), offset) - 1
+        while index >= 0:
+            function = self.functions[index]
             if function.start_byte <= offset <= function.end_byte:
-                found = function
-        return found
+                return function
+            if index > 0 and self.functions[index - 1].end_byte < function.start_byte:
+                return None  # functions do not nest past a gap: nothing earlier can contain offset
+            index -= 1
+        return None
+
+    def _function_starts(self) -> list[int]:
+        cached = self._indexes.get("function_starts")
+        if cached is None or cached[0] != len(self.functions):
+            cached = (len(self.functions), [f.start_byte for f in self.functions])
+            self._indexes["function_starts"] = cached
+        starts: list[int] = cached[1]
+        return starts
 
     def constant(self, name: str, at_byte: int) -> Constant | None:
         """The innermost declaration of `name` whose scope contains `at_byte` and precedes it."""
+        indexed = self._constants_by_name_size[0] if self._constants_by_name_size else 0
+        if indexed != len(self.constants):
+            # The list only grows (extraction appends while it folds): index just the new entries.
+            for const in self.constants[indexed:]:
+                self._constants_by_name.setdefault(const.name, []).append(const)
+            self._constants_by_name_size[:] = [len(self.constants)]
         best: Constant | None = None
-        for const in self.constants:
-            if const.name != name or not (const.scope_start <= at_byte <= const.scope_end):
+        for const in self._constants_by_name.get(name, ()):
+            if not (const.scope_start <= at_byte <= const.scope_end):
                 continue
             if const.start_byte > at_byte and const.scope_start != 0:
                 continue
@@ -244,6 +317,8 @@ class DocumentModel:
         if type_name is None:
             return None
         name = type_name.replace("AscendC::", "").strip()
+        if name not in self._template_param_names():
+            return self.type_aliases.get(name, name)
         for cls in self.classes:
             if cls.start_byte <= at_byte <= cls.end_byte and name in cls.template_params:
                 bound = self.template_bindings.get(cls.name, {}).get(name)
@@ -252,6 +327,14 @@ class DocumentModel:
                 name = bound
                 break
         return self.type_aliases.get(name, name)
+
+    def _template_param_names(self) -> set[str]:
+        cached = self._indexes.get("template_params")
+        if cached is None or cached[0] != len(self.classes):
+            cached = (len(self.classes), {p for cls in self.classes for p in cls.template_params})
+            self._indexes["template_params"] = cached
+        names: set[str] = cached[1]
+        return names
 
     def dtype_size(self, dtype: str | None, at_byte: int = 0) -> int | None:
         resolved = self.resolve_type(dtype, at_byte)
@@ -282,6 +365,8 @@ class _Extractor:
         self.folder = Folder(doc.data, self._resolve, self._sizeof)
         self._resolving: set[tuple[str, int]] = set()
         self._function_starts: list[int] = []
+        self._loop_starts: list[int] = []
+        self._class_starts: list[int] = []
         self._pending_template_params: dict[str, list[str]] = {}
 
     # -- folding hooks -------------------------------------------------------------------------
@@ -310,23 +395,30 @@ class _Extractor:
 
     def loop_depth(self, offset: int, function: Function | None) -> int:
         lo = function.body_start if function is not None else 0
-        hi = function.body_end if function is not None else len(self.doc.data)
-        return sum(1 for start, end in self.loops if start <= offset < end and lo <= start < hi)
+        # Loops are sorted by start: only those starting inside this function and before `offset` count.
+        first = bisect_right(self._loop_starts, lo - 1)
+        last = bisect_right(self._loop_starts, offset)
+        return sum(1 for start, end in self.loops[first:last] if start <= offset < end)
 
     def enclosing_class(self, offset: int) -> ClassInfo | None:
-        found: ClassInfo | None = None
-        for start, end, cls in self.class_nodes:
-            if start <= offset < end and (found is None or start >= found.start_byte):
-                found = cls
-        return found
+        # Classes are sorted by body start; walking back from the nearest one finds the innermost
+        # class containing `offset`. Nesting is shallow, so the walk is bounded.
+        index = bisect_right(self._class_starts, offset) - 1
+        steps = 0
+        while index >= 0 and steps < 64:
+            start, end, cls = self.class_nodes[index]
+            if start <= offset < end:
+                return cls
+            index -= 1
+            steps += 1
+        return None
 
     def function_at(self, offset: int) -> Function | None:
+        # Function definitions do not nest (methods sit in classes, not in each other), so the last
+        # function starting at or before `offset` is the only candidate.
         index = bisect_right(self._function_starts, offset) - 1
-        while index >= 0:
-            function = self.model.functions[index]
-            if function.start_byte <= offset < function.end_byte:
-                return function
-            index -= 1
+        if index >= 0 and offset < self.model.functions[index].end_byte:
+            return self.model.functions[index]
         return None
 
     # -- passes --------------------------------------------------------------------------------
@@ -337,6 +429,8 @@ class _Extractor:
         for node in by_start.get("loop", []):
             body = node.child_by_field_name("body") or node
             self.loops.append((body.start_byte, body.end_byte))
+        self.loops.sort()
+        self._loop_starts = [start for start, _ in self.loops]
         for node in by_start.get("include.path", []):
             self.model.includes.append(self.text(node).strip("<>\""))
         for node in by_start.get("using", []):
@@ -350,6 +444,8 @@ class _Extractor:
             self._template(node)
         for node in by_start.get("class", []):
             self._class(node)
+        self.class_nodes.sort(key=lambda item: item[0])
+        self._class_starts = [start for start, _, _ in self.class_nodes]
         for node in by_start.get("define", []):
             self._define(node)
         for node in by_start.get("function", []):
@@ -649,7 +745,7 @@ class _Extractor:
             qualified = self.text(function_node).split("<")[0].strip()
         function = self.function_at(node.start_byte)
         args = [
-            Arg(self.text(arg), self.span(arg), self.folder.fold(arg), arg.start_byte, arg.end_byte)
+            Arg(self.text(arg), arg, self.folder, self.doc.lines)
             for arg in arguments.named_children
             if arg.type != "comment"
         ]
@@ -659,12 +755,13 @@ class _Extractor:
             receiver=receiver,
             template_args=template_args,
             args=args,
-            span=self.span(node),
-            name_span=self.span(name_node),
             start_byte=node.start_byte,
             end_byte=node.end_byte,
+            name_start_byte=name_node.start_byte,
+            name_end_byte=name_node.end_byte,
             function=function,
             loop_depth=self.loop_depth(node.start_byte, function),
+            lines=self.doc.lines,
         )
         self.model.calls.append(call)
         if name == "InitBuffer" and args:

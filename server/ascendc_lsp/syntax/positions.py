@@ -44,7 +44,7 @@ class LineIndex:
     ASCII-only lines (the common case) convert without decoding.
     """
 
-    __slots__ = ("_data", "_line_starts")
+    __slots__ = ("_ascii", "_data", "_line_starts")
 
     def __init__(self, data: bytes) -> None:
         self._data = data
@@ -55,6 +55,8 @@ class LineIndex:
             starts.append(pos + 1)
             pos = find(b"\n", pos + 1)
         self._line_starts = starts
+        # Per-line "is ASCII" flags, filled lazily: 0 unknown, 1 ASCII, 2 not ASCII.
+        self._ascii = bytearray(len(starts))
 
     @property
     def line_count(self) -> int:
@@ -78,9 +80,30 @@ class LineIndex:
 
     def position(self, offset: int) -> Position:
         """LSP position of a byte offset (clamped to the buffer)."""
-        offset = min(max(offset, 0), len(self._data))
-        line = self.line_of(offset)
-        return Position(line, self.byte_column_to_utf16(line, offset - self._line_starts[line]))
+        # Hot path (every model record gets a span): inlined, with an ASCII fast path.
+        if offset < 0:
+            offset = 0
+        elif offset > len(self._data):
+            offset = len(self._data)
+        line = bisect_right(self._line_starts, offset) - 1
+        start = self._line_starts[line]
+        prefix = self._data[start:offset]
+        if prefix.isascii():
+            return Position(line, offset - start)
+        return Position(line, _utf16_len(prefix.decode("utf-8", errors="replace")))
+
+    def point_to_position(self, row: int, byte_column: int) -> Position:
+        """LSP position of a tree-sitter point (row, byte column)."""
+        if 0 <= row < len(self._ascii):
+            flag = self._ascii[row]
+            if flag == 0:
+                start = self._line_starts[row]
+                end = self._line_starts[row + 1] if row + 1 < len(self._line_starts) else len(self._data)
+                flag = 1 if self._data[start:end].isascii() else 2
+                self._ascii[row] = flag
+            if flag == 1:
+                return Position(row, byte_column)
+        return Position(row, self.byte_column_to_utf16(row, byte_column))
 
     def byte_column_to_utf16(self, line: int, byte_column: int) -> int:
         start = self.line_start(line)

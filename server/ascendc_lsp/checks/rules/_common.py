@@ -301,8 +301,14 @@ def scalar_decls(context: CheckContext) -> dict[str, list[ScalarDecl]]:
 
 def visible_decl(context: CheckContext, name: str, at_byte: int, members_only: bool = False) -> ScalarDecl | None:
     """The innermost declaration of `name` whose scope holds `at_byte` (block-scoped ones must precede it)."""
+    decls = scalar_decls(context).get(name, [])
+    if not members_only and len(decls) > 8:
+        # A name declared in many scopes (a local repeated in every function): only declarations in the
+        # scopes enclosing `at_byte` can be visible, so look those up instead of scanning them all.
+        by_scope = _decls_by_scope(context).get(name, {})
+        decls = [d for scope in _enclosing_scopes(context, at_byte) for d in by_scope.get(scope, ())]
     best: ScalarDecl | None = None
-    for decl in scalar_decls(context).get(name, []):
+    for decl in decls:
         if members_only and not decl.class_scope:
             continue
         if not (decl.scope_start <= at_byte < decl.scope_end) and not members_only:
@@ -314,6 +320,28 @@ def visible_decl(context: CheckContext, name: str, at_byte: int, members_only: b
         ):
             best = decl
     return best
+
+
+def _decls_by_scope(context: CheckContext) -> dict[str, dict[tuple[int, int], list[ScalarDecl]]]:
+    cached = context.__dict__.get("_decls_by_scope")
+    if isinstance(cached, dict):
+        return cached
+    index: dict[str, dict[tuple[int, int], list[ScalarDecl]]] = {}
+    for name, decls in scalar_decls(context).items():
+        for decl in decls:
+            index.setdefault(name, {}).setdefault((decl.scope_start, decl.scope_end), []).append(decl)
+    context.__dict__["_decls_by_scope"] = index
+    return index
+
+
+def _enclosing_scopes(context: CheckContext, at_byte: int) -> list[tuple[int, int]]:
+    node = context.document.tree.root_node.descendant_for_byte_range(at_byte, at_byte)
+    scopes = [(0, 1 << 62)]
+    while node is not None:
+        if node.type in _SCOPES:
+            scopes.append((node.start_byte, node.end_byte))
+        node = node.parent
+    return scopes
 
 
 def type_of_name(context: CheckContext, name: str, at_byte: int, members_only: bool = False) -> str | None:

@@ -141,7 +141,11 @@ def _shared_with_subclasses(context: CheckContext, queue: str) -> bool:
 
 
 def _is_local(context: CheckContext, var: str, function: Function) -> bool:
-    return any(tensor.name == var and tensor.function is function for tensor in context.model.tensors)
+    locals_ = context.__dict__.get("_local_tensors")
+    if not isinstance(locals_, set):
+        locals_ = {(tensor.name, id(tensor.function)) for tensor in context.model.tensors}
+        context.__dict__["_local_tensors"] = locals_
+    return (var, id(function)) in locals_
 
 
 def _body_node(context: CheckContext, function: Function) -> tree_sitter.Node | None:
@@ -156,7 +160,10 @@ def _body_node(context: CheckContext, function: Function) -> tree_sitter.Node | 
 
 @rule("ASC008")
 def alloc_without_free(context: CheckContext) -> Iterator[Finding]:
-    enqueued = [(o.var, id(o.call.function), o.call.end_byte) for o in _ops(context) if o.call.name == "EnQue"]
+    enqueued: dict[tuple[str | None, int], list[int]] = {}
+    for o in _ops(context):
+        if o.call.name == "EnQue":
+            enqueued.setdefault((o.var, id(o.call.function)), []).append(o.call.end_byte)
     for op in _ops(context):
         if op.call.name not in ("AllocTensor", "DeQue") or op.var is None or op.node is None:
             continue
@@ -165,7 +172,7 @@ def alloc_without_free(context: CheckContext) -> Iterator[Finding]:
             continue
         var = op.var
         if op.call.name == "DeQue" and any(
-            v == var and f == id(function) and end < op.call.start_byte for v, f, end in enqueued
+            end < op.call.start_byte for end in enqueued.get((var, id(function)), ())
         ):
             continue  # EnQue/DeQue of a borrowed tensor used as a pipe sync: its owner frees it
         consumers = [
@@ -438,7 +445,9 @@ def live_tensors_exceed_buffers(context: CheckContext) -> Iterator[Finding]:
         if op.call.name in ("AllocTensor", "FreeTensor") and op.call.function is not None:
             by_fn_queue.setdefault((op.call.function.start_byte, op.queue), []).append(op)
     for (_fn, queue), ops in by_fn_queue.items():
-        inits = model.init_buffers_for(queue)
+        owner = ops[0].call.function.class_name if ops[0].call.function is not None else None
+        # The queue's InitBuffer in the same class (several kernel classes may reuse a queue name).
+        inits = model.init_buffers_for(queue, owner)
         counts = {i.buffer_count for i in inits if i.call.loop_depth == 0}
         if len(counts) != 1:
             continue
@@ -487,7 +496,7 @@ def tque_depth_vs_buffers(context: CheckContext) -> Iterator[Finding]:
         depth = decl.depth.as_int()
         if depth is None or depth < 2:
             continue
-        inits = [i for i in model.init_buffers_for(decl.name) if i.call.loop_depth == 0]
+        inits = [i for i in model.init_buffers_for(decl.name, decl.class_name) if i.call.loop_depth == 0]
         counts = {i.buffer_count for i in inits}
         if len(counts) != 1:
             continue

@@ -8,6 +8,7 @@ from typing import Any
 
 from lsprotocol import types
 
+from ascendc_lsp.checks.base import Finding
 from ascendc_lsp.checks.engine import CheckOptions, check_document
 from ascendc_lsp.hardware.budget import class_budgets, ub_capacity
 from ascendc_lsp.lsp.convert import to_diagnostic
@@ -24,19 +25,29 @@ class DiagnosticsFeature(LanguageFeature):
     def __init__(self, server: Any) -> None:
         super().__init__(server)
         self._pending: dict[str, asyncio.TimerHandle] = {}
+        self._last_run: dict[str, float] = {}
+        self._running: set[str] = set()
+        self._rerun: set[str] = set()
 
     def document_opened(self, state: DocumentState) -> None:
         self._schedule(state.uri, delay=0.0)
 
     def document_changed(self, state: DocumentState) -> None:
-        if self.server.settings.diagnostics.onType:
-            self._schedule(state.uri, delay=self.server.settings.diagnostics.debounceMs / 1000)
+        if not self.server.settings.diagnostics.onType:
+            return
+        # Leading-edge debounce: the first edit after a quiet period runs at once; edits arriving
+        # within the debounce window of a run (a burst of typing or a paste) are coalesced.
+        debounce = self.server.settings.diagnostics.debounceMs / 1000
+        now = asyncio.get_running_loop().time()
+        quiet = state.uri not in self._pending and now - self._last_run.get(state.uri, 0.0) >= debounce
+        self._schedule(state.uri, delay=0.0 if quiet else debounce)
 
     def document_saved(self, state: DocumentState) -> None:
         if not self.server.settings.diagnostics.onType:
             self._schedule(state.uri, delay=0.0)
 
     def document_closed(self, uri: str) -> None:
+        self._last_run.pop(uri, None)
         handle = self._pending.pop(uri, None)
         if handle is not None:
             handle.cancel()
@@ -58,15 +69,37 @@ class DiagnosticsFeature(LanguageFeature):
         state = self.server.documents.get(uri)
         if state is None:  # closed while waiting
             return
+        if uri in self._running:
+            self._rerun.add(uri)  # one run per document at a time; the newest text runs next
+            return
+        self._last_run[uri] = asyncio.get_running_loop().time()
+        self._running.add(uri)
+        asyncio.get_running_loop().create_task(self._compute(state))
+
+    async def _compute(self, state: DocumentState) -> None:
+        uri = state.uri
         try:
-            self.refresh(state)
+            # Off the event loop: a huge file must not stall hover or completion while it is checked.
+            state.findings = await asyncio.to_thread(self.findings_for, state)
+            if self.server.documents.get(uri) is state:  # still the current version
+                self.publish(state)
+                self._send_status(state)
         except Exception:
             log.exception("diagnostics failed for %s", uri)
+        finally:
+            self._running.discard(uri)
+        if uri in self._rerun:
+            self._rerun.discard(uri)
+            self._schedule(uri, delay=0.0)
 
-    def refresh(self, state: DocumentState) -> None:
+    def findings_for(self, state: DocumentState) -> list[Finding]:
         settings = self.server.settings
         options = CheckOptions(soc_name=settings.soc, disabled_rules=frozenset(settings.diagnostics.disabledRules))
-        state.findings = check_document(state.document, options, model=state.model)
+        return check_document(state.document, options, model=state.model)
+
+    def refresh(self, state: DocumentState) -> None:
+        """Check and publish synchronously (for callers that already run off the hot path)."""
+        state.findings = self.findings_for(state)
         self.publish(state)
         self._send_status(state)
 

@@ -1,0 +1,302 @@
+"""Editor latency of ascendc-lsp, with clangd measured side by side in the same run.
+
+On a generated 1,000-line kernel (copies of tests/fixtures/kernels/add_double_buffer.cpp with renamed
+symbols), each server gets the same sequence of incremental edits; for each edit we time didChange ->
+publishDiagnostics for that version. Then hover, documentSymbol and completion requests are timed.
+Server RSS (current and peak) is read from /proc at the end.
+
+clangd (Debian's clangd-19) gets a stub kernel_operator.h and a compile_commands.json in a temp folder.
+Usage: python bench/lsp_latency.py [--edits 200] [--no-clangd] [--lines 1000]
+Targets (issues 2 and 3): our didChange->diagnostics p99 <= 50 ms and median <= half of clangd's;
+completion p99 <= 30 ms.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import re
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURE = ROOT / "tests" / "fixtures" / "kernels" / "add_double_buffer.cpp"
+RENAMED = ["TOTAL_LENGTH", "USE_CORE_NUM", "BLOCK_LENGTH", "TILE_NUM", "BUFFER_NUM", "TILE_LENGTH", "KernelAdd", "add_custom"]
+
+# Enough declarations for clangd to resolve the kernel's names (not an emulator: only signatures).
+CLANGD_STUB = """#pragma once
+#include <cstdint>
+#define __aicore__
+#define __global__
+#define __gm__
+#define GM_ADDR uint8_t*
+using half = _Float16;
+namespace AscendC {
+enum class TPosition { GM, VECIN, VECOUT, VECCALC, A1, B1, A2, B2, CO1, CO2 };
+using QuePosition = TPosition;
+template <typename T> struct GlobalTensor {
+    void SetGlobalBuffer(__gm__ T* buffer, uint64_t size = 0);
+    GlobalTensor operator[](uint64_t offset) const;
+    T GetValue(uint64_t index) const;
+};
+template <typename T> struct LocalTensor {
+    LocalTensor operator[](uint32_t offset) const;
+    T GetValue(uint32_t index) const;
+    void SetValue(uint32_t index, T value);
+    uint32_t GetSize() const;
+};
+template <TPosition pos, int32_t depth> struct TQue {
+    template <typename T> LocalTensor<T> AllocTensor();
+    template <typename T> bool EnQue(const LocalTensor<T>& tensor);
+    template <typename T> LocalTensor<T> DeQue();
+    template <typename T> void FreeTensor(LocalTensor<T>& tensor);
+};
+struct TPipe {
+    template <typename Q> void InitBuffer(Q& que, uint8_t num, uint32_t len);
+};
+int64_t GetBlockIdx();
+int64_t GetBlockNum();
+template <typename T> void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, uint32_t count);
+template <typename T> void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, uint32_t count);
+template <typename T> void Add(const LocalTensor<T>& dst, const LocalTensor<T>& a, const LocalTensor<T>& b, int32_t count);
+}  // namespace AscendC
+"""
+
+
+def generate_kernel(lines: int) -> str:
+    block = FIXTURE.read_text(encoding="utf-8")
+    # The launch helper uses <<<>>>, which clangd (no CUDA mode here) cannot parse: keep it out of the bench.
+    block = block[: block.index("#ifndef ASCENDC_CPU_DEBUG")]
+    copies: list[str] = []
+    index = 0
+    while sum(c.count("\n") + 1 for c in copies) < lines:
+        text = block if index else block
+        for name in RENAMED:
+            text = re.sub(rf"\b{name}\b", f"{name}_{index}", text)
+        if index:
+            text = text.replace('#include "kernel_operator.h"', "").replace("using namespace AscendC;", "")
+        copies.append(text)
+        index += 1
+    return "\n".join(copies)
+
+
+# -- a minimal LSP client over stdio -------------------------------------------------------------
+
+
+class LspClient:
+    def __init__(self, process: asyncio.subprocess.Process) -> None:
+        self.process = process
+        self._next_id = 0
+        self._pending: dict[int, asyncio.Future[Any]] = {}
+        self.diagnostics: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        self._reader = asyncio.create_task(self._read_loop())
+
+    async def _read_loop(self) -> None:
+        stdout = self.process.stdout
+        assert stdout is not None
+        while True:
+            header = await stdout.readuntil(b"\r\n\r\n")
+            length = int(re.search(rb"Content-Length: (\d+)", header).group(1))  # type: ignore[union-attr]
+            message = json.loads(await stdout.readexactly(length))
+            if "id" in message and "method" not in message:
+                future = self._pending.pop(message["id"], None)
+                if future is not None and not future.done():
+                    future.set_result(message.get("result"))
+            elif message.get("method") == "textDocument/publishDiagnostics":
+                self.diagnostics.put_nowait(message["params"])
+            elif "id" in message and "method" in message:  # a request from the server: answer null
+                await self._send({"jsonrpc": "2.0", "id": message["id"], "result": None})
+
+    async def _send(self, message: dict[str, Any]) -> None:
+        body = json.dumps(message).encode()
+        stdin = self.process.stdin
+        assert stdin is not None
+        stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+        await stdin.drain()
+
+    async def request(self, method: str, params: Any, timeout: float = 30) -> Any:
+        self._next_id += 1
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self._pending[self._next_id] = future
+        await self._send({"jsonrpc": "2.0", "id": self._next_id, "method": method, "params": params})
+        return await asyncio.wait_for(future, timeout)
+
+    async def notify(self, method: str, params: Any) -> None:
+        await self._send({"jsonrpc": "2.0", "method": method, "params": params})
+
+    async def diagnostics_for(self, uri: str, version: int, timeout: float = 10) -> float:
+        deadline = time.perf_counter() + timeout
+        while True:
+            remaining = deadline - time.perf_counter()
+            if remaining <= 0:
+                raise TimeoutError
+            params = await asyncio.wait_for(self.diagnostics.get(), remaining)
+            if params["uri"] == uri and params.get("version", version) >= version:
+                return time.perf_counter()
+
+    async def close(self) -> None:
+        try:
+            await self.request("shutdown", None, timeout=10)
+            await self.notify("exit", None)
+            await asyncio.wait_for(self.process.wait(), 10)
+        except (TimeoutError, ConnectionError):
+            self.process.kill()
+        self._reader.cancel()
+
+
+@dataclass
+class Result:
+    name: str
+    change: list[float] = field(default_factory=list)
+    hover: list[float] = field(default_factory=list)
+    symbols: list[float] = field(default_factory=list)
+    completion: list[float] = field(default_factory=list)
+    timeouts: int = 0
+    rss_mb: float = 0.0
+    peak_rss_mb: float = 0.0
+
+
+def _rss(pid: int) -> tuple[float, float]:
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return 0.0, 0.0
+    values = {k: int(v.split()[0]) / 1024 for k, v in re.findall(r"^(VmRSS|VmHWM):\s+(.+)$", status, re.M)}
+    return values.get("VmRSS", 0.0), values.get("VmHWM", 0.0)
+
+
+async def measure(name: str, command: list[str], workdir: Path, text: str, edits: int) -> Result:
+    process = await asyncio.create_subprocess_exec(
+        *command, cwd=workdir, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.DEVNULL, limit=64 * 1024 * 1024,
+    )
+    client = LspClient(process)
+    result = Result(name)
+    uri = (workdir / "kernel.cpp").as_uri()
+    await client.request("initialize", {
+        "processId": os.getpid(), "rootUri": workdir.as_uri(),
+        "capabilities": {"textDocument": {"publishDiagnostics": {"versionSupport": True},
+                                          "hover": {"contentFormat": ["markdown", "plaintext"]},
+                                          "completion": {"completionItem": {"snippetSupport": True}}}},
+    }, timeout=60)
+    await client.notify("initialized", {})
+    await client.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "cpp", "version": 1, "text": text}})
+    await client.diagnostics_for(uri, 1, timeout=120)
+
+    lines = text.splitlines()
+    edit_line = len(lines) // 2
+    while "//" not in lines[edit_line]:
+        edit_line += 1
+    column = len(lines[edit_line])
+    for k in range(edits):
+        version = k + 2
+        insert = k % 2 == 0
+        change = {
+            "range": {"start": {"line": edit_line, "character": column}, "end": {"line": edit_line, "character": column if insert else column + 1}},
+            "text": "x" if insert else "",
+        }
+        started = time.perf_counter()
+        await client.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": version}, "contentChanges": [change]})
+        try:
+            finished = await client.diagnostics_for(uri, version)
+            result.change.append((finished - started) * 1000)
+        except TimeoutError:
+            result.timeouts += 1
+    # Settle: drain late notifications.
+    await asyncio.sleep(0.5)
+    while not client.diagnostics.empty():
+        client.diagnostics.get_nowait()
+
+    hover_line = next(i for i, l in enumerate(lines) if "pipe.InitBuffer(inQueueX" in l)
+    hover_char = lines[hover_line].index("inQueueX") + 2
+    member_line = next(i for i, l in enumerate(lines) if "inQueueX_0.AllocTensor" in l or "inQueueX.AllocTensor" in l)
+    member_char = lines[member_line].index(".AllocTensor") + 1
+    document = {"uri": uri}
+    for _ in range(max(20, edits // 4)):
+        started = time.perf_counter()
+        await client.request("textDocument/hover", {"textDocument": document, "position": {"line": hover_line, "character": hover_char}})
+        result.hover.append((time.perf_counter() - started) * 1000)
+        started = time.perf_counter()
+        await client.request("textDocument/documentSymbol", {"textDocument": document})
+        result.symbols.append((time.perf_counter() - started) * 1000)
+        started = time.perf_counter()
+        await client.request("textDocument/completion", {"textDocument": document, "position": {"line": member_line, "character": member_char}})
+        result.completion.append((time.perf_counter() - started) * 1000)
+    result.rss_mb, result.peak_rss_mb = _rss(process.pid)
+    await client.close()
+    return result
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    index = min(len(ordered) - 1, max(0, round(q / 100 * (len(ordered) - 1))))
+    return ordered[index]
+
+
+def row(label: str, values: list[float]) -> str:
+    if not values:
+        return f"| {label} | - | - | - | - |"
+    return f"| {label} | {statistics.median(values):.1f} | {percentile(values, 95):.1f} | {percentile(values, 99):.1f} | {len(values)} |"
+
+
+async def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--edits", type=int, default=200)
+    parser.add_argument("--lines", type=int, default=1000)
+    parser.add_argument("--no-clangd", action="store_true")
+    args = parser.parse_args()
+
+    text = generate_kernel(args.lines)
+    results: list[Result] = []
+    with tempfile.TemporaryDirectory(prefix="ascendc-lsp-bench-") as tmp:
+        work = Path(tmp)
+        (work / "kernel.cpp").write_text(text, encoding="utf-8")
+        env_home = work / "home"
+        env_home.mkdir()
+        ours = [sys.executable, "-m", "ascendc_lsp", "serve", "--stdio"]
+        results.append(await measure("ascendc-lsp", ours, work, text, args.edits))
+        clangd = shutil.which("clangd-19") or shutil.which("clangd")
+        if not args.no_clangd and clangd:
+            include = work / "stub"
+            include.mkdir()
+            (include / "kernel_operator.h").write_text(CLANGD_STUB, encoding="utf-8")
+            (work / "compile_commands.json").write_text(json.dumps([{
+                "directory": str(work), "file": str(work / "kernel.cpp"),
+                "arguments": ["clang++", "-std=c++17", f"-I{include}", "-fsyntax-only", str(work / "kernel.cpp")],
+            }]), encoding="utf-8")
+            results.append(await measure("clangd", [clangd, "--log=error", "--background-index=false", "-j=1"], work, text, args.edits))
+        elif not args.no_clangd:
+            print("clangd not found (apt-get install clangd-19): measuring ascendc-lsp only", file=sys.stderr)
+
+    print(f"\nLatency on a {text.count(chr(10)) + 1}-line kernel, {args.edits} incremental edits (milliseconds)\n")
+    print("| server / request | p50 | p95 | p99 | n |")
+    print("|---|---:|---:|---:|---:|")
+    for r in results:
+        print(row(f"{r.name} didChange -> diagnostics", r.change))
+        print(row(f"{r.name} hover", r.hover))
+        print(row(f"{r.name} documentSymbol", r.symbols))
+        print(row(f"{r.name} completion", r.completion))
+    print("\n| server | RSS MB | peak RSS MB | edits without diagnostics |")
+    print("|---|---:|---:|---:|")
+    for r in results:
+        print(f"| {r.name} | {r.rss_mb:.0f} | {r.peak_rss_mb:.0f} | {r.timeouts} |")
+    if len(results) == 2 and results[0].change and results[1].change:
+        ratio = statistics.median(results[0].change) / statistics.median(results[1].change)
+        print(f"\nmedian didChange->diagnostics ratio ascendc-lsp / clangd: {ratio:.2f} (target <= 0.5)")
+    ours_p99 = percentile(results[0].change, 99)
+    print(f"ascendc-lsp p99 {ours_p99:.1f} ms (target <= 50 ms); completion p99 {percentile(results[0].completion, 99):.1f} ms (target <= 30 ms)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(asyncio.run(main()))

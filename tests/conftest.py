@@ -1,0 +1,24 @@
+"""Shared fixtures. Tests never touch the user's real cache: HOME and XDG dirs point into a temp dir."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+import pytest
+
+FIXTURES = Path(__file__).parent / "fixtures"
+KERNELS = FIXTURES / "kernels"
+
+_TEST_HOME = tempfile.mkdtemp(prefix="ascendc-lsp-test-home-")
+os.environ.setdefault("XDG_CACHE_HOME", os.path.join(_TEST_HOME, ".cache"))
+os.environ["HOME"] = _TEST_HOME
+
+
+@pytest.fixture
+def kernel_text() -> object:
+    def read(name: str) -> str:
+        return (KERNELS / name).read_text(encoding="utf-8")
+
+    return read
