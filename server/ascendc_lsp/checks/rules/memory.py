@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator
 
-from ascendc_lsp.checks.base import CheckContext, Finding, rule
+from ascendc_lsp.checks.base import CheckContext, Finding, Fix, rule
+from ascendc_lsp.checks.fixes import fix, replace
 from ascendc_lsp.checks.limits import limits_for
 from ascendc_lsp.checks.rules._common import fmt, node_for
+from ascendc_lsp.syntax.constfold import Folder
 from ascendc_lsp.syntax.model import InitBuffer
 
 UB_POSITIONS = frozenset({"VECIN", "VECOUT", "VECCALC"})
@@ -132,7 +135,8 @@ def ub_budget(context: CheckContext) -> Iterator[Finding]:
         worst = max(known, key=lambda pair: pair[1])[0]
         if total > limits.ub_bytes:
             message = f"UB use {fmt(total)} B exceeds {limits.soc_name}'s {fmt(limits.ub_bytes)} B: {_parts(known, align)}{extra}"
-            yield context.finding("ASC001", worst.call.span, message)
+            fixes = shrink_fixes(context, path, limits.ub_usable_bytes, align) if not unknown else []
+            yield context.finding("ASC001", worst.call.span, message, fixes=fixes)
         else:
             message = (
                 f"UB use {fmt(total)} B leaves less than the {fmt(limits.ub_reserved_bytes)} B that {limits.soc_name} "
@@ -140,6 +144,125 @@ def ub_budget(context: CheckContext) -> Iterator[Finding]:
                 f"{_parts(known, align)}{extra}"
             )
             yield context.finding("ASC001", worst.call.span, message, severity="warning")
+
+
+# -- ASC001 quick fixes: smaller constants, each verified by re-folding the sizes with the new value ----------
+
+
+def _literal_constant(context: CheckContext, name: str, at_byte: int) -> tuple[int, int, int] | None:
+    """(value, literal start, literal end) when `name` is a constant initialised by a plain integer literal."""
+    const = context.model.constant(name, at_byte)
+    if const is None or not const.is_constant:
+        return None
+    value = const.value.as_int()
+    if value is None or not re.fullmatch(r"\s*\d+[uUlL]*\s*", const.value.text):
+        return None
+    start = context.document.lines.offset(const.span.start)
+    end = context.document.lines.offset(const.span.end)
+    node = node_for(context, start, end)
+    while node is not None and node.type not in ("init_declarator", "field_declaration", "preproc_def"):
+        node = node.parent
+    value_node = None
+    if node is not None:
+        value_node = node.child_by_field_name("value") or node.child_by_field_name("default_value")
+    if value_node is None:
+        return None
+    text = context.document.node_text(value_node)
+    match = re.search(r"\d+", text)
+    if match is None or int(match.group(0)) != value:
+        return None
+    prefix = len(text[: match.start()].encode())
+    return value, value_node.start_byte + prefix, value_node.start_byte + prefix + len(match.group(0).encode())
+
+
+def _refold(context: CheckContext, start: int, end: int, override: dict[str, int]) -> int | None:
+    """Fold the expression at [start, end) with some constants replaced, following other constants'
+    initialisers so that a change propagates (TILE = BLOCK / BUFFER_NUM)."""
+    document = context.document
+    model = context.model
+
+    def resolve(name: str, at: int) -> int | float | None:
+        if name in override:
+            return override[name]
+        const = model.constant(name, at)
+        if const is None or not const.is_constant:
+            return None
+        c_start = document.lines.offset(const.span.start)
+        decl = node_for(context, c_start, document.lines.offset(const.span.end))
+        while decl is not None and decl.type not in ("init_declarator", "field_declaration", "preproc_def"):
+            decl = decl.parent
+        value_node = None
+        if decl is not None and decl.type != "preproc_def":
+            value_node = decl.child_by_field_name("value") or decl.child_by_field_name("default_value")
+        if value_node is None or value_node.start_byte <= at <= value_node.end_byte:
+            return const.value.value
+        return folder.fold(value_node).value
+
+    folder = Folder(document.data, resolve, lambda t, at: model.dtype_size(t.replace("const", "").strip(), at))
+    node = node_for(context, start, end)
+    value = folder.fold(node).value if node is not None else None
+    return int(value) if isinstance(value, int | float) else None
+
+
+def _total_with(context: CheckContext, inits: list[InitBuffer], override: dict[str, int], align: int) -> int | None:
+    total = 0
+    for init in inits:
+        args = init.call.args
+        length_arg = args[2] if init.num is not None else args[1]
+        length = _refold(context, length_arg.start_byte, length_arg.end_byte, override)
+        count = _refold(context, args[1].start_byte, args[1].end_byte, override) if init.num is not None else 1
+        if length is None or count is None or length <= 0 or count <= 0:
+            return None
+        total += count * ((length + align - 1) // align * align)
+    return total
+
+
+def _names_behind(context: CheckContext, text: str, at_byte: int, depth: int = 3) -> list[str]:
+    """Identifiers of an expression and, through constants defined by expressions, the ones behind them."""
+    names: list[str] = []
+    for name in re.findall(r"\b[A-Za-z_]\w*\b", text):
+        if name in names:
+            continue
+        names.append(name)
+        const = context.model.constant(name, at_byte)
+        if depth > 0 and const is not None and const.is_constant and not re.fullmatch(r"\s*\d+\w*\s*", const.value.text):
+            names += [n for n in _names_behind(context, const.value.text, at_byte, depth - 1) if n not in names]
+    return names
+
+
+def shrink_fixes(context: CheckContext, inits: list[InitBuffer], capacity: int, align: int) -> list[Fix]:
+    """Fixes that make the UB budget fit: single buffering, or the largest smaller tile constant."""
+    fixes: list[Fix] = []
+    seen: set[str] = set()
+    for init in inits:
+        args = init.call.args
+        candidates = []
+        if init.num is not None:
+            candidates.append((args[1].text.strip(), "count"))
+        length_arg = args[2] if init.num is not None else args[1]
+        candidates += [(name, "length") for name in _names_behind(context, length_arg.text, init.call.start_byte)]
+        for name, role in candidates:
+            if name in seen or name in ("sizeof", "half", "float", "int32_t", "uint32_t", "int16_t", "bfloat16_t"):
+                continue
+            seen.add(name)
+            literal = _literal_constant(context, name, init.call.start_byte)
+            if literal is None:
+                continue
+            value, lit_start, lit_end = literal
+            options = [1] if role == "count" else [value // (2**k) for k in range(1, 7)]
+            for new_value in options:
+                if new_value <= 0 or new_value >= value:
+                    continue
+                total = _total_with(context, inits, {name: new_value}, align)
+                if total is None or total > capacity:
+                    continue
+                what = "use single buffering" if role == "count" else "shrink the tile"
+                fixes.append(fix(
+                    f"Set {name} = {new_value} to {what} (UB {fmt(total)} B of {fmt(capacity)} B)",
+                    replace(context.document, lit_start, lit_end, str(new_value)),
+                ))
+                break
+    return fixes
 
 
 # Logical positions and the physical buffer each lives in (hardware-constraints.md sections 1 and 2).

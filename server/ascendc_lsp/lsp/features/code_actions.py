@@ -28,7 +28,8 @@ class CodeActionsFeature(LanguageFeature):
         for diagnostic in params.context.diagnostics:
             if diagnostic.source != SOURCE:
                 continue
-            for fix in fixes_from_diagnostic(diagnostic):
+            fixes = fixes_from_diagnostic(diagnostic)
+            for fix in fixes:
                 actions.append(
                     types.CodeAction(
                         title=fix.title,
@@ -38,4 +39,24 @@ class CodeActionsFeature(LanguageFeature):
                         is_preferred=len(actions) == 0,
                     )
                 )
+            if not fixes:
+                # No mechanical edit: offer the explaining knowledge entry's before/after instead.
+                for entry_id in _knowledge_ids(diagnostic)[:1]:
+                    actions.append(
+                        types.CodeAction(
+                            title=f"Show how to fix: knowledge entry '{entry_id}'",
+                            kind=types.CodeActionKind.QuickFix,
+                            diagnostics=[diagnostic],
+                            command=types.Command(
+                                title="Show the entry's fix", command="ascendc.showEntryFix", arguments=[entry_id]
+                            ),
+                        )
+                    )
         return actions
+
+
+def _knowledge_ids(diagnostic: types.Diagnostic) -> list[str]:
+    data = diagnostic.data
+    if not isinstance(data, dict):
+        return []
+    return [str(i) for i in data.get("knowledge", []) or [] if isinstance(i, str)]
