@@ -78,7 +78,7 @@ def generate_kernel(lines: int) -> str:
     copies: list[str] = []
     index = 0
     while sum(c.count("\n") + 1 for c in copies) < lines:
-        text = block if index else block
+        text = block
         for name in RENAMED:
             text = re.sub(rf"\b{name}\b", f"{name}_{index}", text)
         if index:
@@ -215,9 +215,9 @@ async def measure(name: str, command: list[str], workdir: Path, text: str, edits
     while not client.diagnostics.empty():
         client.diagnostics.get_nowait()
 
-    hover_line = next(i for i, l in enumerate(lines) if "pipe.InitBuffer(inQueueX" in l)
+    hover_line = next(i for i, line in enumerate(lines) if "pipe.InitBuffer(inQueueX" in line)
     hover_char = lines[hover_line].index("inQueueX") + 2
-    member_line = next(i for i, l in enumerate(lines) if "inQueueX_0.AllocTensor" in l or "inQueueX.AllocTensor" in l)
+    member_line = next(i for i, line in enumerate(lines) if ".AllocTensor" in line and "inQueueX" in line)
     member_char = lines[member_line].index(".AllocTensor") + 1
     document = {"uri": uri}
     for _ in range(max(20, edits // 4)):

@@ -143,7 +143,7 @@ def test_reduce(binaries: dict[str, Path], tmp_path: Path) -> None:
 
 def test_cast(binaries: dict[str, Path], tmp_path: Path) -> None:
     rng = np.random.default_rng(3)
-    x = np.array(list(rng.uniform(-100, 100, 248)) + [2.5, -2.5, 0.5, 1.5, -3.5, 70000.0, 1e-8, 3.0e-5],
+    x = np.array([*rng.uniform(-100, 100, 248), 2.5, -2.5, 0.5, 1.5, -3.5, 70000.0, 1e-8, 3.0e-5],
                  dtype=np.float32)
     x.tofile(tmp_path / "x.bin")
     rc, report, _ = _run(binaries["cast"], tmp_path)

@@ -7,7 +7,6 @@ import sys
 from pathlib import Path
 from typing import Any
 
-import pytest
 import pytest_lsp
 from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient
@@ -126,7 +125,7 @@ async def test_hover_on_queue_constant_and_class(client: LanguageClient) -> None
     lines = text.splitlines()
 
     async def hover(line_text: str, word: str) -> str:
-        line = next(i for i, l in enumerate(lines) if line_text in l)
+        line = next(i for i, text_line in enumerate(lines) if line_text in text_line)
         character = lines[line].index(word) + 1
         result = await client.text_document_hover_async(
             types.HoverParams(text_document=types.TextDocumentIdentifier(uri=uri), position=types.Position(line, character))

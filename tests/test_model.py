@@ -113,7 +113,7 @@ class K { __aicore__ inline void Process() {
 def test_incremental_edit_matches_full_parse(kernel_text: Read) -> None:
     text = kernel_text("add_double_buffer.cpp")
     doc = SourceDocument(text)
-    line = next(i for i, l in enumerate(text.splitlines()) if "TILE_NUM = 8" in l)
+    line = next(i for i, row in enumerate(text.splitlines()) if "TILE_NUM = 8" in row)
     col = text.splitlines()[line].index("8;")
     edited = doc.apply([TextChange(Span(Position(line, col), Position(line, col + 1)), "16")])
     assert "TILE_NUM = 16" in edited.text

@@ -20,10 +20,10 @@ from typing import Any
 
 import yaml
 
+from ascendc_lsp.resources import knowledge_dir
+
 # libyaml when available: the pure-Python loader takes ~1.5 s for the shipped entries.
 _LOADER: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-
-from ascendc_lsp.resources import knowledge_dir
 
 STAGES: tuple[str, ...] = ("compile", "link", "runtime", "precision", "perf")
 RECIPE_KINDS: tuple[str, ...] = ("replace-regex", "insert-line-after", "insert-line-before")
