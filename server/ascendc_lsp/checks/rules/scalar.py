@@ -276,7 +276,12 @@ def std_library(context: CheckContext) -> Iterator[Finding]:
 @rule("ASC027")
 def virtual_function(context: CheckContext) -> Iterator[Finding]:
     model = context.model
-    kernel_classes = [c for c in model.classes if any(m.is_aicore for m in c.methods)]
+    data = context.document.data
+    # A class with only a pure virtual __aicore__ declaration has no defined methods yet, so look at its text too.
+    kernel_classes = [
+        c for c in model.classes
+        if any(m.is_aicore for m in c.methods) or b"__aicore__" in data[c.start_byte:c.end_byte]
+    ]
     if not kernel_classes:
         return
     for node in scan(context).get("virtual"):
