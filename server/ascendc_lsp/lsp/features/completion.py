@@ -3,12 +3,11 @@
 Latency: a completion request usually arrives right after the didChange it follows, before the debounced diagnostics
 pass has built the new document model. Building it costs ~20 ms on a 1,000-line file, so the request answers from
 the model of the previous version when the current one is not built yet (lookups by name hardly change over one
-edit; the context itself is always read from the current text) and schedules the new model's build right after.
+edit; the context itself is always read from the current text); the diagnostics pass builds the new one.
 """
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from typing import Any, ClassVar
 
@@ -95,22 +94,8 @@ class CompletionFeature(LanguageFeature):
             model = state.model
             self._remember(state.uri, model)
             return model
-        try:
-            loop = asyncio.get_running_loop()
-        except RuntimeError:
-            loop = None
-        if loop is not None:
-            loop.call_soon(self._build, state.uri)
+        # The diagnostics pass builds the current model (off the event loop); a later request picks it up.
         return previous
-
-    def _build(self, uri: str) -> None:
-        state = self.server.documents.get(uri)
-        if state is None:
-            return
-        try:
-            self._remember(uri, state.model)
-        except Exception:
-            log.exception("building the model of %s failed", uri)
 
     def _snippet_support(self) -> bool:
         try:
