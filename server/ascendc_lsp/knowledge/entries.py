@@ -21,6 +21,7 @@ from typing import Any
 import yaml
 
 from ascendc_lsp.resources import knowledge_dir
+from ascendc_lsp.toolchain import spec as spec_format
 
 # libyaml when available: the pure-Python loader takes ~1.5 s for the shipped entries.
 _LOADER: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -52,24 +53,9 @@ _FIX_KEYS = {"summary", "language", "before", "after", "spec", "recipe"}
 FIX_LANGUAGES: tuple[str, ...] = ("kernel", "host", "cmake", "shell")
 _RECIPE_KEYS = {"kind", "pattern", "replacement"}
 _RATIONALE_KEYS = {"text", "sources"}
-_SPEC_KEYS = {
-    "kernel",
-    "source",
-    "soc",
-    "block_dim",
-    "include_dirs",
-    "inputs",
-    "outputs",
-    "workspace_bytes",
-    "tiling",
-    "params",
-    "reference",
-    "tolerance",
-    "seed",
-    "description",
-    "defines",
-}
-_TENSOR_KEYS = {"name", "shape", "dtype", "init", "tolerance", "compare"}
+# An entry's run spec is a kernel spec: the spec loader's key lists are the one place of truth.
+_SPEC_KEYS = set(spec_format.TOP_KEYS)
+_TENSOR_KEYS = set(spec_format.TENSOR_KEYS)
 
 
 # --------------------------------------------------------------------------------------------- model

@@ -246,6 +246,9 @@ def serve_websocket(server: AscendcLanguageServer, host: str, port: int) -> None
 
 def command(args: argparse.Namespace) -> int:
     _configure_logging(getattr(args, "log_file", None))
+    # Diagnostics run in a worker thread; a 1 ms switch interval (default 5 ms) lets hover and
+    # completion on the event loop get the GIL promptly while a check is running.
+    sys.setswitchinterval(0.001)
     server = AscendcLanguageServer()
     host = getattr(args, "host", "127.0.0.1")
     if getattr(args, "tcp", None):
