@@ -97,6 +97,20 @@ async def test_generate_kernel_from_inline_spec(client: LanguageClient, tmp_path
     assert any(isinstance(r, types.WorkDoneProgressEnd) for r in reports)
 
 
+async def test_generate_kernel_with_the_vscode_client_argument_shape(client: LanguageClient, tmp_path: Path) -> None:
+    # The extension sends one object: {specPath, out, soc} (vscode-client/README.md, "Server command contract").
+    FAKE.add(fenced(queue_kernel()))
+    spec_path = tmp_path / "gen.yaml"
+    spec_path.write_text(spec_yaml(), encoding="utf-8")
+    out = tmp_path / "op_kernel" / "vexp.cpp"
+    out.parent.mkdir()
+    result = await client.workspace_execute_command_async(types.ExecuteCommandParams(
+        command="ascendc.generateKernel",
+        arguments=[{"specPath": str(spec_path), "out": str(out), "soc": "Ascend910B"}]))
+    assert result.get("correct") is True, (result, [m.message for m in client.messages])
+    assert Path(result["path"]) == out and "AscendC::Exp(" in out.read_text()
+
+
 async def test_rewrite_action_applies_only_a_passing_result(client: LanguageClient, tmp_path: Path) -> None:
     src = tmp_path / "vexp.cpp"
     src.write_text(queue_kernel(compute=COMPUTE_LIBM))

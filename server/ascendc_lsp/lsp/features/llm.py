@@ -238,6 +238,12 @@ class LlmFeature(CodeActionsFeature):
             self._show(types.MessageType.Error, f"{GENERATE} needs a spec path or an inline spec object")
             return {"status": "error", "message": "missing spec argument"}
         raw, options = args[0], args[1] if len(args) > 1 and isinstance(args[1], dict) else {}
+        if isinstance(raw, dict) and ("specPath" in raw or isinstance(raw.get("spec"), dict)):
+            # The VS Code client's one-object form: {specPath?, spec?, out?, soc?, maxIterations?}.
+            options = {**raw, **options}
+            raw = raw["spec"] if isinstance(raw.get("spec"), dict) else str(raw["specPath"])
+            if isinstance(raw, dict) and "folder" not in options and options.get("specPath"):
+                options["folder"] = str(Path(str(options["specPath"])).parent)
         spec_text: str | None = None
         write_spec: Path | None = None
         try:
@@ -307,7 +313,10 @@ class LlmFeature(CodeActionsFeature):
         else:
             where = f" Best attempt: {outcome.best_attempt}." if outcome.best_attempt else ""
             self._show(types.MessageType.Warning, f"{spec.kernel}: {result.message}.{where}")
-        return outcome.to_json()
+        payload: dict[str, Any] = outcome.to_json()
+        if payload.get("kernel"):
+            payload.setdefault("path", payload["kernel"])  # the VS Code client's name for the written kernel
+        return payload
 
     # -- ascendc.rewriteKernel / ascendc.optimiseKernel -----------------------------------------------------
 
