@@ -37,7 +37,7 @@ from ascendc_lsp.knowledge.entries import Entry
 from ascendc_lsp.knowledge.retrieval import Retriever
 from ascendc_lsp.knowledge.store import KnowledgeStore, shipped_entries
 
-DEV = Path("/work/shared/real-errors.dev.jsonl")
+DEV = Path(__file__).resolve().parents[2] / "shared" / "real-errors.dev.jsonl"  # shared/ beside the checkout
 
 
 def load_rows(path: Path) -> list[dict[str, Any]]:

@@ -10,6 +10,10 @@ import pytest
 
 FIXTURES = Path(__file__).parent / "fixtures"
 KERNELS = FIXTURES / "kernels"
+# Real error messages from public reports: the project's shared folder sits beside the checkout.
+REAL_ERRORS = Path(
+    os.environ.get("ASCENDC_REAL_ERRORS", Path(__file__).resolve().parents[2] / "shared" / "real-errors.dev.jsonl")
+)
 
 _TEST_HOME = tempfile.mkdtemp(prefix="ascendc-lsp-test-home-")
 os.environ.setdefault("XDG_CACHE_HOME", os.path.join(_TEST_HOME, ".cache"))

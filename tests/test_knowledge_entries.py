@@ -17,6 +17,7 @@ from ascendc_lsp.knowledge.entries import (
     rules_table,
     taxonomy,
 )
+from tests.conftest import REAL_ERRORS
 
 ENTRY_DIR = default_entry_dir()
 
@@ -67,7 +68,7 @@ def test_kernel_examples_are_complete_kernels(shipped) -> None:
 
 def test_real_error_messages_are_matched(shipped) -> None:
     entries, _ = shipped
-    path = Path("/work/shared/real-errors.dev.jsonl")
+    path = REAL_ERRORS
     if not path.exists():
         pytest.skip("shared real-error sample not present")
     records = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]

@@ -8,7 +8,6 @@ formats documented in /work/shared/design/emulator-memo.md sections 1.4, 1.5 and
 from __future__ import annotations
 
 import json
-import os
 import random
 import time
 from pathlib import Path
@@ -24,9 +23,9 @@ from ascendc_lsp.toolchain.logs import (
     parse_log,
     sanitize,
 )
+from tests.conftest import REAL_ERRORS
 
 FIXTURES = Path(__file__).parent / "fixtures" / "logs"
-REAL_ERRORS = Path(os.environ.get("ASCENDC_REAL_ERRORS", "/work/shared/real-errors.dev.jsonl"))
 
 
 def _fixture(name: str) -> str:

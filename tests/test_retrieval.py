@@ -16,8 +16,7 @@ from ascendc_lsp.knowledge.embedding import (
 )
 from ascendc_lsp.knowledge.retrieval import Retriever, required_literal
 from ascendc_lsp.knowledge.store import KnowledgeStore, shipped_entries
-
-REAL = Path("/work/shared/real-errors.dev.jsonl")
+from tests.conftest import REAL_ERRORS as REAL
 
 
 @pytest.fixture(scope="module")
