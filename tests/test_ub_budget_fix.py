@@ -55,3 +55,35 @@ def test_no_fix_when_sizes_are_not_literal_constants() -> None:
     text = KERNEL.replace("constexpr int32_t TILE = 16384;", "constexpr int32_t TILE = 8192 * 2;")
     (finding,) = _ub_findings(text)
     assert all("TILE =" not in f.title for f in finding.fixes)
+
+
+BRANCHES = """#include "kernel_operator.h"
+using namespace AscendC;
+class KernelModes {
+public:
+    __aicore__ inline void Init(uint32_t mode) {
+        pipe.InitBuffer(common, 2, 32768);
+        if (mode == 0) {
+            pipe.InitBuffer(wide, 2, 65536);
+        } else {
+            pipe.InitBuffer(narrow, 2, 65536);
+        }
+    }
+private:
+    TPipe pipe;
+    TQue<TPosition::VECIN, 2> common, wide, narrow;
+};
+extern "C" __global__ __aicore__ void modes(GM_ADDR x) { KernelModes op; op.Init(0); }
+"""
+
+
+def test_rule_and_shared_budget_agree_on_branch_alternatives() -> None:
+    from ascendc_lsp.hardware.budget import class_budgets
+    from ascendc_lsp.syntax.model import build_model
+
+    # if/else InitBuffers are alternatives: 64 KB + 128 KB on the heaviest path, not 64 + 128 + 128.
+    (budget,) = class_budgets(build_model(SourceDocument(BRANCHES)))
+    assert budget.total("UB") == 196_608
+    assert {u.name for u in budget.in_memory("UB")} in ({"common", "wide"}, {"common", "narrow"})
+    (finding,) = _ub_findings(BRANCHES)  # 192 KB: inside the UB, but over the part left beside the reserve
+    assert finding.severity == "warning" and "196,608 B" in finding.message
