@@ -218,9 +218,7 @@ class DocumentModel:
     using_namespaces: list[str] = field(default_factory=list)
     type_aliases: dict[str, str] = field(default_factory=dict)
     template_bindings: dict[str, dict[str, str]] = field(default_factory=dict)
-    _constants_by_name: dict[str, list[Constant]] = field(default_factory=dict, repr=False)
     _indexes: dict[str, Any] = field(default_factory=dict, repr=False)
-    _constants_by_name_size: list[int] = field(default_factory=list, repr=False)
 
     @property
     def kernels(self) -> list[Function]:
@@ -296,14 +294,8 @@ class DocumentModel:
 
     def constant(self, name: str, at_byte: int) -> Constant | None:
         """The innermost declaration of `name` whose scope contains `at_byte` and precedes it."""
-        indexed = self._constants_by_name_size[0] if self._constants_by_name_size else 0
-        if indexed != len(self.constants):
-            # The list only grows (extraction appends while it folds): index just the new entries.
-            for const in self.constants[indexed:]:
-                self._constants_by_name.setdefault(const.name, []).append(const)
-            self._constants_by_name_size[:] = [len(self.constants)]
         best: Constant | None = None
-        for const in self._constants_by_name.get(name, ()):
+        for const in self._index("constants", self.constants, "name").get(name, ()):
             if not (const.scope_start <= at_byte <= const.scope_end):
                 continue
             if const.start_byte > at_byte and const.scope_start != 0:
@@ -364,7 +356,6 @@ class _Extractor:
         self.class_nodes: list[tuple[int, int, ClassInfo]] = []
         self.folder = Folder(doc.data, self._resolve, self._sizeof)
         self._resolving: set[tuple[str, int]] = set()
-        self._function_starts: list[int] = []
         self._loop_starts: list[int] = []
         self._class_starts: list[int] = []
         self._pending_template_params: dict[str, list[str]] = {}
@@ -414,12 +405,7 @@ class _Extractor:
         return None
 
     def function_at(self, offset: int) -> Function | None:
-        # Function definitions do not nest (methods sit in classes, not in each other), so the last
-        # function starting at or before `offset` is the only candidate.
-        index = bisect_right(self._function_starts, offset) - 1
-        if index >= 0 and offset < self.model.functions[index].end_byte:
-            return self.model.functions[index]
-        return None
+        return self.model.function_at(offset)
 
     # -- passes --------------------------------------------------------------------------------
 
@@ -451,7 +437,6 @@ class _Extractor:
         for node in by_start.get("function", []):
             self._function(node)
         self.model.functions.sort(key=lambda f: f.start_byte)
-        self._function_starts = [f.start_byte for f in self.model.functions]
         declarations = by_start.get("declaration", [])
         # Constants first (in source order), so that later ones fold through earlier ones.
         for node in declarations:
