@@ -156,12 +156,12 @@ def class_budgets(model: DocumentModel) -> list[ClassBudget]:
     return list(budgets.values())
 
 
-def ub_capacity(soc: object | None) -> tuple[int, int]:
-    """(UB bytes, bytes the SoC/toolchain reserves) from a SoC profile; 910B's 192 KB when none loads."""
-    memory = getattr(soc, "memory", None)
-    if memory is None:
-        return 196608, 0
-    return int(memory.ub_bytes), int(getattr(memory, "ub_reserved_bytes", 0) or 0)
+def ub_capacity(soc: object | None, soc_name: str = "Ascend910B") -> tuple[int, int]:
+    """(UB bytes, bytes the SoC/toolchain reserves), as the rules see them (hardware.limits)."""
+    from ascendc_lsp.hardware.limits import limits_for_soc
+
+    limits = limits_for_soc(soc, soc_name)
+    return limits.ub_bytes, limits.ub_reserved_bytes
 
 
 def budget_table_markdown(budget: ClassBudget, soc_name: str, ub_bytes: int, reserved: int) -> str:

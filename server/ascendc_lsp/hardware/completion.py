@@ -513,7 +513,7 @@ def _function_dtypes(model: DocumentModel, at_byte: int) -> list[str]:
 
 def _ub_detail(model: DocumentModel, at_byte: int, soc_name: str, soc: object | None) -> str:
     owner = _class_at(model, at_byte)
-    ub_bytes, reserved = ub_capacity(soc)
+    ub_bytes, reserved = ub_capacity(soc, soc_name)
     usable = ub_bytes - reserved
     used = 0
     unknown = 0

@@ -73,16 +73,20 @@ class Failure:
 
 def soc_priors(soc_name: str) -> dict[str, Any]:
     """The numbers the prompt quotes, from the SoC profile (with documented fallbacks)."""
+    from ascendc_lsp.hardware.limits import limits_for_soc
+
+    # Without a profile, the documented defaults of the SoC's family (the same ones the rules use).
+    defaults = limits_for_soc(None, soc_name)
     priors: dict[str, Any] = {
         "soc": soc_name,
-        "ub_bytes": 196608,
-        "ub_usable": 196608 - 8192,
-        "ub_align": 32,
-        "datacopy_len": 32,
-        "repeat_bytes": 256,
-        "max_repeat": 255,
-        "aiv_cores": None,
-        "datacopypad": True,
+        "ub_bytes": defaults.ub_bytes,
+        "ub_usable": defaults.ub_usable_bytes,
+        "ub_align": defaults.ub_align,
+        "datacopy_len": defaults.ub_align,
+        "repeat_bytes": defaults.bytes_per_repeat,
+        "max_repeat": defaults.max_repeat,
+        "aiv_cores": defaults.vector_cores,
+        "datacopypad": defaults.datacopypad,
         "binary": "half, float, int16, int32",
         "transcendental": "half, float",
         "reduce": "half, float",

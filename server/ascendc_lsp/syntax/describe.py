@@ -62,7 +62,7 @@ def describe(
             budgets = [b for b in class_budgets(model) if b.owner == cls.name]
             if not budgets:
                 return f"**{'struct' if cls.is_struct else 'class'} {name}**"
-            ub_bytes, reserved = ub_capacity(soc)
+            ub_bytes, reserved = ub_capacity(soc, soc_name)
             return f"**class {name}**: on-chip buffers\n\n" + budget_table_markdown(budgets[0], soc_name, ub_bytes, reserved)
     tensor = model.tensor(name, at_byte)
     if tensor is not None:

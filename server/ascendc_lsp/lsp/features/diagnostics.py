@@ -115,7 +115,7 @@ class DiagnosticsFeature(LanguageFeature):
 
     def _send_status(self, state: DocumentState) -> None:
         soc = self.server.soc_profile()
-        ub_bytes, reserved = ub_capacity(soc)
+        ub_bytes, reserved = ub_capacity(soc, self.server.settings.soc)
         budgets = class_budgets(state.model)
         used = max((b.total("UB") for b in budgets), default=0)
         self.server.protocol.notify(

@@ -61,7 +61,7 @@ def _lens_span(model: DocumentModel, budget: ClassBudget) -> Span | None:
 
 def budget_lenses(model: DocumentModel, soc_name: str, soc: object | None) -> list[BudgetLens]:
     """One lens per class (or free function) with InitBuffer calls: `UB 24.0 KB / 192.0 KB (12.5%) on <SoC>`."""
-    ub_bytes, reserved = ub_capacity(soc)
+    ub_bytes, reserved = ub_capacity(soc, soc_name)
     lenses: list[BudgetLens] = []
     for budget in class_budgets(model):
         span = _lens_span(model, budget)
@@ -85,7 +85,7 @@ def budget_lenses(model: DocumentModel, soc_name: str, soc: object | None) -> li
 
 
 def budget_markdown(model: DocumentModel, owner: str | None, soc_name: str, soc: object | None) -> str | None:
-    ub_bytes, reserved = ub_capacity(soc)
+    ub_bytes, reserved = ub_capacity(soc, soc_name)
     for budget in class_budgets(model):
         if budget.owner == owner:
             heading = f"**{owner or 'kernel functions'}**: on-chip buffers\n\n"
