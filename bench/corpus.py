@@ -14,6 +14,14 @@ Usage:
     python bench/corpus.py /work/.mirror/A+B/repo  # or name the git directories
     python bench/corpus.py --mirror-root DIR       # discover under another folder
 
+Beside the de-duplicated kernel files, every repository's source tree (sources, headers, build files and
+Python scripts, no binaries; `TREE_EXTENSIONS`) is extracted whole into
+
+    ~/.cache/ascendc-lsp/public/<owner+name>/<path in the repository>
+
+(or `$ASCENDC_PUBLIC_TREES/...`): op projects (`op_host/` + `op_kernel/`) and direct-launch samples need their
+neighbours (host code, tiling headers, data scripts) to build and run. `public_tree(name)` finds one.
+
 The mirrors are bare snapshots brought by the project's `fetch` tool (github:owner/name); see
 `corpus_missing_message()` for what to do when neither mirrors nor corpus exist.
 """
@@ -30,6 +38,9 @@ import sys
 from pathlib import Path
 
 EXTENSIONS = (".cpp", ".h", ".hpp", ".asc", ".cce")
+# What a project needs to build and run: sources, build files, data-generation and verification scripts.
+TREE_EXTENSIONS = (*EXTENSIONS, ".cc", ".c", ".inc", ".py", ".txt", ".json", ".sh", ".ini", ".yaml", ".yml", ".cmake")
+TREE_MAX_FILE_BYTES = 4 << 20
 MARKER = b"__aicore__"
 DEFAULT_MIRROR_ROOT = Path("/work/.mirror")
 
@@ -56,6 +67,17 @@ EXCLUDED_PREFIXES = {
 def corpus_dir() -> Path:
     env = os.environ.get("ASCENDC_CORPUS")
     return Path(env) if env else Path.home() / ".cache" / "ascendc-lsp" / "corpus"
+
+
+def trees_dir() -> Path:
+    env = os.environ.get("ASCENDC_PUBLIC_TREES")
+    return Path(env) if env else Path.home() / ".cache" / "ascendc-lsp" / "public"
+
+
+def public_tree(name: str) -> Path | None:
+    """The extracted source tree of a public repository (`owner+name`), or None when it was not built."""
+    tree = trees_dir() / name
+    return tree if tree.is_dir() else None
 
 
 def corpus_missing_message() -> str:
@@ -95,6 +117,11 @@ def _git(git_dir: Path, *args: str) -> bytes:
 def kernel_blobs(git_dir: Path, name: str) -> list[tuple[str, str]]:
     """(path, blob id) of candidate files at HEAD, after the per-repository exclusions."""
     excluded = EXCLUDED_PREFIXES.get(name, ())
+    return [(p, b) for p, b in tree_blobs(git_dir, EXTENSIONS) if not p.startswith(excluded)]
+
+
+def tree_blobs(git_dir: Path, extensions: tuple[str, ...]) -> list[tuple[str, str]]:
+    """(path, blob id) of the regular files at HEAD whose names end in one of `extensions` (or CMakeLists.txt)."""
     out: list[tuple[str, str]] = []
     for line in _git(git_dir, "ls-tree", "-r", "-z", "HEAD").split(b"\0"):
         if not line:
@@ -102,9 +129,7 @@ def kernel_blobs(git_dir: Path, name: str) -> list[tuple[str, str]]:
         meta, _, path_b = line.partition(b"\t")
         mode, kind, blob = meta.split()
         path = path_b.decode("utf-8", errors="surrogateescape")
-        if kind != b"blob" or mode == b"120000" or not path.lower().endswith(EXTENSIONS):
-            continue
-        if path.startswith(excluded):
+        if kind != b"blob" or mode == b"120000" or not path.lower().endswith(extensions):
             continue
         out.append((path, blob.decode()))
     return out
@@ -131,7 +156,28 @@ def read_blobs(git_dir: Path, blobs: list[str]) -> dict[str, bytes]:
     return result
 
 
-def build(git_dirs: list[Path], out: Path) -> dict[str, dict[str, object]]:
+def extract_tree(git_dir: Path, out: Path) -> int:
+    """Write the repository's source tree (TREE_EXTENSIONS) under out; blobs missing from the snapshot are skipped."""
+    if out.exists():
+        shutil.rmtree(out)
+    blobs = tree_blobs(git_dir, TREE_EXTENSIONS)
+    contents = read_blobs(git_dir, sorted({b for _, b in blobs}))
+    written = 0
+    for path, blob in blobs:
+        data = contents.get(blob)
+        if data is None or len(data) > TREE_MAX_FILE_BYTES or ".." in Path(path).parts:
+            continue
+        target = out / path
+        try:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(data)
+        except OSError:
+            continue
+        written += 1
+    return written
+
+
+def build(git_dirs: list[Path], out: Path, trees: Path | None = None) -> dict[str, dict[str, object]]:
     if out.exists():
         shutil.rmtree(out)
     out.mkdir(parents=True)
@@ -156,8 +202,10 @@ def build(git_dirs: list[Path], out: Path) -> dict[str, dict[str, object]]:
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_bytes(data)
             kernels += 1
+        tree_files = extract_tree(git_dir, trees / name) if trees is not None else 0
         manifest[name] = {
             "git_dir": str(git_dir),
+            "tree_files": tree_files,
             "commit": commit,
             "candidates": len(candidates),
             "kernel_files": kernels,
@@ -177,6 +225,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("git_dirs", nargs="*", type=Path, help="bare git directories (default: discover)")
     ap.add_argument("--mirror-root", type=Path, default=DEFAULT_MIRROR_ROOT)
     ap.add_argument("--out", type=Path, default=None, help=f"corpus folder (default {corpus_dir()})")
+    ap.add_argument("--no-trees", action="store_true", help=f"skip the whole source trees ({trees_dir()})")
     args = ap.parse_args(argv)
     git_dirs = args.git_dirs or (discover(args.mirror_root) if args.mirror_root.is_dir() else [])
     if not git_dirs:
@@ -187,7 +236,7 @@ def main(argv: list[str] | None = None) -> int:
         else:
             print(corpus_missing_message(), file=sys.stderr)
         return 2
-    build(git_dirs, args.out or corpus_dir())
+    build(git_dirs, args.out or corpus_dir(), None if args.no_trees else trees_dir())
     return 0
 
 
