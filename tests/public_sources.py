@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
-from corpus import public_tree, trees_dir  # noqa: E402
+from corpus import public_tree, trees_dir
 
 
 def tree_or_skip(name: str) -> Path:
