@@ -22,6 +22,7 @@ import shutil
 import subprocess
 import tempfile
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -57,6 +58,7 @@ RUNTIME_SOURCE = (
     "#define ASCENDC_EMU_RUNTIME_IMPL 1\n"
     '#include "ascendc_emu/harness.h"\n'
     '#include "lib/matmul_intf.h"\n'
+    '#include "ascendc_emu/program.h"\n'  # direct-launch programs: ACL runtime, launches, host checks
 )
 COMPILE_MEMORY = 3 << 30
 
@@ -240,8 +242,9 @@ def _prune(bin_dir: Path) -> None:
         shutil.rmtree(p, ignore_errors=True)
 
 
-def ensure_pch(cxx: str, timeout: float) -> Path | None:
-    """Directory holding the precompiled wrapper header for BASE_FLAGS, built on first use; None if it cannot be.
+def ensure_pch(cxx: str, timeout: float, extra_flags: Sequence[str] = ()) -> Path | None:
+    """Directory holding the precompiled wrapper header for BASE_FLAGS (+ extra_flags, e.g. a program's run-mode
+    macro), built on first use; None if it cannot be.
 
     The directory holds `ascendc_emu_pch.h` (a one-line wrapper including kernel_operator.h) next to its `.gch`,
     so a later `#include "kernel_operator.h"` still resolves to the real header and its include guard.
@@ -249,8 +252,9 @@ def ensure_pch(cxx: str, timeout: float) -> Path | None:
     inc = include_dir()
     if not (inc / "kernel_operator.h").is_file():
         return None
+    flags = [*BASE_FLAGS, *extra_flags]
     key = hashlib.sha256(
-        "\0".join([compiler_id(cxx), json.dumps(BASE_FLAGS), headers_digest(inc), str(inc)]).encode()
+        "\0".join([compiler_id(cxx), json.dumps(flags), headers_digest(inc), str(inc)]).encode()
     ).hexdigest()[:40]
     root = cache_root() / "pch"
     final = root / key
@@ -264,7 +268,7 @@ def ensure_pch(cxx: str, timeout: float) -> Path | None:
         return None
     try:
         (tmp / PCH_HEADER).write_text(PCH_WRAPPER, encoding="utf-8")
-        cmd = [cxx, *BASE_FLAGS, f"-I{inc}", "-x", "c++-header", PCH_HEADER, "-o", gch]
+        cmd = [cxx, *flags, f"-I{inc}", "-x", "c++-header", PCH_HEADER, "-o", gch]
         limits = sandbox.Limits(timeout=max(timeout, 60.0), memory_bytes=COMPILE_MEMORY)
         res = sandbox.run_sandboxed(cmd, tmp, limits, read_paths=[inc], env=_compile_env())
         if res.returncode != 0 or not (tmp / gch).is_file():
@@ -318,6 +322,91 @@ def ensure_runtime(cxx: str, timeout: float) -> Path | None:
             shutil.rmtree(tmp, ignore_errors=True)
 
 
+def compile_command(
+    cxx: str,
+    flags: Sequence[str],
+    inputs: Sequence[str | Path],
+    output: str | Path,
+    *,
+    include_dirs: Sequence[Path] = (),
+    quote_dirs: Sequence[Path] = (),
+    pch: Path | None = None,
+    forced_pch: bool = False,
+    depfile: str | None = None,
+    compile_only: bool = False,
+    language: str | None = None,
+) -> list[str]:
+    """The one g++ command line of the emulator's builds (spec harnesses and direct-launch programs).
+
+    Search order: `-iquote` dirs (a lowered source's original folder), then the PCH folder, the caller's include
+    dirs, the emulator headers. `forced_pch` adds `-include ascendc_emu_pch.h` (a program's kernel sources include
+    kernel_operator.h wherever they like; forcing the wrapper first lets the precompiled header apply).
+    `language` ("c++") compiles inputs whatever their suffix (`.asc`).
+    """
+    cmd = [cxx, *flags, *DIAG_FLAGS]
+    for d in quote_dirs:
+        cmd.append(f"-iquote{d}")
+    if pch is not None:
+        cmd.append(f"-I{pch}")
+    cmd += [f"-I{d}" for d in include_dirs]
+    cmd.append(f"-I{include_dir()}")
+    if forced_pch:
+        cmd += ["-include", PCH_HEADER]
+    if depfile is not None:
+        cmd += ["-MMD", "-MF", depfile]
+    if compile_only:
+        cmd.append("-c")
+    if language is not None:
+        cmd += ["-x", language, *[str(i) for i in inputs], "-x", "none"]
+    else:
+        cmd += [str(i) for i in inputs]
+    cmd += ["-o", str(output)]
+    return cmd
+
+
+def cached_binary(key: str) -> Path | None:
+    """The linked binary stored under `key` when it and every dependency it was built from are unchanged."""
+    return _lookup(cache_root() / "bin" / key)
+
+
+def dependencies(depfile: Path, workdir: Path, rename: dict[str, str] | None = None) -> dict[str, str]:
+    """User files a compile read (g++ -MMD), with their hashes: emulator headers and the workdir's own files
+    are left out; `rename` maps generated copies (a lowered source) to the file they stand for."""
+    inc = include_dir().resolve()
+    deps: dict[str, str] = {}
+    with contextlib.suppress(OSError):
+        for d in _parse_depfile(depfile.read_text()):
+            p = (workdir / d).resolve()
+            if str(p) in (rename or {}):
+                p = Path((rename or {})[str(p)])
+            elif p.is_relative_to(inc) or p.is_relative_to(workdir.resolve()):
+                continue
+            digest = _sha(p)
+            if digest is not None:
+                deps[str(p)] = digest
+    return deps
+
+
+def store_binary(key: str, binary: Path, deps: dict[str, str], source: str) -> Path | None:
+    """Move a freshly linked binary into the cache under `key` (atomic rename); its final path, else None."""
+    bin_dir = cache_root() / "bin"
+    entry = bin_dir / key
+    try:
+        bin_dir.mkdir(parents=True, exist_ok=True)
+        tmp_entry = Path(tempfile.mkdtemp(prefix=".new-", dir=bin_dir))
+        shutil.move(str(binary), tmp_entry / "kernel")
+        (tmp_entry / "manifest.json").write_text(json.dumps({"deps": deps, "source": source}, indent=1))
+        try:
+            tmp_entry.rename(entry)
+        except OSError:  # another run stored the same key first
+            shutil.rmtree(tmp_entry, ignore_errors=True)
+        _prune(bin_dir)
+        final = entry / "kernel"
+        return final if final.is_file() else None
+    except OSError:
+        return None
+
+
 def _compile_env() -> dict[str, str]:
     env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LC_ALL": "C", "LANG": "C"}
     return env
@@ -359,13 +448,14 @@ def build(
         (workdir / "harness.cpp").write_text(bp.harness, encoding="utf-8")
         if pch is None:  # the harness includes the wrapper first; without a PCH it is a plain header
             (workdir / PCH_HEADER).write_text(PCH_WRAPPER, encoding="utf-8")
-        cmd = [cxx, *flags, *DIAG_FLAGS]
-        if pch is not None:
-            cmd.append(f"-I{pch}")
-        cmd += [f"-I{inc}", "-MMD", "-MF", "deps.d", "harness.cpp"]
-        if runtime is not None:
-            cmd.append(str(runtime))
-        cmd += ["-o", "kernel"]
+        cmd = compile_command(
+            cxx,
+            flags,
+            ["harness.cpp", *([str(runtime)] if runtime is not None else [])],
+            "kernel",
+            pch=pch,
+            depfile="deps.d",
+        )
         read = [inc, source, *spec.include_dirs, *_project_root([source, spec.base_dir])]
         if pch is not None:
             read.append(pch)
@@ -389,29 +479,10 @@ def build(
             keep = Path(tempfile.mkdtemp(prefix="ascendc-emu-bin-"))
             shutil.move(str(binary), keep / "kernel")
             return CompileResult(ok=True, binary=keep / "kernel", seconds=time.monotonic() - t0, log=log)
-        deps: dict[str, str] = {}
-        with contextlib.suppress(OSError):
-            for d in _parse_depfile((workdir / "deps.d").read_text()):
-                p = (workdir / d).resolve()
-                if p.is_relative_to(inc.resolve()) or p.parent == workdir.resolve():
-                    continue
-                digest = _sha(p)
-                if digest is not None:
-                    deps[str(p)] = digest
+        deps = dependencies(workdir / "deps.d", workdir)
         try:
-            bin_dir.mkdir(parents=True, exist_ok=True)
-            tmp_entry = Path(tempfile.mkdtemp(prefix=".new-", dir=bin_dir))
-            shutil.move(str(binary), tmp_entry / "kernel")
-            (tmp_entry / "manifest.json").write_text(
-                json.dumps({"deps": deps, "source": str(source)}, indent=1)
-            )
-            try:
-                tmp_entry.rename(entry)
-            except OSError:  # another run stored the same key first
-                shutil.rmtree(tmp_entry, ignore_errors=True)
-            _prune(bin_dir)
-            final = entry / "kernel"
-            if not final.is_file():
+            final = store_binary(bp.key, binary, deps, str(source))
+            if final is None:
                 raise OSError("cache entry vanished")
             return CompileResult(ok=True, binary=final, seconds=time.monotonic() - t0, log=log)
         except OSError:

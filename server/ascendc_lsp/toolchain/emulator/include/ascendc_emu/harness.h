@@ -31,6 +31,58 @@ EMU_RT_FN GmAlloc& gm_alloc(const char* name, uint64_t bytes)
 ;
 #endif
 
+// Raw-pointer writes into the red zones of one GM buffer (reported once per buffer, at `loc`); true when clean.
+EMU_RT_FN bool gm_redzone_check(const GmAlloc& a, const Loc& loc)
+#if ASCENDC_EMU_RT_BODIES
+{
+    uint64_t bad = 0;
+    for (uint64_t i = 0; i < kRedZone; i++) bad += a.map[i] != kRedByte;
+    for (uint64_t i = a.size; i < a.map_bytes - kRedZone; i++) bad += a.base[i] != kRedByte;
+    if (!bad) return true;
+    report_error("gm-redzone", "gm-out-of-bounds", -1, "kernel", loc,
+                 "%s B in the guard zones around %s (%s B) were overwritten: the kernel wrote past the "
+                 "buffer through a raw pointer", EMU_N(bad), a.name, EMU_N(a.size));
+    return false;
+}
+#else
+;
+#endif
+
+// Releases a GM buffer (aclrtFree / GmFree): its mapping and shadow go away, so a later access through a stale
+// pointer is reported as outside every GM buffer. Returns false when p is not the start of a live buffer.
+EMU_RT_FN bool gm_release(const void* p)
+#if ASCENDC_EMU_RT_BODIES
+{
+    Runtime& r = rt();
+    for (size_t i = 0; i < r.gm.size(); i++) {
+        GmAlloc& a = r.gm[i];
+        if (a.base != p) continue;
+        if (a.shadow) munmap(a.shadow, (a.size + 31) / 32 * sizeof(GmShadow));
+        munmap(a.map, a.map_bytes);
+        r.gm.erase(r.gm.begin() + (long)i);
+        return true;
+    }
+    return false;
+}
+#else
+;
+#endif
+
+// A kernel launch is a full barrier between the host and every core: forget the GM access history of the
+// previous launch (its epochs belong to blocks that no longer exist).
+EMU_RT_FN void gm_shadow_reset()
+#if ASCENDC_EMU_RT_BODIES
+{
+    for (GmAlloc& a : rt().gm)
+        if (a.shadow) {
+            munmap(a.shadow, (a.size + 31) / 32 * sizeof(GmShadow));
+            a.shadow = nullptr;
+        }
+}
+#else
+;
+#endif
+
 EMU_RT_FN void block_end_checks(Block& b)
 #if ASCENDC_EMU_RT_BODIES
 {
@@ -349,17 +401,7 @@ EMU_RT_FN GM_ADDR Harness::Bytes(const char* name, const void* p, uint64_t n)
 EMU_RT_FN int Harness::Finish()
 {
     Runtime& r = rt();
-    for (GmAlloc& a : r.gm) {  // raw-pointer writes into the red zones
-        uint64_t bad = 0;
-        for (uint64_t i = 0; i < kRedZone; i++) bad += a.map[i] != kRedByte;
-        for (uint64_t i = a.size; i < a.map_bytes - kRedZone; i++) bad += a.base[i] != kRedByte;
-        if (bad) {
-            Loc l(nullptr, 0);
-            report_error("gm-redzone", "gm-out-of-bounds", -1, "kernel", l,
-                         "%s B in the guard zones around %s (%s B) were overwritten: the kernel wrote past the "
-                         "buffer through a raw pointer", EMU_N(bad), a.name, EMU_N(a.size));
-        }
-    }
+    for (GmAlloc& a : r.gm) gm_redzone_check(a, Loc(nullptr, 0));  // raw-pointer writes into the red zones
     for (int i : outputs_) {
         GmAlloc& a = r.gm[(size_t)i];
         char path[1200];

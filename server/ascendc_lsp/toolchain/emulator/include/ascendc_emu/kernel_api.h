@@ -32,8 +32,9 @@
 #define GM_ADDR uint8_t*
 #endif
 // The emulator is a CPU build, like CANN's CPU twin-debug mode: samples hide their `<<<...>>>` launch helpers
-// behind #ifndef ASCENDC_CPU_DEBUG.
-#ifndef ASCENDC_CPU_DEBUG
+// behind #ifndef ASCENDC_CPU_DEBUG. A direct-launch program built for the NPU branch (toolchain/program, run mode
+// npu: -DASCENDC_EMU_NPU_BRANCH) keeps those helpers, whose launches the toolchain lowers onto the emulator.
+#if !defined(ASCENDC_CPU_DEBUG) && !defined(ASCENDC_EMU_NPU_BRANCH)
 #define ASCENDC_CPU_DEBUG 1
 #endif
 #ifndef __CCE_AICORE__

@@ -200,6 +200,11 @@ struct Runtime {
     void* fn_arg = nullptr;
     const struct NpuCode* code_override = nullptr;  // replaces the category's code for the next report
     uint8_t* sys_workspace = nullptr;                // GetSysWorkSpacePtr()
+    // direct-launch programs (program.h): the launch being run (1-based; 0 outside launches and in spec runs),
+    // the NPU code of its first faulting report (what aclrtSynchronizeStream returns), the host-side state
+    int launch_no = 0;
+    const char* launch_fault = nullptr;
+    struct ProgramState* program = nullptr;
     char altstack[1 << 16];                          // signal stack of the crash handler
 };
 EMU_RT_FN Runtime& rt()
@@ -296,12 +301,14 @@ EMU_RT_FN void vreport(bool error, const char* check, const char* category, int 
     if (error) r.errors++; else r.warnings++;
     NpuCode c = code_override() ? *code_override() : npu_code(category);
     code_override() = nullptr;
+    if (error && r.launch_no && !r.launch_fault && c.code && *c.code) r.launch_fault = c.code;
     int b = r.cur ? r.cur->idx : -1;
     if (r.report) {
         Json j;
         j.s("severity", error ? "error" : "warning").s("check", check).s("category", category).s("code", c.code);
         j.i("block", b).s("pipe", pipe >= 0 ? pipe_uc(pipe) : "").s("api", api).s("file", loc.file ? loc.file : "");
         j.i("line", loc.line).s("message", msg).s("errorStr", c.errorStr);
+        if (r.launch_no) j.i("launch", r.launch_no);
         fputs(j.end(), r.report);
         fflush(r.report);
     }

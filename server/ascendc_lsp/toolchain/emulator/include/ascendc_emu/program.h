@@ -1,0 +1,783 @@
+// The host side of direct-launch programs on the emulator: the program's own main() runs, its aclrt* calls
+// (acl/acl_rt.h) and kernel launches (launch.h) land here. Clean-room, from the public CANN AscendCL runtime API
+// reference and the devkit guide (docs/zh/guide/编程指南/编程模型/AI-Core-SIMD编程/核函数.md: launches are
+// asynchronous, aclrtSynchronizeStream waits for them; 调试调优/功能调试/CPU域孪生调试.md: the acl calls a CPU run
+// supports; api/SIMD-API/基础API/调试接口/CPU孪生调试/*.md: GmAlloc, ICPU_RUN_KF, SetKernelMode).
+//
+// - Settings come from the environment (the runner sets them; a program started by hand runs with defaults):
+//   ASCENDC_EMU_SOC_FILE (soc.txt), ASCENDC_EMU_REPORT (report.jsonl), ASCENDC_EMU_TRACE_DIR (trace.<n>.jsonl per
+//   launch), ASCENDC_EMU_LAUNCHES (launches.jsonl: one line per launch), ASCENDC_EMU_BLOCK_ORDER
+//   (sequential|reverse|interleaved), ASCENDC_EMU_STRICT=1, ASCENDC_EMU_AUTO_SYNC=scalar.
+// - Device memory (aclrtMalloc) is emulator GM with red zones; between launches and copies it is mapped
+//   PROT_NONE, so host code that dereferences a device pointer faults here as it would on the NPU and is reported
+//   as such. Host memory (aclrtMallocHost) is ordinary memory the kernels cannot reach.
+// - A launch runs its blocks on fibres when the host issues it (GM persists between launches; reports carry
+//   "launch": N). Its first faulting report's NPU code (507015, 507035, 507014 for a hang) is what the next
+//   aclrtSynchronizeStream / aclrtSynchronizeDevice on its stream returns, as on the NPU.
+// - Host reads of device memory (aclrtMemcpy device-to-host) while a launch is not yet synchronised are reported:
+//   on the NPU the kernel may still be running.
+#ifndef ASCENDC_EMU_ASCENDC_EMU_PROGRAM_H_
+#define ASCENDC_EMU_ASCENDC_EMU_PROGRAM_H_
+#include <string>
+#include <vector>
+#include "harness.h"
+#include "launch.h"
+#include "../acl/acl.h"
+
+namespace ascendc_emu {
+
+struct HostBuf {
+    uint8_t* p;
+    uint64_t size;
+    Loc loc;
+};
+struct DeviceBuf {  // aclrtMalloc'd GM (GmAlloc owns the mapping); GmAlloc'd (CPU twin) buffers stay unprotected
+    uint8_t* base;
+    uint64_t size;
+    Loc loc;
+    bool protect;
+};
+struct StreamRec {
+    int id;
+    Loc loc;
+    bool destroyed;
+    std::vector<int> pending;  // launches not yet synchronised
+};
+struct LaunchRec {
+    int no;
+    std::string kernel;
+    Loc loc;
+    int stream;
+    const char* fault;  // NPU code of its first faulting report, or nullptr
+};
+struct EventRec {
+    int id;
+    bool recorded;
+};
+
+struct ProgramState {
+    int device = -1;
+    bool acl_init = false;
+    FILE* launches = nullptr;
+    char trace_dir[1024] = "";
+    std::vector<HostBuf> host;
+    std::vector<DeviceBuf> dev;
+    std::vector<StreamRec*> streams;  // [0] = the default stream (nullptr handle)
+    std::vector<EventRec*> events;
+    std::vector<LaunchRec> runs;
+    char last_msg[1024] = "";
+    aclError last_error = ACL_SUCCESS;
+    bool in_device_access = false;
+};
+
+EMU_RT_FN ProgramState& program();
+
+}  // namespace ascendc_emu
+
+#if ASCENDC_EMU_RT_BODIES
+namespace ascendc_emu {
+
+inline const char* base_name(const char* f) {
+    if (!f) return "?";
+    const char* s = strrchr(f, '/');
+    return s ? s + 1 : f;
+}
+
+// Host-side report (no block): category host-runtime-api unless given; also remembered for aclGetRecentErrMsg.
+EMU_RT_FN void host_report(bool error, const char* check, const char* category, const char* api, const Loc& loc,
+                           const char* fmt, ...) {
+    char msg[900];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    Runtime& r = rt();
+    Block* saved = r.cur;
+    r.cur = nullptr;  // host code: block -1
+    static const NpuCode none{"", ""};
+    code_override() = &none;
+    if (error) report_error(check, category, -1, api, loc, "%s", msg);
+    else report_warning(check, category, -1, api, loc, "%s", msg);
+    r.cur = saved;
+    if (r.program) snprintf(r.program->last_msg, sizeof r.program->last_msg, "%s: %s", api, msg);
+}
+
+EMU_RT_FN void device_protect(bool on) {
+    ProgramState& p = *rt().program;
+    for (DeviceBuf& d : p.dev)
+        if (d.protect) mprotect(d.base, (d.size + 4095) / 4096 * 4096, on ? PROT_NONE : PROT_READ | PROT_WRITE);
+}
+
+EMU_RT_FN DeviceBuf* device_find(const void* ptr, bool any_offset) {
+    if (!rt().program) return nullptr;
+    const uint8_t* q = (const uint8_t*)ptr;
+    for (DeviceBuf& d : rt().program->dev)
+        if (any_offset ? (q >= d.base && q < d.base + (d.size ? d.size : 1)) : q == d.base) return &d;
+    return nullptr;
+}
+EMU_RT_FN HostBuf* host_find(const void* ptr, bool any_offset) {
+    if (!rt().program) return nullptr;
+    const uint8_t* q = (const uint8_t*)ptr;
+    for (HostBuf& h : rt().program->host)
+        if (any_offset ? (q >= h.p && q < h.p + (h.size ? h.size : 1)) : q == h.p) return &h;
+    return nullptr;
+}
+
+EMU_RT_FN void program_crash(int sig, siginfo_t* si, void* ctx) {
+    Runtime& r = rt();
+    const uint8_t* addr = si ? (const uint8_t*)si->si_addr : nullptr;
+    DeviceBuf* d = nullptr;
+    if (r.program && (sig == SIGSEGV || sig == SIGBUS) && addr) {
+        for (DeviceBuf& b : r.program->dev)
+            if (b.protect && addr >= b.base && addr < b.base + (b.size + 4095) / 4096 * 4096) d = &b;
+    }
+    if (r.cur && !d) {  // inside a kernel: the kernel crash report
+        (void)ctx;
+        crash_handler(sig);
+        return;
+    }
+    if (r.report) {
+        char msg[700];
+        if (d)
+            snprintf(msg, sizeof msg,
+                     "host code accessed device memory directly at offset %lld of the buffer from aclrtMalloc at "
+                     "%s:%d (%llu B): device memory is not addressable from the host; copy it with aclrtMemcpy "
+                     "(ACL_MEMCPY_DEVICE_TO_HOST / HOST_TO_DEVICE) instead",
+                     (long long)(addr - d->base), base_name(d->loc.file), d->loc.line, (unsigned long long)d->size);
+        else
+            snprintf(msg, sizeof msg,
+                     "the host program crashed with signal %d (%s) outside any kernel launch (in main() or a helper, "
+                     "not in device code)",
+                     sig, sig == SIGSEGV ? "SIGSEGV" : sig == SIGBUS ? "SIGBUS" : sig == SIGFPE ? "SIGFPE"
+                                                   : sig == SIGABRT ? "SIGABRT" : "SIGILL");
+        Json j;
+        j.s("severity", "error").s("check", d ? "host-device-access" : "host-crash");
+        j.s("category", d ? "host-runtime-api" : "aicore-exception-triage").s("code", "");
+        j.i("block", -1).s("pipe", "").s("api", d ? "host access" : "main");
+        j.s("file", d && d->loc.file ? d->loc.file : "").i("line", d ? d->loc.line : 0);
+        j.s("message", msg).s("errorStr", "");
+        fputs(j.end(), r.report);
+        fflush(r.report);
+    }
+    if (r.trace) fflush(r.trace);
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+EMU_RT_FN void program_exit() {
+    Runtime& r = rt();
+    if (!r.program) return;
+    ProgramState& p = *r.program;
+    device_protect(false);
+    for (StreamRec* s : p.streams) {
+        if (!s || s->pending.empty()) continue;
+        const LaunchRec& l = p.runs[(size_t)s->pending.front() - 1];
+        host_report(false, "launch-unsynced", "sync-missing", "<<<>>>", l.loc,
+                    "the launch of %s (launch %d) was never synchronised: call aclrtSynchronizeStream on its stream "
+                    "(or aclrtSynchronizeDevice) before using its results or ending the program; on the NPU the "
+                    "kernel may not have run to completion and its errors are never seen",
+                    l.kernel.c_str(), l.no);
+        s->pending.clear();
+    }
+    for (GmAlloc& a : r.gm) gm_redzone_check(a, Loc(nullptr, 0));
+    if (p.launches) fclose(p.launches);
+    p.launches = nullptr;
+    if (r.trace) fclose(r.trace);
+    if (r.report) fclose(r.report);
+    r.trace = r.report = nullptr;
+}
+
+EMU_RT_FN void program_start(ProgramState& p) {
+    Runtime& r = rt();
+    const char* v;
+    if ((v = getenv("ASCENDC_EMU_SOC_FILE")) && *v) read_soc(v);
+    if ((v = getenv("ASCENDC_EMU_REPORT")) && *v && !r.report) r.report = fopen(v, "w");
+    if ((v = getenv("ASCENDC_EMU_TRACE_DIR")) && *v) snprintf(p.trace_dir, sizeof p.trace_dir, "%s", v);
+    if ((v = getenv("ASCENDC_EMU_LAUNCHES")) && *v) p.launches = fopen(v, "w");
+    if ((v = getenv("ASCENDC_EMU_BLOCK_ORDER")) && *v)
+        r.order = !strcmp(v, "reverse") ? ORD_REV : !strcmp(v, "interleaved") ? ORD_INTERLEAVED : ORD_SEQ;
+    if ((v = getenv("ASCENDC_EMU_STRICT")) && *v == '1') r.strict = true;
+    if ((v = getenv("ASCENDC_EMU_AUTO_SYNC")) && !strcmp(v, "scalar")) r.autosync_scalar = true;
+    StreamRec* def = new StreamRec();
+    def->id = 0;
+    def->loc = Loc(nullptr, 0);
+    def->destroyed = false;
+    p.streams.push_back(def);
+    stack_t ss{};
+    ss.ss_sp = r.altstack;
+    ss.ss_size = sizeof r.altstack;
+    sigaltstack(&ss, nullptr);
+    struct sigaction sa{};
+    sa.sa_sigaction = program_crash;
+    sa.sa_flags = SA_ONSTACK | SA_SIGINFO;
+    for (int s : {SIGSEGV, SIGBUS, SIGFPE, SIGABRT, SIGILL}) sigaction(s, &sa, nullptr);
+    atexit(program_exit);
+}
+
+EMU_RT_FN ProgramState& program() {
+    Runtime& r = rt();
+    if (!r.program) {
+        r.program = new ProgramState();
+        program_start(*r.program);
+    }
+    return *r.program;
+}
+
+EMU_RT_FN StreamRec* stream_of(void* handle, const char* api, const Loc& loc) {
+    ProgramState& p = program();
+    if (!handle) return p.streams[0];
+    for (StreamRec* s : p.streams)
+        if ((void*)s == handle) {
+            if (s->destroyed) {
+                host_report(true, "acl-stream", "host-runtime-api", api, loc,
+                            "the stream (created at %s:%d) was already destroyed with aclrtDestroyStream",
+                            base_name(s->loc.file), s->loc.line);
+                return nullptr;
+            }
+            return s;
+        }
+    host_report(true, "acl-stream", "host-runtime-api", api, loc,
+                "%p is not a stream created by aclrtCreateStream (an uninitialised aclrtStream variable?)", handle);
+    return nullptr;
+}
+
+EMU_RT_FN void program_launch(const char* kernel, const Loc& loc, uint32_t blocks, void* stream, bool sync,
+                              void (*fn)(void*), void* arg) {
+    ProgramState& p = program();
+    Runtime& r = rt();
+    StreamRec* s = stream_of(stream, "<<<>>>", loc);
+    if (!s) return;
+    LaunchRec rec{(int)p.runs.size() + 1, kernel ? kernel : "?", loc, s->id, nullptr};
+    p.runs.push_back(rec);
+    int no = rec.no;
+    r.launch_no = no;
+    r.launch_fault = nullptr;
+    r.dedup.clear();  // each launch reports its own faults
+    bool deadlock_before = r.deadlock;
+    r.deadlock = false;
+    int errors_before = r.errors;
+    char trace_path[1200] = "";
+    if (p.trace_dir[0]) {
+        snprintf(trace_path, sizeof trace_path, "%s/trace.%d.jsonl", p.trace_dir, no);
+        r.trace = fopen(trace_path, "w");
+        if (r.trace) setvbuf(r.trace, nullptr, _IOFBF, 1 << 20);
+    }
+    gm_shadow_reset();
+    device_protect(false);
+    p.in_device_access = true;
+    launch_blocks(blocks, fn, arg);
+    p.in_device_access = false;
+    device_protect(true);
+    if (r.trace) fclose(r.trace);
+    r.trace = nullptr;
+    const char* fault = r.deadlock ? "507014" : r.launch_fault;
+    p.runs[(size_t)no - 1].fault = fault;
+    if (!sync) s->pending.push_back(no);
+    if (p.launches) {
+        Json j;
+        j.i("launch", no).s("kernel", kernel ? kernel : "?").s("file", loc.file ? loc.file : "").i("line", loc.line);
+        j.i("blocks", (long long)blocks).i("stream", s->id).s("trace", trace_path).s("fault", fault ? fault : "");
+        j.i("errors", r.errors - errors_before).b("deadlock", r.deadlock).b("sync", sync);
+        fputs(j.end(), p.launches);
+        fflush(p.launches);
+    }
+    r.deadlock = r.deadlock || deadlock_before;
+    r.launch_no = 0;
+    r.launch_fault = nullptr;
+}
+
+// Completes a stream's pending launches: the first fault among them becomes the return code.
+EMU_RT_FN aclError stream_sync(StreamRec* s) {
+    ProgramState& p = program();
+    aclError rc = ACL_SUCCESS;
+    for (int no : s->pending) {
+        const LaunchRec& l = p.runs[(size_t)no - 1];
+        if (l.fault && rc == ACL_SUCCESS) {
+            rc = (aclError)atoi(l.fault);
+            snprintf(p.last_msg, sizeof p.last_msg,
+                     "EZ9999: Inner Error! the kernel %s (launch %d, %s:%d) failed with %s; see the emulator report",
+                     l.kernel.c_str(), l.no, base_name(l.loc.file), l.loc.line, l.fault);
+        }
+    }
+    s->pending.clear();
+    if (rc != ACL_SUCCESS) p.last_error = rc;
+    return rc;
+}
+
+// Checks [ptr, ptr+count) against what ptr belongs to. Returns the device buffer when it is device memory.
+EMU_RT_FN bool check_range(const void* ptr, size_t count, bool device_expected, const char* role, const char* api,
+                           const Loc& loc) {
+    DeviceBuf* d = device_find(ptr, true);
+    if (device_expected && !d) {
+        HostBuf* h = host_find(ptr, true);
+        host_report(true, "acl-memcpy-kind", "host-runtime-api", api, loc,
+                    "the %s %p is not device memory (%s): the copy kind says device; allocate it with aclrtMalloc "
+                    "or use the matching ACL_MEMCPY_* kind",
+                    role, ptr, h ? "it is host memory from aclrtMallocHost" : "not from aclrtMalloc");
+        return false;
+    }
+    if (!device_expected && d) {
+        host_report(true, "acl-memcpy-kind", "host-runtime-api", api, loc,
+                    "the %s %p is device memory (aclrtMalloc at %s:%d), but the copy kind says host: use the "
+                    "matching ACL_MEMCPY_* kind",
+                    role, ptr, base_name(d->loc.file), d->loc.line);
+        return false;
+    }
+    if (d) {
+        uint64_t off = (uint64_t)((const uint8_t*)ptr - d->base);
+        if (off + count > d->size) {
+            host_report(true, "acl-memcpy-bounds", "gm-out-of-bounds", api, loc,
+                        "%s %s B at offset %s of the device buffer from aclrtMalloc at %s:%d, which holds %s B: %s B "
+                        "past its end",
+                        !strcmp(role, "destination") ? "writes" : "reads", EMU_N(count), EMU_N(off),
+                        base_name(d->loc.file), d->loc.line, EMU_N(d->size), EMU_N(off + count - d->size));
+            return false;
+        }
+    } else if (HostBuf* h = host_find(ptr, true)) {
+        uint64_t off = (uint64_t)((const uint8_t*)ptr - h->p);
+        if (off + count > h->size) {
+            host_report(true, "acl-memcpy-bounds", "host-runtime-api", api, loc,
+                        "%s %s B at offset %s of the host buffer from aclrtMallocHost at %s:%d, which holds %s B",
+                        !strcmp(role, "destination") ? "writes" : "reads", EMU_N(count), EMU_N(off),
+                        base_name(h->loc.file), h->loc.line, EMU_N(h->size));
+            return false;
+        }
+    }
+    return true;
+}
+
+EMU_RT_FN bool unsynced_read_check(const void* src, const char* api, const Loc& loc) {
+    ProgramState& p = program();
+    for (StreamRec* s : p.streams) {
+        if (!s || s->pending.empty()) continue;
+        const LaunchRec& l = p.runs[(size_t)s->pending.back() - 1];
+        host_report(true, "launch-unsynced", "sync-missing", api, loc,
+                    "reads device memory at %p while the launch of %s at %s:%d (launch %d) was not synchronised: "
+                    "kernel launches are asynchronous, call aclrtSynchronizeStream(stream) before copying results "
+                    "back, or the copy may see the buffer before the kernel wrote it",
+                    src, l.kernel.c_str(), base_name(l.loc.file), l.loc.line, l.no);
+        return false;
+    }
+    return true;
+}
+
+EMU_RT_FN aclError memcpy_impl(void* dst, size_t destMax, const void* src, size_t count, aclrtMemcpyKind kind,
+                               const char* api, const Loc& loc) {
+    ProgramState& p = program();
+    if (count == 0) return ACL_SUCCESS;
+    if (!dst || !src) {
+        host_report(true, "acl-param", "host-runtime-api", api, loc, "%s pointer is null",
+                    !dst ? "the destination" : "the source");
+        return p.last_error = ACL_ERROR_INVALID_PARAM;
+    }
+    if (count > destMax) {
+        host_report(true, "acl-param", "host-runtime-api", api, loc,
+                    "copies %s B into a destination of destMax %s B: the count must not exceed destMax", EMU_N(count),
+                    EMU_N(destMax));
+        return p.last_error = ACL_ERROR_INVALID_PARAM;
+    }
+    if (kind == ACL_MEMCPY_DEFAULT) {
+        bool dd = device_find(dst, true) != nullptr, sd = device_find(src, true) != nullptr;
+        kind = dd ? (sd ? ACL_MEMCPY_DEVICE_TO_DEVICE : ACL_MEMCPY_HOST_TO_DEVICE)
+                  : (sd ? ACL_MEMCPY_DEVICE_TO_HOST : ACL_MEMCPY_HOST_TO_HOST);
+    }
+    bool dst_dev, src_dev;
+    switch (kind) {
+        case ACL_MEMCPY_HOST_TO_HOST: dst_dev = false; src_dev = false; break;
+        case ACL_MEMCPY_HOST_TO_DEVICE: dst_dev = true; src_dev = false; break;
+        case ACL_MEMCPY_DEVICE_TO_HOST: dst_dev = false; src_dev = true; break;
+        case ACL_MEMCPY_DEVICE_TO_DEVICE: dst_dev = true; src_dev = true; break;
+        default:
+            host_report(true, "acl-param", "host-runtime-api", api, loc, "unknown aclrtMemcpyKind %d", (int)kind);
+            return p.last_error = ACL_ERROR_INVALID_PARAM;
+    }
+    if (!check_range(dst, count, dst_dev, "destination", api, loc) ||
+        !check_range(src, count, src_dev, "source", api, loc))
+        return p.last_error = ACL_ERROR_INVALID_PARAM;
+    if (src_dev) unsynced_read_check(src, api, loc);
+    device_protect(false);
+    memmove(dst, src, count);
+    device_protect(true);
+    return ACL_SUCCESS;
+}
+
+EMU_RT_FN aclError memset_impl(void* devPtr, size_t maxCount, int32_t value, size_t count, const char* api,
+                               const Loc& loc) {
+    ProgramState& p = program();
+    if (count == 0) return ACL_SUCCESS;
+    if (!devPtr || count > maxCount) {
+        host_report(true, "acl-param", "host-runtime-api", api, loc,
+                    devPtr ? "sets %s B in a buffer of maxCount %s B" : "the pointer is null (%s B, maxCount %s B)",
+                    EMU_N(count), EMU_N(maxCount));
+        return p.last_error = ACL_ERROR_INVALID_PARAM;
+    }
+    bool dev = device_find(devPtr, true) != nullptr;
+    if (!check_range(devPtr, count, dev, "destination", api, loc)) return p.last_error = ACL_ERROR_INVALID_PARAM;
+    device_protect(false);
+    memset(devPtr, value, count);
+    device_protect(true);
+    return ACL_SUCCESS;
+}
+
+EMU_RT_FN void* device_alloc(size_t size, const Loc& loc, const char* api, bool protect) {
+    ProgramState& p = program();
+    char name[48];
+    snprintf(name, sizeof name, "%s@%s:%d", api, base_name(loc.file), loc.line);
+    GmAlloc& a = gm_alloc(name, size);
+    // device memory holds garbage until written (as the harness's outputs): poison it so reads of never-written
+    // device memory show up as NaN / -1 instead of passing by luck
+    memset(a.base, 0xFF, size);
+    p.dev.push_back(DeviceBuf{a.base, (uint64_t)size, loc, protect});
+    if (protect && !p.in_device_access) mprotect(a.base, (size + 4095) / 4096 * 4096, PROT_NONE);
+    return a.base;
+}
+
+EMU_RT_FN bool device_free(void* ptr, const Loc& loc, const char* api) {
+    ProgramState& p = program();
+    for (size_t i = 0; i < p.dev.size(); i++) {
+        DeviceBuf& d = p.dev[i];
+        if (d.base != ptr) continue;
+        mprotect(d.base, (d.size + 4095) / 4096 * 4096, PROT_READ | PROT_WRITE);
+        if (GmAlloc* a = gm_find(ptr, false)) gm_redzone_check(*a, d.loc);
+        gm_release(ptr);
+        p.dev.erase(p.dev.begin() + (long)i);
+        return true;
+    }
+    if (DeviceBuf* inside = device_find(ptr, true))
+        host_report(true, "acl-free", "host-runtime-api", api, loc,
+                    "%p is inside a device buffer but not its start (allocated at %s:%d): pass the pointer the "
+                    "allocation returned", ptr, base_name(inside->loc.file), inside->loc.line);
+    else
+        host_report(true, "acl-free", "host-runtime-api", api, loc,
+                    "%p was not allocated by %s (or was already freed)", ptr,
+                    !strcmp(api, "GmFree") ? "GmAlloc" : "aclrtMalloc");
+    return false;
+}
+
+// tikicpulib.h: GmAlloc'd memory is shared between host and kernel (never protected).
+EMU_RT_FN void* gm_alloc_shared(size_t size, const Loc& loc) {
+    if (size == 0) {
+        host_report(true, "acl-param", "host-runtime-api", "GmAlloc", loc, "size is 0");
+        return nullptr;
+    }
+    return device_alloc(size, loc, "GmAlloc", false);
+}
+EMU_RT_FN void gm_free_shared(void* ptr, const Loc& loc) {
+    if (ptr) device_free(ptr, loc, "GmFree");
+}
+// AIV_MODE / AIC_MODE / MIX_MODE: the emulator runs the vector (AIV) view of every kernel (kernel_api.h).
+EMU_RT_FN void set_kernel_mode(int mode) { (void)mode; }
+
+}  // namespace ascendc_emu
+
+// ------------------------------------------------------------------------------------------------ ACL bodies
+
+EMU_RT_FN aclError aclInit(const char* configPath, ascendc_emu::Loc loc) {
+    (void)configPath;
+    ascendc_emu::ProgramState& p = ascendc_emu::program();
+    if (p.acl_init) {
+        ascendc_emu::host_report(false, "acl-init", "host-runtime-api", "aclInit", loc,
+                                 "aclInit was already called: a second call returns ACL_ERROR_REPEAT_INITIALIZE");
+        return p.last_error = ACL_ERROR_REPEAT_INITIALIZE;
+    }
+    p.acl_init = true;
+    return ACL_SUCCESS;
+}
+EMU_RT_FN aclError aclFinalize(ascendc_emu::Loc loc) {
+    (void)loc;
+    ascendc_emu::program().acl_init = false;
+    return ACL_SUCCESS;
+}
+EMU_RT_FN const char* aclGetRecentErrMsg() { return ascendc_emu::program().last_msg[0] ? ascendc_emu::program().last_msg : nullptr; }
+// IEEE binary16 with round-to-nearest-even (ascendc_emu/fp16.h), as the ACL reference describes the conversion.
+EMU_RT_FN aclFloat16 aclFloatToFloat16(float value) { return ascendc_emu::float_to_half_bits(value); }
+EMU_RT_FN float aclFloat16ToFloat(aclFloat16 value) { return ascendc_emu::half_bits_to_float(value); }
+EMU_RT_FN size_t aclDataTypeSize(aclDataType t) {
+    switch (t) {
+        case ACL_INT8: case ACL_UINT8: case ACL_BOOL: return 1;
+        case ACL_FLOAT16: case ACL_BF16: case ACL_INT16: case ACL_UINT16: return 2;
+        case ACL_FLOAT: case ACL_INT32: case ACL_UINT32: case ACL_COMPLEX32: return 4;
+        case ACL_INT64: case ACL_UINT64: case ACL_DOUBLE: case ACL_COMPLEX64: return 8;
+        case ACL_COMPLEX128: return 16;
+        default: return 0;
+    }
+}
+
+EMU_RT_FN aclError aclrtSetDevice(int32_t deviceId, ascendc_emu::Loc loc) {
+    ascendc_emu::ProgramState& p = ascendc_emu::program();
+    if (deviceId != 0) {
+        ascendc_emu::host_report(true, "acl-device", "host-runtime-api", "aclrtSetDevice", loc,
+                                 "device %d does not exist: the emulator models one device, id 0", deviceId);
+        return p.last_error = ACL_ERROR_RT_INVALID_DEVICEID;
+    }
+    p.device = deviceId;
+    return ACL_SUCCESS;
+}
+EMU_RT_FN aclError aclrtResetDevice(int32_t deviceId, ascendc_emu::Loc loc) {
+    ascendc_emu::ProgramState& p = ascendc_emu::program();
+    if (deviceId != 0) {
+        ascendc_emu::host_report(true, "acl-device", "host-runtime-api", "aclrtResetDevice", loc,
+                                 "device %d does not exist: the emulator models one device, id 0", deviceId);
+        return p.last_error = ACL_ERROR_RT_INVALID_DEVICEID;
+    }
+    p.device = -1;
+    return ACL_SUCCESS;
+}
+EMU_RT_FN aclError aclrtResetDeviceForce(int32_t deviceId, ascendc_emu::Loc loc) { return aclrtResetDevice(deviceId, loc); }
+EMU_RT_FN aclError aclrtGetDevice(int32_t* deviceId, ascendc_emu::Loc loc) {
+    ascendc_emu::ProgramState& p = ascendc_emu::program();
+    if (!deviceId) return p.last_error = ACL_ERROR_INVALID_PARAM;
+    if (p.device < 0) {
+        ascendc_emu::host_report(false, "acl-device", "host-runtime-api", "aclrtGetDevice", loc,
+                                 "no device was set (aclrtSetDevice) in this thread");
+        return p.last_error = ACL_ERROR_RT_CONTEXT_NULL;
+    }
+    *deviceId = p.device;
+    return ACL_SUCCESS;
+}
+EMU_RT_FN aclError aclrtGetDeviceCount(uint32_t* count, ascendc_emu::Loc loc) {
+    (void)loc;
+    if (!count) return ACL_ERROR_INVALID_PARAM;
+    *count = 1;
+    return ACL_SUCCESS;
+}
+EMU_RT_FN aclError aclrtGetRunMode(aclrtRunMode* runMode, ascendc_emu::Loc loc) {
+    (void)loc;
+    if (!runMode) return ACL_ERROR_INVALID_PARAM;
+    *runMode = ACL_HOST;
+    return ACL_SUCCESS;
+}
+EMU_RT_FN const char* aclrtGetSocName() { return ascendc_emu::rt().soc.name; }
+EMU_RT_FN aclError aclrtCreateContext(aclrtContext* context, int32_t deviceId, ascendc_emu::Loc loc) {
+    if (!context) return ACL_ERROR_INVALID_PARAM;
+    aclError rc = aclrtSetDevice(deviceId, loc);
+    if (rc != ACL_SUCCESS) return rc;
+    *context = (void*)&ascendc_emu::program();  // one context per device
+    return ACL_SUCCESS;
+}
+EMU_RT_FN aclError aclrtDestroyContext(aclrtContext context, ascendc_emu::Loc loc) {
+    (void)context;
+    (void)loc;
+    return ACL_SUCCESS;
+}
+EMU_RT_FN aclError aclrtSetCurrentContext(aclrtContext context, ascendc_emu::Loc loc) {
+    (void)loc;
+    return context ? ACL_SUCCESS : ACL_ERROR_INVALID_PARAM;
+}
+EMU_RT_FN aclError aclrtGetCurrentContext(aclrtContext* context, ascendc_emu::Loc loc) {
+    (void)loc;
+    if (!context) return ACL_ERROR_INVALID_PARAM;
+    *context = (void*)&ascendc_emu::program();
+    return ACL_SUCCESS;
+}
+EMU_RT_FN aclError aclrtSynchronizeDevice(ascendc_emu::Loc loc) {
+    (void)loc;
+    aclError rc = ACL_SUCCESS;
+    for (ascendc_emu::StreamRec* s : ascendc_emu::program().streams) {
+        if (s->destroyed) continue;
+        aclError r = ascendc_emu::stream_sync(s);
+        if (rc == ACL_SUCCESS) rc = r;
+    }
+    return rc;
+}
+EMU_RT_FN aclError aclrtSynchronizeDeviceWithTimeout(int32_t timeout, ascendc_emu::Loc loc) {
+    (void)timeout;
+    return aclrtSynchronizeDevice(loc);
+}
+
+EMU_RT_FN aclError aclrtCreateStream(aclrtStream* stream, ascendc_emu::Loc loc) {
+    ascendc_emu::ProgramState& p = ascendc_emu::program();
+    if (!stream) {
+        ascendc_emu::host_report(true, "acl-param", "host-runtime-api", "aclrtCreateStream", loc,
+                                 "the stream pointer is null");
+        return p.last_error = ACL_ERROR_INVALID_PARAM;
+    }
+    ascendc_emu::StreamRec* s = new ascendc_emu::StreamRec();
+    s->id = (int)p.streams.size();
+    s->loc = loc;
+    s->destroyed = false;
+    p.streams.push_back(s);
+    *stream = (void*)s;
+    return ACL_SUCCESS;
+}
+EMU_RT_FN aclError aclrtCreateStreamWithConfig(aclrtStream* stream, uint32_t priority, uint32_t flag, ascendc_emu::Loc loc) {
+    (void)priority;
+    (void)flag;
+    return aclrtCreateStream(stream, loc);
+}
+EMU_RT_FN aclError aclrtDestroyStream(aclrtStream stream, ascendc_emu::Loc loc) {
+    ascendc_emu::ProgramState& p = ascendc_emu::program();
+    if (!stream) {
+        ascendc_emu::host_report(true, "acl-stream", "host-runtime-api", "aclrtDestroyStream", loc,
+                                 "the default stream (nullptr) cannot be destroyed");
+        return p.last_error = ACL_ERROR_INVALID_PARAM;
+    }
+    ascendc_emu::StreamRec* s = ascendc_emu::stream_of(stream, "aclrtDestroyStream", loc);
+    if (!s) return p.last_error = ACL_ERROR_RT_PARAM_INVALID;
+    if (!s->pending.empty()) {
+        const ascendc_emu::LaunchRec& l = p.runs[(size_t)s->pending.front() - 1];
+        ascendc_emu::host_report(false, "launch-unsynced", "sync-missing", "aclrtDestroyStream", loc,
+                                 "the stream is destroyed with the launch of %s at %s:%d (launch %d) not synchronised: "
+                                 "call aclrtSynchronizeStream first",
+                                 l.kernel.c_str(), ascendc_emu::base_name(l.loc.file), l.loc.line, l.no);
+        s->pending.clear();
+    }
+    s->destroyed = true;
+    return ACL_SUCCESS;
+}
+EMU_RT_FN aclError aclrtDestroyStreamForce(aclrtStream stream, ascendc_emu::Loc loc) { return aclrtDestroyStream(stream, loc); }
+EMU_RT_FN aclError aclrtSynchronizeStream(aclrtStream stream, ascendc_emu::Loc loc) {
+    ascendc_emu::StreamRec* s = ascendc_emu::stream_of(stream, "aclrtSynchronizeStream", loc);
+    if (!s) return ascendc_emu::program().last_error = ACL_ERROR_RT_PARAM_INVALID;
+    return ascendc_emu::stream_sync(s);
+}
+EMU_RT_FN aclError aclrtSynchronizeStreamWithTimeout(aclrtStream stream, int32_t timeout, ascendc_emu::Loc loc) {
+    (void)timeout;
+    return aclrtSynchronizeStream(stream, loc);
+}
+
+EMU_RT_FN aclError aclrtCreateEvent(aclrtEvent* event, ascendc_emu::Loc loc) {
+    ascendc_emu::ProgramState& p = ascendc_emu::program();
+    if (!event) {
+        ascendc_emu::host_report(true, "acl-param", "host-runtime-api", "aclrtCreateEvent", loc,
+                                 "the event pointer is null");
+        return p.last_error = ACL_ERROR_INVALID_PARAM;
+    }
+    ascendc_emu::EventRec* e = new ascendc_emu::EventRec{(int)p.events.size() + 1, false};
+    p.events.push_back(e);
+    *event = (void*)e;
+    return ACL_SUCCESS;
+}
+EMU_RT_FN aclError aclrtCreateEventWithFlag(aclrtEvent* event, uint32_t flag, ascendc_emu::Loc loc) {
+    (void)flag;
+    return aclrtCreateEvent(event, loc);
+}
+EMU_RT_FN aclError aclrtCreateEventExWithFlag(aclrtEvent* event, uint32_t flag, ascendc_emu::Loc loc) {
+    (void)flag;
+    return aclrtCreateEvent(event, loc);
+}
+// Events order work between streams; every emulated launch has finished when its call returns, so recording an
+// event completes it and waiting on one is immediate. Elapsed time is not measured (0 ms): the cost model's
+// per-launch estimate is in the run result.
+EMU_RT_FN aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream, ascendc_emu::Loc loc) {
+    if (!event) return ACL_ERROR_INVALID_PARAM;
+    if (!ascendc_emu::stream_of(stream, "aclrtRecordEvent", loc)) return ACL_ERROR_RT_PARAM_INVALID;
+    ((ascendc_emu::EventRec*)event)->recorded = true;
+    return ACL_SUCCESS;
+}
+EMU_RT_FN aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event, ascendc_emu::Loc loc) {
+    if (!event) return ACL_ERROR_INVALID_PARAM;
+    return ascendc_emu::stream_of(stream, "aclrtStreamWaitEvent", loc) ? ACL_SUCCESS : ACL_ERROR_RT_PARAM_INVALID;
+}
+EMU_RT_FN aclError aclrtSynchronizeEvent(aclrtEvent event, ascendc_emu::Loc loc) {
+    (void)loc;
+    return event ? ACL_SUCCESS : ACL_ERROR_INVALID_PARAM;
+}
+EMU_RT_FN aclError aclrtQueryEventStatus(aclrtEvent event, aclrtEventStatus* status, ascendc_emu::Loc loc) {
+    (void)loc;
+    if (!event || !status) return ACL_ERROR_INVALID_PARAM;
+    *status = ((ascendc_emu::EventRec*)event)->recorded ? ACL_EVENT_STATUS_COMPLETE : ACL_EVENT_STATUS_NOT_READY;
+    return ACL_SUCCESS;
+}
+EMU_RT_FN aclError aclrtEventElapsedTime(float* ms, aclrtEvent startEvent, aclrtEvent endEvent, ascendc_emu::Loc loc) {
+    (void)loc;
+    if (!ms || !startEvent || !endEvent) return ACL_ERROR_INVALID_PARAM;
+    *ms = 0.0f;
+    return ACL_SUCCESS;
+}
+EMU_RT_FN aclError aclrtDestroyEvent(aclrtEvent event, ascendc_emu::Loc loc) {
+    (void)loc;
+    return event ? ACL_SUCCESS : ACL_ERROR_INVALID_PARAM;
+}
+
+EMU_RT_FN aclError aclrtMalloc(void** devPtr, size_t size, aclrtMemMallocPolicy policy, ascendc_emu::Loc loc) {
+    (void)policy;
+    ascendc_emu::ProgramState& p = ascendc_emu::program();
+    if (!devPtr || size == 0) {
+        ascendc_emu::host_report(true, "acl-param", "host-runtime-api", "aclrtMalloc", loc,
+                                 !devPtr ? "the output pointer is null" : "size is 0");
+        return p.last_error = ACL_ERROR_INVALID_PARAM;
+    }
+    *devPtr = ascendc_emu::device_alloc(size, loc, "aclrtMalloc", true);
+    return ACL_SUCCESS;
+}
+EMU_RT_FN aclError aclrtMallocHost(void** hostPtr, size_t size, ascendc_emu::Loc loc) {
+    ascendc_emu::ProgramState& p = ascendc_emu::program();
+    if (!hostPtr || size == 0) {
+        ascendc_emu::host_report(true, "acl-param", "host-runtime-api", "aclrtMallocHost", loc,
+                                 !hostPtr ? "the output pointer is null" : "size is 0");
+        return p.last_error = ACL_ERROR_INVALID_PARAM;
+    }
+    void* m = nullptr;
+    if (posix_memalign(&m, 64, size) != 0 || !m) return p.last_error = ACL_ERROR_BAD_ALLOC;
+    p.host.push_back(ascendc_emu::HostBuf{(uint8_t*)m, (uint64_t)size, loc});
+    *hostPtr = m;
+    return ACL_SUCCESS;
+}
+EMU_RT_FN aclError aclrtFree(void* devPtr, ascendc_emu::Loc loc) {
+    if (!devPtr) return ACL_ERROR_INVALID_PARAM;
+    return ascendc_emu::device_free(devPtr, loc, "aclrtFree") ? ACL_SUCCESS
+                                                              : (ascendc_emu::program().last_error = ACL_ERROR_INVALID_PARAM);
+}
+EMU_RT_FN aclError aclrtFreeHost(void* hostPtr, ascendc_emu::Loc loc) {
+    ascendc_emu::ProgramState& p = ascendc_emu::program();
+    if (!hostPtr) return ACL_ERROR_INVALID_PARAM;
+    for (size_t i = 0; i < p.host.size(); i++)
+        if (p.host[i].p == hostPtr) {
+            free(hostPtr);
+            p.host.erase(p.host.begin() + (long)i);
+            return ACL_SUCCESS;
+        }
+    ascendc_emu::host_report(true, "acl-free", "host-runtime-api", "aclrtFreeHost", loc,
+                             ascendc_emu::device_find(hostPtr, true)
+                                 ? "%p is device memory: free it with aclrtFree"
+                                 : "%p was not allocated by aclrtMallocHost (or was already freed)",
+                             hostPtr);
+    return p.last_error = ACL_ERROR_INVALID_PARAM;
+}
+EMU_RT_FN aclError aclrtMemset(void* devPtr, size_t maxCount, int32_t value, size_t count, ascendc_emu::Loc loc) {
+    return ascendc_emu::memset_impl(devPtr, maxCount, value, count, "aclrtMemset", loc);
+}
+EMU_RT_FN aclError aclrtMemsetAsync(void* devPtr, size_t maxCount, int32_t value, size_t count, aclrtStream stream,
+                                    ascendc_emu::Loc loc) {
+    if (!ascendc_emu::stream_of(stream, "aclrtMemsetAsync", loc)) return ACL_ERROR_RT_PARAM_INVALID;
+    return ascendc_emu::memset_impl(devPtr, maxCount, value, count, "aclrtMemsetAsync", loc);
+}
+EMU_RT_FN aclError aclrtMemcpy(void* dst, size_t destMax, const void* src, size_t count, aclrtMemcpyKind kind,
+                               ascendc_emu::Loc loc) {
+    return ascendc_emu::memcpy_impl(dst, destMax, src, count, kind, "aclrtMemcpy", loc);
+}
+// Asynchronous copies run in stream order; the emulator's streams have no work in flight, so the copy is done
+// when the call returns (a later host read without aclrtSynchronizeStream would be a bug on the NPU).
+EMU_RT_FN aclError aclrtMemcpyAsync(void* dst, size_t destMax, const void* src, size_t count, aclrtMemcpyKind kind,
+                                    aclrtStream stream, ascendc_emu::Loc loc) {
+    if (!ascendc_emu::stream_of(stream, "aclrtMemcpyAsync", loc)) return ACL_ERROR_RT_PARAM_INVALID;
+    if (kind == ACL_MEMCPY_HOST_TO_HOST) {
+        ascendc_emu::host_report(true, "acl-memcpy-kind", "host-runtime-api", "aclrtMemcpyAsync", loc,
+                                 "ACL_MEMCPY_HOST_TO_HOST is not supported by the asynchronous copy (the task fails "
+                                 "on the device); use memcpy or aclrtMemcpy");
+        return ascendc_emu::program().last_error = ACL_ERROR_INVALID_PARAM;
+    }
+    return ascendc_emu::memcpy_impl(dst, destMax, src, count, kind, "aclrtMemcpyAsync", loc);
+}
+EMU_RT_FN aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t* free, size_t* total, ascendc_emu::Loc loc) {
+    (void)attr;
+    (void)loc;
+    if (!free || !total) return ACL_ERROR_INVALID_PARAM;
+    *total = (size_t)32 << 30;  // a 32 GB HBM device; the emulator allocates on demand
+    *free = *total;
+    return ACL_SUCCESS;
+}
+EMU_RT_FN aclError aclrtGetLastError(aclrtLastErrLevel level) {
+    (void)level;
+    ascendc_emu::ProgramState& p = ascendc_emu::program();
+    aclError e = p.last_error;
+    p.last_error = ACL_SUCCESS;
+    return e;
+}
+EMU_RT_FN aclError aclrtPeekAtLastError(aclrtLastErrLevel level) {
+    (void)level;
+    return ascendc_emu::program().last_error;
+}
+#endif  // ASCENDC_EMU_RT_BODIES
+#endif  // ASCENDC_EMU_ASCENDC_EMU_PROGRAM_H_

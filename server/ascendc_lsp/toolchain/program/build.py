@@ -1,0 +1,356 @@
+"""Build a direct-launch program on the emulator: lower its launches, compile each source, link the runtime.
+
+Every source that launches kernels (`<<<...>>>` in code) is lowered (lower.py) into a private copy that keeps the
+original's folder layout relative to the sample root and starts with `#line 1 "<original>"`; its quote includes
+still find the sample's headers (the original folder is an `-iquote` directory). Kernel sources get the
+`aclrtlaunch_<kernel>` definitions appended and `aclrtlaunch_<kernel>.h` headers are generated for the host side,
+as `ascendc_library()` does. Sources with kernel code are compiled with the emulator's precompiled header forced
+first; host-only sources without it. Objects link against the emulator runtime object (which carries the ACL
+runtime and the launcher). The g++ command line, the precompiled header, the runtime object and the binary cache
+are those of toolchain/emulator/build.py.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import shutil
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ascendc_lsp.toolchain import sandbox
+from ascendc_lsp.toolchain.base import Diagnostic
+from ascendc_lsp.toolchain.emulator import build as emu_build
+from ascendc_lsp.toolchain.emulator import gccdiag
+from ascendc_lsp.toolchain.program.discover import ProgramLayout
+from ascendc_lsp.toolchain.program.lower import (
+    LoweringError,
+    aclrtlaunch_definitions,
+    aclrtlaunch_header,
+    code_mask,
+    kernel_signatures,
+    lower_text,
+)
+
+BUILD_VERSION = "program-v1"
+# The sample's own compile options that would break linking with the emulator runtime or are bisheng-only.
+_DROPPED_DEFINES = re.compile(r"^_GLIBCXX_")
+MODE_FLAGS = {"npu": ("-DASCENDC_EMU_NPU_BRANCH",), "cpu": ("-DASCENDC_CPU_DEBUG",)}
+
+
+@dataclass
+class ProgramBuild:
+    ok: bool
+    binary: Path | None = None
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    cached: bool = False
+    seconds: float = 0.0
+    log: str = ""
+    launches: int = 0  # <<<>>> launches lowered
+    kernels: list[str] = field(default_factory=list)  # kernels with a generated aclrtlaunch_<kernel>.h
+
+
+@dataclass
+class _Unit:
+    original: Path
+    text: str  # what is compiled (lowered or original)
+    lowered: bool
+    kernel: bool  # has kernel code: compile with the emulator's precompiled header
+
+
+def _has_code(text: str, needle: str) -> bool:
+    if needle not in text:
+        return False
+    mask = code_mask(text)
+    start = text.find(needle)
+    while start >= 0:
+        if mask[start]:
+            return True
+        start = text.find(needle, start + 1)
+    return False
+
+
+def _is_kernel_source(text: str) -> bool:
+    return bool(
+        re.search(r'#\s*include\s*[<"](?:kernel_operator\.h|tikicpulib\.h|lib/matmul_intf\.h)[">]', text)
+        or _has_code(text, "__global__")
+        or _has_code(text, "__aicore__")
+    )
+
+
+def _diag(message: str, file: Path | None, code: str = "toolchain", category: str = "toolchain-env", line: int = 0) -> Diagnostic:
+    return Diagnostic(message=message, code=code, category=category, line=line, file=str(file) if file else None)
+
+
+def prepare_units(layout: ProgramLayout) -> tuple[list[_Unit], dict[str, str], list[str], int]:
+    """The sources to compile (lowered where they launch), the generated aclrtlaunch headers by file name, the
+    kernels they declare and the number of launches lowered; raises LoweringError."""
+    headers: dict[str, str] = {}
+    kernels: list[str] = []
+    appended: dict[Path, str] = {}
+    for src in layout.kernel_sources:
+        text = src.read_text(encoding="utf-8", errors="replace")
+        sigs = [s for s in kernel_signatures(text) if not s.template]
+        for s in sigs:
+            headers[f"aclrtlaunch_{s.name}.h"] = aclrtlaunch_header(s)
+            kernels.append(s.name)
+        if sigs:
+            appended[src] = aclrtlaunch_definitions(sigs, str(src))
+    units: list[_Unit] = []
+    launches = 0
+    for src in layout.sources:
+        text = src.read_text(encoding="utf-8", errors="replace")
+        kernel = _is_kernel_source(text)
+        if _has_code(text, "<<<") or src in appended:
+            try:
+                lowered = lower_text(text, str(src))
+            except LoweringError as exc:
+                raise LoweringError(f"{src}: {exc}") from None
+            launches += len(lowered.launches)
+            body = lowered.text
+            if src in appended:
+                body = body.rstrip("\n") + "\n" + appended[src]
+            units.append(_Unit(src, body, True, kernel))
+        else:
+            units.append(_Unit(src, text, False, kernel))
+    return units, headers, kernels, launches
+
+
+def _key(layout: ProgramLayout, cxx: str, flags: list[str], units: list[_Unit], headers: dict[str, str]) -> str:
+    h = hashlib.sha256()
+    parts = [
+        BUILD_VERSION,
+        emu_build.compiler_id(cxx),
+        json.dumps(flags),
+        json.dumps([str(d) for d in layout.include_dirs]),
+        emu_build.headers_digest(emu_build.include_dir()),
+        emu_build.RUNTIME_SOURCE,
+        json.dumps(sorted(headers.items())),
+    ]
+    for u in units:
+        parts += [str(u.original), u.text, str(u.kernel)]
+    for part in parts:
+        h.update(part.encode("utf-8", "replace"))
+        h.update(b"\0")
+    return h.hexdigest()[:40]
+
+
+def _relative(root: Path, p: Path) -> Path:
+    try:
+        return p.resolve().relative_to(root.resolve())
+    except ValueError:
+        return Path("_outside") / p.name
+
+
+def build_program(layout: ProgramLayout, timeout: float = 120.0, use_cache: bool = True) -> ProgramBuild:
+    """Compile and link the program (or take it from the cache)."""
+    t0 = time.monotonic()
+    cxx = emu_build.find_cxx()
+    if cxx is None:
+        return ProgramBuild(
+            ok=False,
+            diagnostics=[
+                _diag(
+                    "g++ was not found on PATH: the emulator needs a C++17 compiler (install g++, or point "
+                    "ASCENDC_LSP_CXX at one)",
+                    layout.sources[0] if layout.sources else None,
+                )
+            ],
+        )
+    try:
+        units, headers, kernels, launches = prepare_units(layout)
+    except LoweringError as exc:
+        return ProgramBuild(ok=False, diagnostics=[_lowering_diag(str(exc))], seconds=time.monotonic() - t0)
+    mode_flags = list(MODE_FLAGS.get(layout.run_mode, MODE_FLAGS["npu"]))
+    defines = [
+        f"-D{k}" if v is None else f"-D{k}={v}" for k, v in layout.defines.items() if not _DROPPED_DEFINES.match(k)
+    ]
+    flags = [*emu_build.BASE_FLAGS, *mode_flags, *defines]
+    key = _key(layout, cxx, flags, units, headers)
+    if use_cache:
+        hit = emu_build.cached_binary(key)
+        if hit is not None:
+            return ProgramBuild(
+                ok=True, binary=hit, cached=True, seconds=time.monotonic() - t0, launches=launches, kernels=kernels
+            )
+    pch = emu_build.ensure_pch(cxx, timeout, mode_flags) if use_cache else None
+    runtime = emu_build.ensure_runtime(cxx, timeout) if use_cache else None
+    if runtime is None:  # header-only: every runtime body compiled into the program
+        flags = [f for f in flags if f != emu_build.SPLIT_FLAG]
+    workdir = Path(tempfile.mkdtemp(prefix="ascendc-emu-program-"))
+    try:
+        gen = workdir / "gen"
+        gen.mkdir()
+        for name, text in headers.items():
+            (gen / name).write_text(text, encoding="utf-8")
+        if pch is None:
+            (gen / emu_build.PCH_HEADER).write_text(emu_build.PCH_WRAPPER, encoding="utf-8")
+        objs: list[str] = []
+        rename: dict[str, str] = {}
+        log = ""
+        read = [emu_build.include_dir(), layout.root, *layout.include_dirs]
+        read += emu_build._project_root([layout.root])
+        if pch is not None:
+            read.append(pch)
+        if runtime is not None:
+            read.append(runtime.parent)
+        deps: dict[str, str] = {}
+        for i, u in enumerate(units):
+            if u.lowered:
+                copy = workdir / "src" / _relative(layout.root, u.original)
+                copy.parent.mkdir(parents=True, exist_ok=True)
+                copy.write_text(u.text, encoding="utf-8")
+                rename[str(copy.resolve())] = str(u.original)
+                source = copy
+            else:
+                source = u.original
+            obj = f"obj{i}.o"
+            depfile = f"obj{i}.d"
+            cmd = emu_build.compile_command(
+                cxx,
+                flags,
+                [source],
+                obj,
+                include_dirs=[gen, *layout.include_dirs],
+                quote_dirs=[u.original.parent] if u.lowered else [],
+                pch=pch if u.kernel else None,
+                forced_pch=u.kernel,
+                depfile=depfile,
+                compile_only=True,
+                language="c++",
+            )
+            res = sandbox.run_sandboxed(
+                cmd,
+                workdir,
+                sandbox.Limits(timeout=timeout, memory_bytes=emu_build.COMPILE_MEMORY),
+                read_paths=read,
+                env=emu_build._compile_env(),
+            )
+            log += res.stderr + res.stdout
+            if res.timed_out or res.error or res.returncode != 0 or not (workdir / obj).is_file():
+                return ProgramBuild(
+                    ok=False,
+                    diagnostics=_compile_diagnostics(layout, u.original, res),
+                    seconds=time.monotonic() - t0,
+                    log=log,
+                    launches=launches,
+                    kernels=kernels,
+                )
+            objs.append(obj)
+            deps.update(emu_build.dependencies(workdir / depfile, workdir, rename))
+        link_inputs: list[str | Path] = [*objs, *([runtime] if runtime is not None else [])]
+        cmd = [cxx, "-pthread", *[str(x) for x in link_inputs], "-o", "program"]
+        res = sandbox.run_sandboxed(
+            cmd,
+            workdir,
+            sandbox.Limits(timeout=timeout, memory_bytes=emu_build.COMPILE_MEMORY),
+            read_paths=read,
+            env=emu_build._compile_env(),
+        )
+        log += res.stderr + res.stdout
+        if res.returncode != 0 or not (workdir / "program").is_file():
+            return ProgramBuild(
+                ok=False,
+                diagnostics=[_link_diagnostic(layout, res)],
+                seconds=time.monotonic() - t0,
+                log=log,
+                launches=launches,
+                kernels=kernels,
+            )
+        binary = workdir / "program"
+        final: Path | None = None
+        if use_cache:
+            for u in units:  # the sources themselves (the lowered copies stand for them)
+                digest = hashlib.sha256(u.original.read_bytes()).hexdigest()
+                deps[str(u.original)] = digest
+            final = emu_build.store_binary(key, binary, deps, str(layout.root))
+        if final is None:
+            keep = Path(tempfile.mkdtemp(prefix="ascendc-emu-bin-"))
+            shutil.move(str(binary), keep / "kernel")
+            final = keep / "kernel"
+        return ProgramBuild(
+            ok=True, binary=final, seconds=time.monotonic() - t0, log=log, launches=launches, kernels=kernels
+        )
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+
+
+def _lowering_diag(message: str) -> Diagnostic:
+    m = re.match(r"(?P<file>.+?): line (?P<line>\d+): (?P<msg>.*)", message)
+    if m:
+        return Diagnostic(
+            message=m.group("msg"),
+            code="launch-syntax",
+            category="kernel-entry",
+            line=int(m.group("line")) - 1,
+            file=m.group("file"),
+        )
+    return Diagnostic(message=message, code="launch-syntax", category="kernel-entry")
+
+
+def _compile_diagnostics(layout: ProgramLayout, source: Path, res: sandbox.SandboxResult) -> list[Diagnostic]:
+    if res.timed_out:
+        return [_diag(f"compiling {source.name} did not finish within {res.seconds:.0f} s", source, "compile-timeout")]
+    if res.error:
+        return [_diag(res.error, source)]
+    if res.signal is not None:
+        return [_diag(f"the compiler was killed by {res.signal_name} (out of memory or CPU time?)", source, "compile-crash")]
+    inc = str(emu_build.include_dir().resolve())
+    roots = [str(layout.root.resolve()), *(str(d) for d in layout.include_dirs)]
+
+    def is_user(f: str) -> bool:
+        p = os.path.realpath(f) if os.path.isabs(f) else f
+        if p.startswith(inc) or not os.path.isabs(p):
+            return False
+        return any(p.startswith(r) for r in roots)
+
+    def line_text(f: str, line0: int) -> str:
+        try:
+            with open(f, encoding="utf-8", errors="replace") as fh:
+                for i, text in enumerate(fh):
+                    if i == line0:
+                        return text.rstrip("\n")
+        except OSError:
+            pass
+        return ""
+
+    diags = gccdiag.to_diagnostics(res.stderr, is_user, (str(source), 0), line_text, lambda _m: None)
+    if not diags:
+        tail = (res.stderr or res.stdout).strip().splitlines()[-3:]
+        diags = [
+            Diagnostic(
+                message="compilation failed: " + (" | ".join(tail) or f"exit {res.returncode}"),
+                code="compile-error",
+                category="api-signature",
+                file=str(source),
+            )
+        ]
+    return diags
+
+
+def _link_diagnostic(layout: ProgramLayout, res: sandbox.SandboxResult) -> Diagnostic:
+    text = res.stderr or res.stdout
+    undefined = sorted(set(re.findall(r"undefined reference to `([^']+)'", text)))
+    if undefined:
+        names = ", ".join(undefined[:6]) + (" ..." if len(undefined) > 6 else "")
+        msg = (
+            f"linking '{layout.name}' failed: undefined {names}. A function declared but defined in no source of the "
+            "program (a kernel launch helper hidden behind #ifndef ASCENDC_CPU_DEBUG, a host library the emulator "
+            "does not provide, or a source missing from CMakeLists.txt)"
+        )
+    else:
+        tail = text.strip().splitlines()[-3:]
+        msg = f"linking '{layout.name}' failed: " + (" | ".join(tail) or f"exit {res.returncode}")
+    return Diagnostic(
+        message=msg,
+        code="link-error",
+        category="op-project-config",
+        file=str(layout.sources[0]) if layout.sources else None,
+    )
+
+
+__all__ = ["ProgramBuild", "build_program", "prepare_units"]

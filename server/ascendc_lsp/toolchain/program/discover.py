@@ -1,0 +1,447 @@
+"""Find what makes up a direct-launch program and how its sample runs it.
+
+`discover(path)` takes an `.asc` file, a host `main.cpp` or a sample folder and returns a `ProgramLayout`:
+- the sample root (the folder with the CMakeLists.txt next to the file, else the file's folder);
+- the translation units of the executable (CMakeLists.txt: `add_executable` + the libraries it links, e.g. the
+  `ascendc_library` of the kernels; otherwise the `.asc` file, or `main.cpp` with the folder's other sources);
+- include directories and definitions (CMake cache defaults honoured, `SCENARIO_NUM`-style values taken from the
+  sample's own run recipe or its scripts' defaults);
+- the run recipe: the sample's README (`mkdir -p build && cd build; cmake ...; python3 ../scripts/gen_data.py;
+  ./demo; python3 ../scripts/verify_result.py ...`), else its run.sh (the older kernel-launch samples), else the
+  devkit convention (run in build/, `scripts/gen_data.py` before, `scripts/verify_result.py OUTPUT GOLDEN` after,
+  the two files found in output/ once the program ran).
+
+Run mode (the samples' RUN_MODE / CMAKE_ASC_RUN_MODE): `npu` builds the NPU branch of the sources (launches with
+`<<<>>>` / ACLRT_LAUNCH_KERNEL, acl/acl.h memory) - the code that runs on the device, which the emulator stands in
+for; `cpu` builds the CPU-debug branch (`ASCENDC_CPU_DEBUG`: tikicpulib.h, GmAlloc, ICPU_RUN_KF).
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+import shlex
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ascendc_lsp.toolchain.program.cmake import CMakeError, Project, Target, read_project
+
+SOURCE_SUFFIXES = (".asc", ".cpp", ".cc", ".cxx", ".c")
+HEADER_SUFFIXES = (".h", ".hpp", ".hh", ".inc")
+# CMake architecture (CMAKE_ASC_ARCHITECTURES, docs: 语言扩展层/SIMD-BuiltIn关键字.md NPU架构版本) -> SoC profile
+ARCH_SOC = {"dav-2201": "Ascend910B", "dav-3510": "Ascend950", "dav-2002": "Ascend310P", "dav-3002": "Ascend310B"}
+SOC_ARCH = {"Ascend910B": "dav-2201", "Ascend910_93": "dav-2201", "Ascend950": "dav-3510", "Ascend310P": "dav-2002",
+            "Ascend310B": "dav-3002"}
+
+
+class DiscoveryError(ValueError):
+    """The path is not a program this command can run; the message says why, in one line."""
+
+
+@dataclass
+class Step:
+    kind: str  # "mkdir" | "python" | "program"
+    argv: list[str]  # python: [script, args...] (script relative to cwd); program: [args...]; mkdir: [dirs...]
+    cwd: str  # relative to the sample root
+    tee: str | None = None  # program: also write its stdout to this file (relative to cwd)
+
+    def describe(self) -> str:
+        if self.kind == "program":
+            return "./<program> " + " ".join(self.argv)
+        return " ".join([{"python": "python3", "mkdir": "mkdir -p"}[self.kind], *self.argv])
+
+
+@dataclass
+class ProgramLayout:
+    root: Path
+    name: str
+    sources: list[Path]
+    kernel_sources: list[Path]  # sources of ascendc_library targets (get aclrtlaunch_<kernel>.h headers)
+    include_dirs: list[Path] = field(default_factory=list)
+    defines: dict[str, str | None] = field(default_factory=dict)
+    steps: list[Step] = field(default_factory=list)
+    recipe: str = "default"  # readme | run.sh | default
+    arch: str | None = None
+    run_mode: str = "npu"
+    soc: str = "Ascend910B"
+    notes: list[str] = field(default_factory=list)
+    cmake: Project | None = None
+
+    @property
+    def verify_steps(self) -> list[Step]:
+        return [s for s in self.steps if s.kind == "python" and _is_verify(s.argv[0])]
+
+
+def _is_verify(script: str) -> bool:
+    return bool(re.search(r"verif|check|compare", Path(script).name, re.I))
+
+
+def _is_gen(script: str) -> bool:
+    return bool(re.search(r"gen|golden|data", Path(script).name, re.I)) and not _is_verify(script)
+
+
+# ------------------------------------------------------------------------------------------------ recipes
+@dataclass
+class _Recipe:
+    steps: list[Step]
+    cmake_defs: dict[str, str]
+    program_names: set[str]
+
+
+def _shell_lines(text: str) -> list[str]:
+    """Shell commands of a script or code block: comments dropped, `;` and `&&` split, continuations joined."""
+    text = text.replace("\\\n", " ")
+    out: list[str] = []
+    for raw in text.splitlines():
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        # strip a trailing comment (not inside quotes)
+        try:
+            lex = shlex.shlex(line, posix=True, punctuation_chars=";&|()")
+            lex.whitespace_split = True
+            lex.commenters = "#"
+            toks = list(lex)
+        except ValueError:
+            continue
+        cur: list[str] = []
+        for t in toks:
+            if t in (";", "&&", "||", "(", ")"):
+                if cur:
+                    out.append(shlex.join(cur))
+                cur = []
+            else:
+                cur.append(t)
+        if cur:
+            out.append(shlex.join(cur))
+    return out
+
+
+def _expand(word: str, env: dict[str, str]) -> str:
+    return re.sub(r"\$\{?([A-Za-z_]\w*)\}?", lambda m: env.get(m.group(1), m.group(0)), word)
+
+
+def _recipe_from_commands(lines: list[str], start_cwd: str) -> _Recipe:
+    env: dict[str, str] = {}
+    cwd = start_cwd
+    steps: list[Step] = []
+    defs: dict[str, str] = {}
+    names: set[str] = set()
+    for line in lines:
+        try:
+            words = shlex.split(line)
+        except ValueError:
+            continue
+        if not words:
+            continue
+        m = re.fullmatch(r"([A-Za-z_]\w*)=(.*)", words[0])
+        if m and len(words) == 1:
+            env[m.group(1)] = _expand(m.group(2), env)
+            continue
+        if words[0] == "export" and len(words) >= 2 and "=" in words[1]:
+            var, _, val = words[1].partition("=")
+            env[var] = _expand(val, env)
+            continue
+        words = [_expand(w, env) for w in words]
+        if words[0] == "cd" and len(words) >= 2:
+            cwd = str(Path(cwd) / words[1]) if words[1] not in ("-", "~") else cwd
+            cwd = _normpath(cwd)
+            continue
+        if words[0] == "mkdir":
+            dirs = [w for w in words[1:] if not w.startswith("-")]
+            steps.append(Step("mkdir", dirs, cwd))
+            continue
+        if words[0] == "cmake":
+            for w in words[1:]:
+                mm = re.fullmatch(r"-D([A-Za-z_]\w*)(?::\w+)?=(.*)", w)
+                if mm:
+                    defs[mm.group(1)] = mm.group(2)
+            continue
+        if re.fullmatch(r"python[\d.]*", words[0]) and len(words) >= 2 and words[1].endswith(".py"):
+            steps.append(Step("python", words[1:], cwd))
+            continue
+        if words[0].startswith("./") and not words[0].endswith((".sh", ".py")):
+            tee = None
+            if "|" in words and "tee" in words:
+                k = words.index("tee")
+                tee = words[k + 1] if k + 1 < len(words) else None
+                words = words[: words.index("|")]
+            names.add(words[0][2:])
+            steps.append(Step("program", words[1:], cwd, tee=tee))
+    return _Recipe(steps, defs, names)
+
+
+def _normpath(p: str) -> str:
+    parts: list[str] = []
+    for seg in Path(p).parts:
+        if seg == "..":
+            if parts and parts[-1] != "..":
+                parts.pop()
+            else:
+                parts.append(seg)
+        elif seg != ".":
+            parts.append(seg)
+    return str(Path(*parts)) if parts else "."
+
+
+def readme_recipe(root: Path) -> _Recipe | None:
+    """The run commands of the sample's README (the first code block that runs the program)."""
+    for name in ("README.md", "README_en.md", "readme.md"):
+        f = root / name
+        if not f.is_file():
+            continue
+        text = f.read_text(encoding="utf-8", errors="replace")
+        for block in re.findall(r"```[a-zA-Z]*\n(.*?)```", text, re.S):
+            rec = _recipe_from_commands(_shell_lines(block), ".")
+            if any(s.kind == "program" for s in rec.steps):
+                return rec
+    return None
+
+
+def runsh_recipe(root: Path) -> _Recipe | None:
+    f = root / "run.sh"
+    if not f.is_file():
+        return None
+    text = f.read_text(encoding="utf-8", errors="replace")
+    # the data/run/verify part follows the build (`cmake --build`, `make`); build commands are skipped anyway
+    rec = _recipe_from_commands(_shell_lines(text), ".")
+    rec.steps = [s for s in rec.steps if not (s.kind == "mkdir" and any(d in ("build", "out") for d in s.argv))]
+    if not any(s.kind == "program" for s in rec.steps):
+        return None
+    return rec
+
+
+def script_default(script: Path, option_pattern: str) -> str | None:
+    """The argparse default of an option whose name matches the pattern (e.g. -scenarioNum), else None."""
+    try:
+        tree = ast.parse(script.read_text(encoding="utf-8", errors="replace"))
+    except (OSError, SyntaxError, ValueError):
+        return None
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and getattr(node.func, "attr", "") == "add_argument":
+            names = [a.value for a in node.args if isinstance(a, ast.Constant) and isinstance(a.value, str)]
+            if not any(re.search(option_pattern, n, re.I) for n in names):
+                continue
+            for kw in node.keywords:
+                if kw.arg == "default" and isinstance(kw.value, ast.Constant):
+                    return str(kw.value.value)
+    return None
+
+
+# ------------------------------------------------------------------------------------------------ discovery
+def find_root(path: Path) -> Path:
+    """The sample folder: the nearest folder with a CMakeLists.txt, starting at the file's own folder."""
+    start = path if path.is_dir() else path.parent
+    for d in [start, *start.parents][:4]:
+        if (d / "CMakeLists.txt").is_file():
+            return d
+    return start
+
+
+def _cmake_project(root: Path, overrides: dict[str, str], notes: list[str]) -> Project | None:
+    if not (root / "CMakeLists.txt").is_file():
+        return None
+    for _attempt in range(4):
+        try:
+            return read_project(root, overrides)
+        except CMakeError as exc:
+            msg = str(exc)
+            missing = re.search(r"\b([A-Z][A-Z0-9_]+) (?:is not set|must be|is not defined)", msg) or re.search(
+                r"-D([A-Z][A-Z0-9_]+)=", msg
+            )
+            if missing and missing.group(1) not in overrides:
+                var = missing.group(1)
+                value = _default_for(root, var)
+                overrides[var] = value
+                notes.append(f"{var} is not set by the sample's CMakeLists.txt: using {var}={value}")
+                continue
+            raise DiscoveryError(msg) from None
+    raise DiscoveryError(f"{root / 'CMakeLists.txt'}: cannot find a configuration the sample accepts")
+
+
+def _default_for(root: Path, var: str) -> str:
+    """A value for a variable the CMakeLists.txt requires: the scripts' default for the same knob, else 1."""
+    words = [w for w in var.lower().split("_") if w not in ("num", "id")]
+    pattern = "".join(f"(?=.*{re.escape(w)})" for w in words) or var
+    for script in sorted((root / "scripts").glob("*.py")):
+        v = script_default(script, pattern)
+        if v is not None and v != "None":
+            return v
+    text = (root / "CMakeLists.txt").read_text(encoding="utf-8", errors="replace")
+    m = re.search(r"set\(\s*VALID_\w*\s+([^)\s]+)", text)
+    return m.group(1) if m else "1"
+
+
+def discover(path: Path, run_mode: str = "npu", soc: str | None = None, defines: dict[str, str] | None = None) -> ProgramLayout:
+    """The program at `path` (an .asc file, a main.cpp or a sample folder); raises DiscoveryError."""
+    path = path.expanduser().resolve()
+    if not path.exists():
+        raise DiscoveryError(f"{path}: no such file or directory")
+    if path.is_file() and path.suffix not in SOURCE_SUFFIXES:
+        raise DiscoveryError(f"{path}: not a program source (.asc, .cpp) or a sample folder")
+    root = find_root(path)
+    notes: list[str] = []
+    recipe = readme_recipe(root)
+    recipe_kind = "readme" if recipe else "default"
+    if recipe is None:
+        recipe = runsh_recipe(root)
+        recipe_kind = "run.sh" if recipe else "default"
+    overrides: dict[str, str] = {}
+    if recipe is not None:  # the sample's own -D values, except toolkit paths and what the emulator decides
+        overrides.update(
+            {k: v for k, v in recipe.cmake_defs.items() if k not in _DECIDED and not re.search(r"PATH|PREFIX", k)}
+        )
+    if soc is None:
+        wanted = overrides.get("CMAKE_ASC_ARCHITECTURES") or _cmake_default(root, "CMAKE_ASC_ARCHITECTURES")
+        soc = ARCH_SOC.get(wanted or "", "Ascend910B")
+    overrides["RUN_MODE"] = run_mode
+    overrides["CMAKE_ASC_RUN_MODE"] = run_mode
+    overrides["SOC_VERSION"] = soc_version_name(soc)
+    if soc in SOC_ARCH:
+        overrides["CMAKE_ASC_ARCHITECTURES"] = SOC_ARCH[soc]
+    overrides.update(defines or {})
+    project = _cmake_project(root, overrides, notes)
+
+    sources: list[Path] = []
+    kernel_sources: list[Path] = []
+    include_dirs: list[Path] = []
+    defs: dict[str, str | None] = {}
+    name = path.stem
+    arch: str | None = None
+    if project is not None:
+        arch_v = project.variables.get("CMAKE_ASC_ARCHITECTURES") or project.cache_defaults.get("CMAKE_ASC_ARCHITECTURES")
+        arch = arch_v.split(";")[0] if arch_v else None
+        exe = _pick_executable(project, path, recipe)
+        if exe is not None:
+            name = exe.name
+            for t in project.closure(exe):
+                for s in t.sources:
+                    if s.suffix in SOURCE_SUFFIXES and s not in sources:
+                        sources.append(s)
+                        if t.kind == "ascendc_library":
+                            kernel_sources.append(s)
+                include_dirs.extend(d for d in t.include_dirs if d not in include_dirs)
+                for k, v in t.defines.items():
+                    defs.setdefault(k, v)
+            include_dirs.extend(d for d in project.include_dirs if d not in include_dirs)
+            for k, v in project.defines.items():
+                defs.setdefault(k, v)
+    if not sources:
+        sources, kernel_sources = _fallback_sources(path, root)
+        notes.append("no executable found in CMakeLists.txt: building " + ", ".join(s.name for s in sources))
+    missing = [s for s in sources if not s.is_file()]
+    if missing:
+        raise DiscoveryError(
+            f"{missing[0]}: listed by {root / 'CMakeLists.txt'} but not found"
+            + (" (generated by a build step the emulator does not run)" if missing[0].suffix not in SOURCE_SUFFIXES else "")
+        )
+    if path.is_file() and path not in sources:
+        notes.append(f"{path.name} is not among the sources of '{name}' in CMakeLists.txt; running '{name}'")
+    if not include_dirs or root not in include_dirs:
+        include_dirs.append(root)
+    layout = ProgramLayout(
+        root=root,
+        name=name,
+        sources=sources,
+        kernel_sources=kernel_sources or [s for s in sources if _looks_like_kernel(s)],
+        include_dirs=include_dirs,
+        defines=defs,
+        recipe=recipe_kind,
+        arch=arch,
+        run_mode=run_mode,
+        soc=soc,
+        notes=notes,
+        cmake=project,
+    )
+    layout.steps = recipe.steps if recipe is not None else _default_steps(root)
+    if not any(s.kind == "program" for s in layout.steps):
+        layout.steps.append(Step("program", [], _default_cwd(root)))
+    return layout
+
+
+_DECIDED = {"RUN_MODE", "CMAKE_ASC_RUN_MODE", "SOC_VERSION", "CMAKE_BUILD_TYPE"}
+
+
+def _cmake_default(root: Path, var: str) -> str | None:
+    try:
+        text = (root / "CMakeLists.txt").read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return None
+    m = re.search(rf"set\(\s*{var}\s+\"?([^\s\")]+)", text)
+    return m.group(1) if m else None
+
+
+def soc_version_name(soc: str) -> str:
+    """The SOC_VERSION spelling the samples' CMake lists accept for one of our SoC profiles."""
+    return {"Ascend910B": "Ascend910B1", "Ascend910_93": "Ascend910_9391", "Ascend310P": "Ascend310P3",
+            "Ascend950": "Ascend950PR_9589"}.get(soc, soc)
+
+
+def _pick_executable(project: Project, path: Path, recipe: _Recipe | None) -> Target | None:
+    exes = project.executables()
+    if not exes:
+        return None
+    if path.is_file():
+        for e in exes:
+            if path in [s for t in project.closure(e) for s in t.sources]:
+                return e
+    if recipe is not None:
+        for e in exes:
+            if e.name in recipe.program_names:
+                return e
+    for e in exes:
+        if e.name == "demo":
+            return e
+    return exes[0]
+
+
+def _looks_like_kernel(p: Path) -> bool:
+    try:
+        text = p.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return False
+    return "__global__" in text
+
+
+def _fallback_sources(path: Path, root: Path) -> tuple[list[Path], list[Path]]:
+    if path.is_file() and path.suffix == ".asc":
+        return [path], [path]
+    folder = path if path.is_dir() else path.parent
+    srcs = sorted(p for p in folder.iterdir() if p.suffix in SOURCE_SUFFIXES and p.is_file())
+    if not srcs:
+        raise DiscoveryError(f"{folder}: no .asc or .cpp sources to build")
+    all_mains = [p for p in srcs if re.search(r"\bmain\s*\(", p.read_text(encoding="utf-8", errors="replace"))]
+    mains = list(all_mains)
+    if len(mains) > 1:
+        if path.is_file() and path in mains:
+            mains = [path]
+        else:
+            raise DiscoveryError(
+                f"{folder}: several sources define main() ({', '.join(p.name for p in mains[:4])}): name one"
+            )
+    if not mains:
+        raise DiscoveryError(f"{folder}: no source defines main(): this is not a direct-launch program")
+    keep = [p for p in srcs if p in mains or p not in all_mains]
+    return keep, [p for p in keep if _looks_like_kernel(p)]
+
+
+def _default_cwd(root: Path) -> str:
+    return "." if (root / "run.sh").is_file() else "build"
+
+
+def _default_steps(root: Path) -> list[Step]:
+    cwd = _default_cwd(root)
+    up = "." if cwd == "." else ".."
+    steps = [Step("mkdir", ["input", "output"], cwd)]
+    scripts = sorted((root / "scripts").glob("*.py")) if (root / "scripts").is_dir() else []
+    for s in scripts:
+        if _is_gen(s.name):
+            steps.append(Step("python", [f"{up}/scripts/{s.name}"], cwd))
+    steps.append(Step("program", [], cwd))
+    for s in scripts:
+        if _is_verify(s.name):
+            steps.append(Step("python", [f"{up}/scripts/{s.name}"], cwd))  # arguments found after the run
+    return steps
+
+
+__all__ = ["DiscoveryError", "ProgramLayout", "Step", "discover", "find_root", "soc_version_name"]

@@ -1,0 +1,452 @@
+"""Lower `<<<...>>>` kernel launches onto the emulator's launcher, keeping every line where it was.
+
+    kernel<T><<<blocks, l2ctrl, stream>>>(a, b)
+becomes
+    ::ascendc_emu::kernel_launch("kernel<T>", __FILE__, __LINE__, [&](auto&&... ascendc_emu_a) {
+        kernel<T>(ascendc_emu_a...); })(blocks, l2ctrl, stream)(a, b)
+on the same lines (the inserted text has no newline; the callee, the configuration and the arguments keep their
+own text), and the lowered file starts with `#line 1 "<original path>"` after one include line, so compiler
+messages, `__FILE__` and `__builtin_FILE()` in emulator reports name the user's file and line
+(ascendc_emu/launch.h). Comments, string and character literals (raw strings, digit separators) are skipped.
+
+`kernel_signatures` finds the `__global__` kernels of a source, for the `aclrtlaunch_<kernel>.h` headers the
+real `ascendc_library()` build generates (`ACLRT_LAUNCH_KERNEL(kernel)(blockDim, stream, args...)`), and
+`aclrtlaunch_header` / `aclrtlaunch_definitions` write them.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+
+LAUNCHER_INCLUDE = '#include "ascendc_emu/launch.h"'
+ARG_PACK = "ascendc_emu_a"
+
+
+class LoweringError(ValueError):
+    """A launch the pass cannot rewrite (unbalanced brackets, no argument list): message names the line."""
+
+
+@dataclass
+class Launch:
+    """One rewritten launch: where it was and what it called (1-based line of the callee)."""
+
+    callee: str
+    line: int
+    config: str
+    start: int  # offsets in the original text: callee start .. end of the argument list
+    end: int
+
+
+@dataclass
+class Lowered:
+    text: str
+    launches: list[Launch] = field(default_factory=list)
+
+
+def code_mask(text: str) -> bytearray:
+    """1 for each character that is code, 0 inside comments and string/character literals (their quotes too)."""
+    n = len(text)
+    mask = bytearray(b"\x01") * n
+    i = 0
+    while i < n:
+        c = text[i]
+        if c == "/" and i + 1 < n and text[i + 1] == "/":
+            j = i
+            while j < n and text[j] != "\n":
+                if text[j] == "\\" and j + 1 < n and text[j + 1] == "\n":
+                    j += 1  # a backslash-continued // comment goes on
+                j += 1
+            mask[i:j] = bytes(j - i)
+            i = j
+        elif c == "/" and i + 1 < n and text[i + 1] == "*":
+            j = text.find("*/", i + 2)
+            j = n if j < 0 else j + 2
+            mask[i:j] = bytes(j - i)
+            i = j
+        elif c == '"':
+            raw_end = _raw_string_end(text, i)
+            j = raw_end if raw_end is not None else _quoted_end(text, i, '"')
+            mask[i:j] = bytes(j - i)
+            i = j
+        elif c == "'":
+            if _is_digit_separator(text, i):
+                i += 1
+                continue
+            j = _quoted_end(text, i, "'")
+            mask[i:j] = bytes(j - i)
+            i = j
+        else:
+            i += 1
+    return mask
+
+
+def _quoted_end(text: str, i: int, quote: str) -> int:
+    j = i + 1
+    n = len(text)
+    while j < n:
+        ch = text[j]
+        if ch == "\\":
+            j += 2
+            continue
+        if ch == quote:
+            return j + 1
+        if ch == "\n":  # unterminated on this line: stop here rather than swallow the file
+            return j
+        j += 1
+    return n
+
+
+_RAW_PREFIX = re.compile(r"(?:u8|u|U|L)?R$")
+
+
+def _raw_string_end(text: str, i: int) -> int | None:
+    """End of a raw string literal whose opening quote is at i (R"delim( ... )delim"), else None."""
+    if not _RAW_PREFIX.search(text[max(0, i - 3) : i]):
+        return None
+    k = i - 1
+    while k >= 0 and (text[k].isalnum() or text[k] == "_"):
+        k -= 1
+    word = text[k + 1 : i]
+    if not re.fullmatch(r"(?:u8|u|U|L)?R", word):
+        return None
+    paren = text.find("(", i + 1)
+    if paren < 0 or paren - i - 1 > 16:
+        return None
+    delim = text[i + 1 : paren]
+    close = text.find(")" + delim + '"', paren + 1)
+    return len(text) if close < 0 else close + len(delim) + 2
+
+
+def _is_digit_separator(text: str, i: int) -> bool:
+    """A C++14 digit separator (1'000'000): the quote follows a pp-number that starts with a digit."""
+    k = i - 1
+    while k >= 0 and (text[k].isalnum() or text[k] in "_.'"):
+        k -= 1
+    word = text[k + 1 : i]
+    return bool(word) and word[0].isdigit() and i + 1 < len(text) and text[i + 1].isalnum()
+
+
+_CLOSE = {"(": ")", "[": "]", "{": "}"}
+
+
+def _callee_start(text: str, mask: bytearray, end: int) -> int:
+    """Start of the callee expression that ends just before `end` (name, ns::name, name<T...>, (*fp))."""
+    i = end - 1
+    while i >= 0 and (text[i].isspace() or not mask[i]):
+        i -= 1
+    if i < 0:
+        raise LoweringError("no kernel name before <<<")
+    if text[i] == ")":  # (*fn) or (kernel)
+        depth = 0
+        while i >= 0:
+            if mask[i]:
+                if text[i] == ")":
+                    depth += 1
+                elif text[i] == "(":
+                    depth -= 1
+                    if depth == 0:
+                        return i
+            i -= 1
+        raise LoweringError("unbalanced parentheses before <<<")
+    start = i + 1
+    while True:
+        if text[i] == ">":  # template arguments
+            depth = 0
+            while i >= 0:
+                if mask[i]:
+                    if text[i] in ">)]":
+                        depth += 1
+                    elif text[i] in "<([":
+                        depth -= 1
+                        if depth == 0:
+                            break
+                i -= 1
+            if i < 0:
+                raise LoweringError("unbalanced template brackets before <<<")
+            i -= 1
+            while i >= 0 and text[i].isspace():
+                i -= 1
+        j = i
+        while i >= 0 and (text[i].isalnum() or text[i] == "_"):
+            i -= 1
+        if i == j:
+            raise LoweringError("no kernel name before <<<")
+        start = i + 1
+        k = i
+        while k >= 0 and text[k].isspace():
+            k -= 1
+        if k >= 1 and text[k] == ":" and text[k - 1] == ":":  # qualified name
+            start = k - 1
+            k -= 2
+            while k >= 0 and text[k].isspace():
+                k -= 1
+            if k >= 0 and (text[k].isalnum() or text[k] == "_" or text[k] == ">"):
+                i = k
+                continue
+            return start
+        word_before = text[max(0, k - 7) : k + 1]
+        if word_before.endswith("template") and k - 8 >= 1 and text[k - 8 : k - 6] == "::":
+            i = k - 9  # ns::template name<...>
+            start = k - 7
+            continue
+        return start
+
+
+def _matching(text: str, mask: bytearray, i: int) -> int:
+    """Index just past the bracket matching text[i] ((, [ or {)."""
+    stack = [_CLOSE[text[i]]]
+    j = i + 1
+    n = len(text)
+    while j < n:
+        if mask[j]:
+            ch = text[j]
+            if ch in _CLOSE:
+                stack.append(_CLOSE[ch])
+            elif ch in ")]}":
+                if not stack or ch != stack[-1]:
+                    raise LoweringError(f"unbalanced '{ch}'")
+                stack.pop()
+                if not stack:
+                    return j + 1
+        j += 1
+    raise LoweringError(f"no closing '{_CLOSE[text[i]]}'")
+
+
+def _config_end(text: str, mask: bytearray, i: int) -> int:
+    """Index of the `>>>` closing a configuration that starts at i (nested brackets skipped)."""
+    j = i
+    n = len(text)
+    while j < n:
+        if mask[j]:
+            ch = text[j]
+            if ch in _CLOSE:
+                j = _matching(text, mask, j)
+                continue
+            if text.startswith(">>>", j) and mask[j + 1] and mask[j + 2]:
+                return j
+            if ch in ";}":
+                break
+        j += 1
+    raise LoweringError("no closing >>> for the launch configuration")
+
+
+def _line_of(text: str, offset: int) -> int:
+    return text.count("\n", 0, offset) + 1
+
+
+def _c_string(s: str) -> str:
+    return json.dumps(" ".join(s.split()), ensure_ascii=True)
+
+
+def find_launches(text: str) -> list[Launch]:
+    """Every `<<<...>>>(...)` launch in code (not in comments or literals), in order."""
+    mask = code_mask(text)
+    out: list[Launch] = []
+    pos = 0
+    while True:
+        k = text.find("<<<", pos)
+        if k < 0:
+            return out
+        if not (mask[k] and mask[k + 1] and mask[k + 2]):
+            pos = k + 3
+            continue
+        line = _line_of(text, k)
+        try:
+            start = _callee_start(text, mask, k)
+            cfg_end = _config_end(text, mask, k + 3)
+            a = cfg_end + 3
+            while a < len(text) and (text[a].isspace() or not mask[a]):
+                a += 1
+            if a >= len(text) or text[a] != "(":
+                raise LoweringError("no argument list after >>>")
+            args_end = _matching(text, mask, a)
+        except LoweringError as exc:
+            raise LoweringError(f"line {line}: cannot lower this kernel launch: {exc}") from None
+        callee = text[start:k].strip()
+        out.append(Launch(callee, _line_of(text, start), text[k + 3 : cfg_end], start, args_end))
+        pos = args_end
+
+
+def lower_text(text: str, original_path: str) -> Lowered:
+    """The source with every launch rewritten; line numbers unchanged (see the module docstring)."""
+    launches = find_launches(text)
+    parts: list[str] = []
+    last = 0
+    for ln in launches:
+        k = text.index("<<<", ln.start)
+        mask_end = text.index(">>>", k + 3 + len(ln.config))
+        callee_text = text[ln.start : k]
+        parts.append(text[last : ln.start])
+        parts.append(
+            f"::ascendc_emu::kernel_launch({_c_string(ln.callee)}, __FILE__, __LINE__, "
+            f"[&](auto&&... {ARG_PACK}) {{ "
+        )
+        parts.append(callee_text)
+        parts.append(f"({ARG_PACK}...); }})(")
+        parts.append(ln.config)
+        parts.append(")")
+        parts.append(text[mask_end + 3 : ln.end])
+        last = ln.end
+    parts.append(text[last:])
+    body = "".join(parts)
+    header = f"{LAUNCHER_INCLUDE}\n#line 1 {json.dumps(original_path)}\n"
+    return Lowered(header + body, launches)
+
+
+# ---------------------------------------------------------------------------------------------------- kernels
+@dataclass
+class KernelParam:
+    type: str  # as written (qualifiers kept)
+    name: str
+
+    @property
+    def is_pointer(self) -> bool:
+        return "*" in self.type or re.search(r"\bGM_ADDR\b", self.type) is not None
+
+
+@dataclass
+class KernelSignature:
+    name: str
+    params: list[KernelParam]
+    line: int  # 1-based line of the name
+    extern_c: bool
+    template: bool
+
+
+_GLOBAL = re.compile(r"\b__global__\b")
+_QUALIFIERS = re.compile(r"\b(?:__global__|__aicore__|__vector__|__cube__|__mix__(?:\([^)]*\))?|inline|static)\b")
+
+
+def _blank_non_code(text: str) -> str:
+    mask = code_mask(text)
+    return "".join(ch if mask[i] or ch == "\n" else " " for i, ch in enumerate(text))
+
+
+def kernel_signatures(text: str) -> list[KernelSignature]:
+    """The `__global__` kernel definitions of a source (declarations without a body are skipped)."""
+    code = _blank_non_code(text)
+    mask = code_mask(code)
+    out: list[KernelSignature] = []
+    for m in _GLOBAL.finditer(code):
+        paren = code.find("(", m.end())
+        semi = code.find(";", m.end())
+        if paren < 0 or (semi >= 0 and semi < paren):
+            continue
+        head = code[m.start() : paren]
+        # __mix__(1, 2) is a qualifier with its own parentheses: skip past it
+        while re.search(r"__mix__\s*$", head):
+            paren = code.find("(", code.find(")", paren) + 1)
+            head = code[m.start() : paren]
+        name_m = re.search(r"([A-Za-z_]\w*)\s*$", head)
+        if not name_m:
+            continue
+        try:
+            close = _matching(code, mask, paren)
+        except LoweringError:
+            continue
+        if not code[close:].lstrip().startswith("{"):
+            continue
+        before = text[max(0, m.start() - 300) : m.start()]
+        lead = re.search(r'(?:(?:extern\s+"C"|__\w+__)\s*)*$', before)
+        prefix = before[: lead.start()] if lead else before
+        template = bool(re.search(r"template\s*<[^;{}]*>\s*$", prefix))
+        extern_c = bool(lead and "extern" in lead.group(0))
+        params = _split_params(code[paren + 1 : close - 1])
+        out.append(
+            KernelSignature(
+                name=name_m.group(1),
+                params=params,
+                line=_line_of(text, m.start() + name_m.start(1)),
+                extern_c=extern_c,
+                template=template,
+            )
+        )
+    return out
+
+
+def _split_params(text: str) -> list[KernelParam]:
+    items: list[str] = []
+    depth = 0
+    cur = ""
+    for ch in text:
+        if ch in "(<[{":
+            depth += 1
+        elif ch in ")>]}":
+            depth -= 1
+        if ch == "," and depth == 0:
+            items.append(cur)
+            cur = ""
+        else:
+            cur += ch
+    if cur.strip():
+        items.append(cur)
+    out: list[KernelParam] = []
+    for raw in items:
+        p = " ".join(raw.split())
+        if not p or p == "void":
+            continue
+        p = p.split("=")[0].strip()  # default arguments
+        m = re.match(r"(.*?)([A-Za-z_]\w*)\s*(\[[^\]]*\])?$", p)
+        if not m or not m.group(1).strip():
+            out.append(KernelParam(type=p, name=f"arg{len(out)}"))
+            continue
+        out.append(KernelParam(type=m.group(1).strip() + (m.group(3) or ""), name=m.group(2)))
+    return out
+
+
+def _host_type(p: KernelParam) -> str:
+    if p.is_pointer:
+        return "void*"
+    return re.sub(r"\b__gm__\b\s*", "", p.type).strip()
+
+
+def aclrtlaunch_header(sig: KernelSignature) -> str:
+    """`aclrtlaunch_<kernel>.h`: the declaration `ACLRT_LAUNCH_KERNEL(kernel)` expands to."""
+    params = "".join(f", {_host_type(p)} {p.name}" for p in sig.params)
+    guard = f"ASCENDC_EMU_ACLRTLAUNCH_{sig.name.upper()}_H_"
+    return (
+        f"// generated by ascendc-lsp for the kernel '{sig.name}' (what ascendc_library() generates)\n"
+        f"#ifndef {guard}\n#define {guard}\n"
+        "#include <cstdint>\n"
+        '#include "ascendc_emu/launch.h"\n'
+        "#ifndef ACLRT_LAUNCH_KERNEL\n#define ACLRT_LAUNCH_KERNEL(kernel_func) aclrtlaunch_##kernel_func\n#endif\n"
+        f'extern "C" uint32_t aclrtlaunch_{sig.name}(uint32_t blockDim, void* stream{params}, '
+        "::ascendc_emu::Loc ascendc_emu_loc = ::ascendc_emu::Loc());\n"
+        f"#endif  // {guard}\n"
+    )
+
+
+def aclrtlaunch_definitions(sigs: list[KernelSignature], original_path: str) -> str:
+    """Definitions of the `aclrtlaunch_<kernel>` functions, appended to the kernel's lowered source."""
+    out: list[str] = []
+    for sig in sigs:
+        if sig.template:
+            continue
+        params = "".join(f", {_host_type(p)} {p.name}" for p in sig.params)
+        args = ", ".join(f"({p.type}){p.name}" if p.is_pointer else p.name for p in sig.params)
+        out.append(f"#line {sig.line} {json.dumps(original_path)}")
+        out.append(
+            f'extern "C" uint32_t aclrtlaunch_{sig.name}(uint32_t blockDim, void* stream{params}, '
+            "::ascendc_emu::Loc ascendc_emu_loc) { "
+            f"::ascendc_emu::kernel_launch({json.dumps(sig.name)}, ascendc_emu_loc.file, ascendc_emu_loc.line, "
+            f"[&](auto&&... {ARG_PACK}) {{ {sig.name}({ARG_PACK}...); }})(blockDim, nullptr, stream)({args}); "
+            "return 0; }"
+        )
+    return "\n".join(out) + ("\n" if out else "")
+
+
+__all__ = [
+    "KernelParam",
+    "KernelSignature",
+    "Launch",
+    "Lowered",
+    "LoweringError",
+    "aclrtlaunch_definitions",
+    "aclrtlaunch_header",
+    "code_mask",
+    "find_launches",
+    "kernel_signatures",
+    "lower_text",
+]
