@@ -54,8 +54,10 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--soc", help="SoC profile (default: ascendc-lsp.toml or Ascend910B)")
     check.add_argument("--format", choices=["text", "json", "sarif"], default="text")
 
-    run = sub.add_parser("run", help="compile, run, verify and estimate a kernel from its spec")
-    run.add_argument("spec", metavar="SPEC.yaml")
+    run = sub.add_parser(
+        "run", help="compile, run, verify and estimate a kernel from its spec, or a direct-launch program"
+    )
+    run.add_argument("spec", metavar="SPEC.yaml|PROGRAM", help="a kernel spec, or an .asc / main.cpp / sample folder")
     run.add_argument("--source", help="kernel source (overrides the spec's source)")
     run.add_argument("--backend", choices=["emulator", "cann"], default=None)
     run.add_argument("--soc", help="SoC profile (overrides the spec's soc)")
@@ -63,6 +65,19 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--trace", metavar="OUT.json", help="write a Chrome/Perfetto trace of the pipes")
     run.add_argument("--block-order", choices=["sequential", "reverse", "interleaved"], default="sequential")
     run.add_argument("--timeout", type=float, default=60.0, help="seconds for compile and for run (default 60)")
+    run.add_argument(
+        "--run-mode",
+        choices=["npu", "cpu"],
+        default="npu",
+        help="program: build its NPU branch (<<<>>>, acl; default) or its CPU-debug branch (ICPU_RUN_KF)",
+    )
+    run.add_argument(
+        "-D",
+        "--define",
+        action="append",
+        metavar="NAME=VALUE",
+        help="program: a CMake cache value, as `cmake -DNAME=VALUE` (e.g. SCENARIO_NUM=2)",
+    )
 
     explain = sub.add_parser("explain", help="map a compiler or runtime log to knowledge entries")
     explain.add_argument("log", nargs="?", default="-", metavar="LOGFILE", help="log file, or - for stdin")

@@ -1,7 +1,8 @@
-"""`ascendc-lsp run SPEC.yaml`: compile, run, verify and estimate a kernel.
+"""`ascendc-lsp run SPEC.yaml | PROGRAM`: compile, run, verify and estimate a kernel from its spec, or a
+direct-launch program (an .asc file, a host main.cpp or a sample folder; toolchain/program/).
 
 Exit codes: 0 the kernel is correct; 1 it is not (compile error, runtime error, mismatch); 2 bad usage or an
-unreadable / invalid spec (one line on stderr naming the file and field).
+unreadable / invalid spec or program (one line on stderr naming the file and field).
 """
 
 from __future__ import annotations
@@ -67,10 +68,20 @@ def get_toolchain(backend: str) -> Toolchain:
     return tc
 
 
+def run_kind(path: Path) -> str:
+    """What `run PATH` runs: "spec" (a kernel spec, .yaml/.yml) or "program" (a direct-launch program: an .asc
+    file, a host main.cpp or a sample folder)."""
+    if path.suffix.lower() in (".yaml", ".yml"):
+        return "spec"
+    return "program"
+
+
 def command(args: argparse.Namespace) -> int:
     spec_arg = getattr(args, "spec", None)
     if not spec_arg:
-        return _err("missing SPEC.yaml")
+        return _err("missing SPEC.yaml or PROGRAM")
+    if run_kind(Path(spec_arg)) == "program":
+        return program_command(args)
     spec_path = Path(spec_arg)
     try:
         spec = load_spec(spec_path)
@@ -111,6 +122,61 @@ def command(args: argparse.Namespace) -> int:
         sys.stdout.write("\n")
     else:
         print_text(result, spec, sys.stdout)
+    return EXIT_OK if result.correct else EXIT_FAIL
+
+
+def program_command(args: argparse.Namespace) -> int:
+    """`run file.asc | main.cpp | SAMPLE_DIR`: a direct-launch program, judged by its own verification."""
+    from ascendc_lsp.toolchain.program.cmake import CMakeError
+    from ascendc_lsp.toolchain.program.discover import DiscoveryError
+    from ascendc_lsp.toolchain.program.run import ProgramOptions, print_text, run_program
+
+    path = Path(args.spec)
+    if not path.exists():
+        return _err(f"{path}: no such file or directory")
+    if getattr(args, "source", None):
+        return _err("--source applies to a kernel spec; a program's sources come from its CMakeLists.txt or folder")
+    if (getattr(args, "backend", None) or "emulator") != "emulator":
+        return _err("direct-launch programs run on the emulator backend only (--backend emulator)")
+    timeout = float(getattr(args, "timeout", 60.0) or 60.0)
+    if timeout <= 0:
+        return _err(f"--timeout must be > 0, got {timeout:g}")
+    defines: dict[str, str] = {}
+    for d in getattr(args, "define", None) or []:
+        name, eq, value = d.partition("=")
+        if not eq or not name.isidentifier():
+            return _err(f"--define expects NAME=VALUE (a CMake cache value such as SCENARIO_NUM=2), got {d!r}")
+        defines[name] = value
+    trace = getattr(args, "trace", None)
+    if trace is not None and not Path(trace).resolve().parent.is_dir():
+        return _err(f"--trace: directory not found: {Path(trace).parent}")
+    cfg_soc = None
+    try:
+        from ascendc_lsp.settings import find_config_file, settings_for_path
+
+        if find_config_file(path.resolve() if path.is_dir() else path.resolve().parent) is not None:
+            cfg_soc = settings_for_path(path.resolve())[0].soc
+    except Exception:  # settings are a convenience here; a broken file is reported by the server
+        cfg_soc = None
+    opts = ProgramOptions(
+        soc=getattr(args, "soc", None) or cfg_soc,
+        run_mode=getattr(args, "run_mode", None) or "npu",
+        timeout=timeout,
+        block_order=getattr(args, "block_order", "sequential") or "sequential",
+        trace_out=Path(trace) if trace else None,
+        defines=defines,
+    )
+    try:
+        result = run_program(path, opts)
+    except (DiscoveryError, CMakeError) as exc:
+        return _err(str(exc))
+    except OSError as exc:
+        return _err(str(exc))
+    if (getattr(args, "format", "text") or "text") == "json":
+        json.dump(result.to_json(), sys.stdout, indent=2, ensure_ascii=False)
+        sys.stdout.write("\n")
+    else:
+        print_text(result, sys.stdout)
     return EXIT_OK if result.correct else EXIT_FAIL
 
 

@@ -1,0 +1,137 @@
+"""The Python scripts beside a sample (scripts/gen_data.py, scripts/verify_result.py): what they need, running
+them sandboxed, and the arguments of a verify script when the sample does not spell them out.
+
+A script runs only when it imports nothing but the standard library and NumPy (the interpreter running
+ascendc-lsp, which has NumPy); otherwise the step is skipped and the result says which modules it needs.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+from ascendc_lsp.toolchain import sandbox
+
+ALLOWED_THIRD_PARTY = frozenset({"numpy"})
+SCRIPT_MEMORY = 4 << 30
+
+
+def required_modules(script: Path) -> list[str]:
+    """Top-level modules the script imports that are neither the standard library nor NumPy (sorted)."""
+    try:
+        tree = ast.parse(script.read_text(encoding="utf-8", errors="replace"))
+    except (OSError, SyntaxError, ValueError):
+        return []
+    mods: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            mods.update(a.name.split(".")[0] for a in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            mods.add(node.module.split(".")[0])
+    local = {p.stem for p in script.parent.glob("*.py")}
+    return sorted(m for m in mods if m not in sys.stdlib_module_names and m not in ALLOWED_THIRD_PARTY and m not in local)
+
+
+@dataclass
+class ScriptRun:
+    returncode: int | None
+    output: str
+    seconds: float
+    timed_out: bool
+    error: str | None
+
+
+def _python_read_paths() -> list[Path]:
+    paths = {Path(sys.prefix), Path(sys.base_prefix), Path(sys.executable).resolve().parent}
+    try:
+        import numpy
+
+        paths.add(Path(numpy.__file__).resolve().parent.parent)
+    except ImportError:
+        pass
+    return sorted(paths)
+
+
+def run_script(script_argv: list[str], cwd: Path, run_root: Path, timeout: float) -> ScriptRun:
+    """`python <script> args...` in cwd (inside run_root, the only writable place), sandboxed."""
+    argv = [sys.executable, *script_argv]
+    env = {"PATH": "/usr/bin:/bin", "LC_ALL": "C.UTF-8", "LANG": "C.UTF-8", "PYTHONDONTWRITEBYTECODE": "1",
+           "PYTHONIOENCODING": "utf-8", "OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1"}
+    res = sandbox.run_sandboxed(
+        argv,
+        cwd,
+        sandbox.Limits(timeout=timeout, memory_bytes=SCRIPT_MEMORY),
+        read_paths=_python_read_paths(),
+        write_paths=[run_root],
+        env=env,
+    )
+    return ScriptRun(res.returncode, (res.stdout + res.stderr)[-20000:], res.seconds, res.timed_out, res.error)
+
+
+def verify_arguments(script: Path, output_dir: Path, before: dict[str, float]) -> list[str] | None:
+    """`OUTPUT GOLDEN` arguments for a verify script, from the files in output/ (relative to its parent):
+    golden files are those gen_data wrote (named golden*), outputs the .bin files the program wrote.
+    None when they cannot be paired."""
+    if not output_dir.is_dir():
+        return None
+    files = sorted(p for p in output_dir.iterdir() if p.is_file() and p.suffix == ".bin")
+    golden = [p for p in files if p.name.lower().startswith("golden")]
+    outputs = [p for p in files if p not in golden and before.get(p.name) != p.stat().st_mtime]
+    if not golden or not outputs:
+        return None
+    positional = _positional_count(script)
+    rel = output_dir.name
+    if len(golden) == 1 and len(outputs) >= 1:
+        out = _best_output(outputs)
+        return [f"{rel}/{out.name}", f"{rel}/{golden[0].name}"]
+    pairs = _pair(outputs, golden)
+    if pairs is None:
+        return None
+    if positional is not None and positional == 2 * len(pairs) and _outputs_first(script):
+        return [f"{rel}/{o.name}" for o, _ in pairs] + [f"{rel}/{g.name}" for _, g in pairs]
+    return [x for o, g in pairs for x in (f"{rel}/{o.name}", f"{rel}/{g.name}")]
+
+
+def _best_output(outputs: list[Path]) -> Path:
+    for p in outputs:
+        if re.fullmatch(r"output(_\w+)?\.bin", p.name):
+            return p
+    return outputs[0]
+
+
+def _pair(outputs: list[Path], golden: list[Path]) -> list[tuple[Path, Path]] | None:
+    def tag(p: Path, prefix: str) -> str:
+        return re.sub(rf"^{prefix}_?", "", p.stem.lower())
+
+    by_tag = {tag(g, "golden"): g for g in golden}
+    pairs: list[tuple[Path, Path]] = []
+    for o in outputs:
+        g = by_tag.get(tag(o, "output"))
+        if g is not None:
+            pairs.append((o, g))
+    return pairs if len(pairs) == len(golden) else None
+
+
+def _positional_count(script: Path) -> int | None:
+    try:
+        text = script.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return None
+    idx = [int(m) for m in re.findall(r"sys\.argv\[(\d+)\]", text)]
+    return max(idx) if idx else None
+
+
+def _outputs_first(script: Path) -> bool:
+    """True when the script reads all outputs before the goldens (argv[2] names an output, not a golden)."""
+    try:
+        text = script.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return False
+    names = re.findall(r"(\w+)\s*=\s*sys\.argv\[2\]", text)
+    return bool(names) and "golden" not in names[0].lower()
+
+
+__all__ = ["ScriptRun", "required_modules", "run_script", "verify_arguments"]
