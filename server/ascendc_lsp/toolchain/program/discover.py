@@ -144,8 +144,8 @@ def _recipe_from_commands(lines: list[str], start_cwd: str) -> _Recipe:
             continue
         words = [_expand(w, env) for w in words]
         if words[0] == "cd" and len(words) >= 2:
-            cwd = str(Path(cwd) / words[1]) if words[1] not in ("-", "~") else cwd
-            cwd = _normpath(cwd)
+            if re.fullmatch(r"[\w./-]+", words[1]) and words[1] not in ("-", "~"):  # literal paths only
+                cwd = _normpath(str(Path(cwd) / words[1]))
             continue
         if words[0] == "mkdir":
             dirs = [w for w in words[1:] if not w.startswith("-")]
@@ -167,7 +167,10 @@ def _recipe_from_commands(lines: list[str], start_cwd: str) -> _Recipe:
                 tee = words[k + 1] if k + 1 < len(words) else None
                 words = words[: words.index("|")]
             names.add(words[0][2:])
-            steps.append(Step("program", words[1:], cwd, tee=tee))
+            prog = Step("program", words[1:], cwd, tee=tee)
+            if any(s.kind == "program" for s in steps[-1:]) and steps[-1].argv == prog.argv:
+                continue  # the same run in both branches of an if (e.g. with or without a profiler)
+            steps.append(prog)
     return _Recipe(steps, defs, names)
 
 

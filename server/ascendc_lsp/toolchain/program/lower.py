@@ -396,10 +396,24 @@ def _split_params(text: str) -> list[KernelParam]:
     return out
 
 
+_SCALAR = re.compile(
+    r"^(?:const\s+)?(?:unsigned\s+|signed\s+)?(?:u?int(?:8|16|32|64)_t|int|unsigned|long(?:\s+long)?|short|char|"
+    r"bool|float|double|half|bfloat16_t|size_t|uint|int64|uint64)(?:\s+int)?$"
+)
+
+
+def _is_struct(p: KernelParam) -> bool:
+    """A parameter passed by value that is not a scalar: a tiling struct."""
+    return not p.is_pointer and not _SCALAR.match(re.sub(r"\b__gm__\b\s*", "", p.type).strip())
+
+
 def _host_type(p: KernelParam) -> str:
+    """The parameter as the generated header declares it: GM pointers as void*, structs by host pointer (the
+    samples pass `&tiling`-style host pointers: ACLRT_LAUNCH_KERNEL(add_custom)(..., tilingHostPtr))."""
     if p.is_pointer:
         return "void*"
-    return re.sub(r"\b__gm__\b\s*", "", p.type).strip()
+    t = re.sub(r"\b__gm__\b\s*", "", p.type).strip()
+    return f"{t}*" if _is_struct(p) else t
 
 
 def aclrtlaunch_header(sig: KernelSignature) -> str:
@@ -425,7 +439,9 @@ def aclrtlaunch_definitions(sigs: list[KernelSignature], original_path: str) -> 
         if sig.template:
             continue
         params = "".join(f", {_host_type(p)} {p.name}" for p in sig.params)
-        args = ", ".join(f"({p.type}){p.name}" if p.is_pointer else p.name for p in sig.params)
+        args = ", ".join(
+            f"({p.type}){p.name}" if p.is_pointer else f"*{p.name}" if _is_struct(p) else p.name for p in sig.params
+        )
         out.append(f"#line {sig.line} {json.dumps(original_path)}")
         out.append(
             f'extern "C" uint32_t aclrtlaunch_{sig.name}(uint32_t blockDim, void* stream{params}, '
