@@ -30,10 +30,9 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from corpus import public_tree
-
 from ascendc_lsp.toolchain.program.discover import DiscoveryError, find_root
 from ascendc_lsp.toolchain.program.run import ProgramOptions, run_program
+from corpus import public_tree
 
 GROUPS = ("simd-cpp-2201", "simd-cpp-3510", "reg-api", "simt", "simd-c-api", "aicpu", "kernellaunch")
 
@@ -49,7 +48,12 @@ def kernellaunch_samples(tree: Path) -> list[Path]:
     for main in sorted(base.rglob("main.cpp")):
         d = main.parent
         text = main.read_text(encoding="utf-8", errors="replace")
-        if not (d / "run.sh").is_file() or "aclnn" in text.lower() or "aclmdl" in text or "aclopExecute" in text:
+        if (
+            not (d / "run.sh").is_file()
+            or "aclnn" in text.lower()
+            or "aclmdl" in text
+            or "aclopExecute" in text
+        ):
             continue
         out.append(d)
     return out
@@ -64,11 +68,17 @@ def group_of(root: Path, devkit: bool) -> str:
         return "aicpu"
     if re.search(r"__simt_vf__|__simt__|threadIdx|asc_simt\.h|simt_api/", text):
         return "simt"
-    if re.search(r"asc_simd\.h|c_api/", text) or (re.search(r"\basc_[a-z0-9_]+\s*\(", text) and "asc_vf_call" not in text):
+    if re.search(r"asc_simd\.h|c_api/", text) or (
+        re.search(r"\basc_[a-z0-9_]+\s*\(", text) and "asc_vf_call" not in text
+    ):
         return "simd-c-api"
     if re.search(r"\bReg::|MicroAPI|__simd_vf__|asc_vf_call", text):
         return "reg-api"
-    cm = (root / "CMakeLists.txt").read_text(encoding="utf-8", errors="replace") if (root / "CMakeLists.txt").is_file() else ""
+    cm = (
+        (root / "CMakeLists.txt").read_text(encoding="utf-8", errors="replace")
+        if (root / "CMakeLists.txt").is_file()
+        else ""
+    )
     m = re.search(r'CMAKE_ASC_ARCHITECTURES\s+"([^"]+)"', cm)
     return "simd-cpp-3510" if m and "3510" in m.group(1) else "simd-cpp-2201"
 
@@ -145,17 +155,43 @@ def main(argv: list[str] | None = None) -> int:
             row: dict[str, Any] = {"sample": str(path), "group": group}
             try:
                 r = run_program(path, ProgramOptions(timeout=args.timeout)).to_json()
-                row.update({k: r[k] for k in ("compiled", "ran", "correct", "verified", "verification", "steps", "launches", "recipe", "soc")})
+                row.update(
+                    {
+                        k: r[k]
+                        for k in (
+                            "compiled",
+                            "ran",
+                            "correct",
+                            "verified",
+                            "verification",
+                            "steps",
+                            "launches",
+                            "recipe",
+                            "soc",
+                        )
+                    }
+                )
                 row["diagnostics"] = r["diagnostics"][:8]
             except DiscoveryError as exc:
-                row.update({"compiled": False, "ran": False, "correct": False, "verified": False, "discovery_error": str(exc)})
+                row.update(
+                    {
+                        "compiled": False,
+                        "ran": False,
+                        "correct": False,
+                        "verified": False,
+                        "discovery_error": str(exc),
+                    }
+                )
             row["seconds"] = round(time.monotonic() - t0, 2)
             row["cause"] = "" if row.get("correct") else cause(row)
             rows.append(row)
             fh.write(json.dumps(row, ensure_ascii=False) + "\n")
             fh.flush()
             status = "PASS" if row.get("correct") else ("built" if row.get("compiled") else "----")
-            print(f"[{i}/{len(todo)}] {status} {group:14} {path.name:40} {row['seconds']:6.1f}s {row['cause'][:100]}", flush=True)
+            print(
+                f"[{i}/{len(todo)}] {status} {group:14} {path.name:40} {row['seconds']:6.1f}s {row['cause'][:100]}",
+                flush=True,
+            )
     print_summary(rows)
     return 0
 

@@ -82,8 +82,12 @@ def _is_kernel_source(text: str) -> bool:
     )
 
 
-def _diag(message: str, file: Path | None, code: str = "toolchain", category: str = "toolchain-env", line: int = 0) -> Diagnostic:
-    return Diagnostic(message=message, code=code, category=category, line=line, file=str(file) if file else None)
+def _diag(
+    message: str, file: Path | None, code: str = "toolchain", category: str = "toolchain-env", line: int = 0
+) -> Diagnostic:
+    return Diagnostic(
+        message=message, code=code, category=category, line=line, file=str(file) if file else None
+    )
 
 
 def prepare_units(layout: ProgramLayout) -> tuple[list[_Unit], dict[str, str], list[str], int]:
@@ -120,7 +124,9 @@ def prepare_units(layout: ProgramLayout) -> tuple[list[_Unit], dict[str, str], l
     return units, headers, kernels, launches
 
 
-def _key(layout: ProgramLayout, cxx: str, flags: list[str], units: list[_Unit], headers: dict[str, str]) -> str:
+def _key(
+    layout: ProgramLayout, cxx: str, flags: list[str], units: list[_Unit], headers: dict[str, str]
+) -> str:
     h = hashlib.sha256()
     parts = [
         BUILD_VERSION,
@@ -167,7 +173,9 @@ def build_program(layout: ProgramLayout, timeout: float = 120.0, use_cache: bool
         return ProgramBuild(ok=False, diagnostics=[_lowering_diag(str(exc))], seconds=time.monotonic() - t0)
     mode_flags = list(MODE_FLAGS.get(layout.run_mode, MODE_FLAGS["npu"]))
     defines = [
-        f"-D{k}" if v is None else f"-D{k}={v}" for k, v in layout.defines.items() if not _DROPPED_DEFINES.match(k)
+        f"-D{k}" if v is None else f"-D{k}={v}"
+        for k, v in layout.defines.items()
+        if not _DROPPED_DEFINES.match(k)
     ]
     flags = [*emu_build.BASE_FLAGS, *mode_flags, *defines]
     key = _key(layout, cxx, flags, units, headers)
@@ -175,7 +183,12 @@ def build_program(layout: ProgramLayout, timeout: float = 120.0, use_cache: bool
         hit = emu_build.cached_binary(key)
         if hit is not None:
             return ProgramBuild(
-                ok=True, binary=hit, cached=True, seconds=time.monotonic() - t0, launches=launches, kernels=kernels
+                ok=True,
+                binary=hit,
+                cached=True,
+                seconds=time.monotonic() - t0,
+                launches=launches,
+                kernels=kernels,
             )
     pch = emu_build.ensure_pch(cxx, timeout, mode_flags) if use_cache else None
     runtime = emu_build.ensure_runtime(cxx, timeout) if use_cache else None
@@ -189,10 +202,12 @@ def build_program(layout: ProgramLayout, timeout: float = 120.0, use_cache: bool
             (gen / name).write_text(text, encoding="utf-8")
         if pch is None:
             (gen / emu_build.PCH_HEADER).write_text(emu_build.PCH_WRAPPER, encoding="utf-8")
+        host_include = emu_build.include_dir().parent / "host_include"  # host shims (platform, host tiling)
+        extra_includes = [host_include] if host_include.is_dir() else []
         objs: list[str] = []
         rename: dict[str, str] = {}
         log = ""
-        read = [emu_build.include_dir(), layout.root, *layout.include_dirs]
+        read = [emu_build.include_dir(), *extra_includes, layout.root, *layout.include_dirs]
         read += emu_build._project_root([layout.root])
         if pch is not None:
             read.append(pch)
@@ -215,7 +230,7 @@ def build_program(layout: ProgramLayout, timeout: float = 120.0, use_cache: bool
                 flags,
                 [source],
                 obj,
-                include_dirs=[gen, *layout.include_dirs],
+                include_dirs=[gen, *layout.include_dirs, *extra_includes],
                 quote_dirs=[u.original.parent] if u.lowered else [],
                 pch=pch if u.kernel else None,
                 forced_pch=u.kernel,
@@ -294,11 +309,23 @@ def _lowering_diag(message: str) -> Diagnostic:
 
 def _compile_diagnostics(layout: ProgramLayout, source: Path, res: sandbox.SandboxResult) -> list[Diagnostic]:
     if res.timed_out:
-        return [_diag(f"compiling {source.name} did not finish within {res.seconds:.0f} s", source, "compile-timeout")]
+        return [
+            _diag(
+                f"compiling {source.name} did not finish within {res.seconds:.0f} s",
+                source,
+                "compile-timeout",
+            )
+        ]
     if res.error:
         return [_diag(res.error, source)]
     if res.signal is not None:
-        return [_diag(f"the compiler was killed by {res.signal_name} (out of memory or CPU time?)", source, "compile-crash")]
+        return [
+            _diag(
+                f"the compiler was killed by {res.signal_name} (out of memory or CPU time?)",
+                source,
+                "compile-crash",
+            )
+        ]
     inc = str(emu_build.include_dir().resolve())
     roots = [str(layout.root.resolve()), *(str(d) for d in layout.include_dirs)]
 

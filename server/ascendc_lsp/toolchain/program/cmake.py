@@ -148,8 +148,8 @@ def _parse_args(text: str, i: int, line: int, where: str) -> tuple[list[_Arg], i
                     line += 1
                 buf += text[j]
                 j += 1
-            if has:
-                cur += buf
+            if has:  # a quote inside an unquoted argument is literal (CMake's legacy form: -DX="v")
+                cur += '"' + buf + '"'
             else:
                 args.append(_Arg(buf, True))
             i = j + 1
@@ -235,7 +235,9 @@ class _Evaluator:
             if not m:
                 break
             s = s[: m.start()] + self.vars.get(m.group(1), "") + s[m.end() :]
-        s = re.sub(r"\$ENV\{(ASCEND_HOME_PATH|ASCEND_CANN_PACKAGE_PATH|ASCEND_TOOLKIT_HOME)\}", VIRTUAL_CANN, s)
+        s = re.sub(
+            r"\$ENV\{(ASCEND_HOME_PATH|ASCEND_CANN_PACKAGE_PATH|ASCEND_TOOLKIT_HOME)\}", VIRTUAL_CANN, s
+        )
         s = re.sub(r"\$ENV\{[^}]*\}", "", s)
         return self._genex(s)
 
@@ -482,10 +484,17 @@ class _Evaluator:
             return
         if name == "include" and a:
             target = Path(a[0])
-            cand = [target] if target.is_absolute() else [cur / target, Path(self.vars.get("CMAKE_CURRENT_LIST_DIR", cur)) / target]
+            cand = (
+                [target]
+                if target.is_absolute()
+                else [cur / target, Path(self.vars.get("CMAKE_CURRENT_LIST_DIR", cur)) / target]
+            )
             for p in cand:
                 if p.is_file():
-                    saved = (self.vars.get("CMAKE_CURRENT_LIST_DIR"), self.vars.get("CMAKE_CURRENT_LIST_FILE"))
+                    saved = (
+                        self.vars.get("CMAKE_CURRENT_LIST_DIR"),
+                        self.vars.get("CMAKE_CURRENT_LIST_FILE"),
+                    )
                     self.run_file(p, cur, depth + 1)
                     self.vars["CMAKE_CURRENT_LIST_DIR"], self.vars["CMAKE_CURRENT_LIST_FILE"] = (
                         saved[0] or str(cur),
@@ -505,9 +514,31 @@ class _Evaluator:
             return
         if name in ("add_executable", "add_library", "ascendc_library", "ascendc_fatbin_library") and a:
             tname = a[0]
-            kind = "executable" if name == "add_executable" else "ascendc_library" if name.startswith("ascendc") else "library"
-            rest = [x for x in a[1:] if x not in ("STATIC", "SHARED", "OBJECT", "MODULE", "INTERFACE", "WIN32",
-                                                  "MACOSX_BUNDLE", "EXCLUDE_FROM_ALL", "IMPORTED", "GLOBAL", "ALIAS")]
+            kind = (
+                "executable"
+                if name == "add_executable"
+                else "ascendc_library"
+                if name.startswith("ascendc")
+                else "library"
+            )
+            rest = [
+                x
+                for x in a[1:]
+                if x
+                not in (
+                    "STATIC",
+                    "SHARED",
+                    "OBJECT",
+                    "MODULE",
+                    "INTERFACE",
+                    "WIN32",
+                    "MACOSX_BUNDLE",
+                    "EXCLUDE_FROM_ALL",
+                    "IMPORTED",
+                    "GLOBAL",
+                    "ALIAS",
+                )
+            ]
             if "IMPORTED" in a or "ALIAS" in a:
                 return
             t = self.p.targets.get(tname) or Target(name=tname, kind=kind, dir=cur)
@@ -611,7 +642,9 @@ def _cmp_num(a: str, b: str, op: str) -> bool:
         x, y = float(a), float(b)
     except ValueError:
         return False
-    return {"EQUAL": x == y, "LESS": x < y, "GREATER": x > y, "LESS_EQUAL": x <= y, "GREATER_EQUAL": x >= y}[op]
+    return {"EQUAL": x == y, "LESS": x < y, "GREATER": x > y, "LESS_EQUAL": x <= y, "GREATER_EQUAL": x >= y}[
+        op
+    ]
 
 
 def _version(v: str) -> tuple[int, ...]:

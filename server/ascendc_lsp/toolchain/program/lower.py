@@ -316,7 +316,9 @@ class KernelSignature:
 
 
 _GLOBAL = re.compile(r"\b__global__\b")
-_QUALIFIERS = re.compile(r"\b(?:__global__|__aicore__|__vector__|__cube__|__mix__(?:\([^)]*\))?|inline|static)\b")
+_QUALIFIERS = re.compile(
+    r"\b(?:__global__|__aicore__|__vector__|__cube__|__mix__(?:\([^)]*\))?|inline|static)\b"
+)
 
 
 def _blank_non_code(text: str) -> str:
@@ -440,7 +442,8 @@ def aclrtlaunch_definitions(sigs: list[KernelSignature], original_path: str) -> 
             continue
         params = "".join(f", {_host_type(p)} {p.name}" for p in sig.params)
         args = ", ".join(
-            f"({p.type}){p.name}" if p.is_pointer else f"*{p.name}" if _is_struct(p) else p.name for p in sig.params
+            f"({p.type}){p.name}" if p.is_pointer else f"*{p.name}" if _is_struct(p) else p.name
+            for p in sig.params
         )
         out.append(f"#line {sig.line} {json.dumps(original_path)}")
         out.append(

@@ -226,7 +226,9 @@ def _run_steps(
     for step in layout.steps:
         cwd = _inside(rundir, step.cwd)
         if cwd is None:
-            res.steps.append(StepResult(step.describe(), step.kind, skipped=f"its folder {step.cwd} is outside the sample"))
+            res.steps.append(
+                StepResult(step.describe(), step.kind, skipped=f"its folder {step.cwd} is outside the sample")
+            )
             continue
         cwd.mkdir(parents=True, exist_ok=True)
         if step.kind == "mkdir":
@@ -259,7 +261,11 @@ def _run_steps(
         res.run_seconds += sr.seconds
         res.exit_code = sr.returncode
         res.isolation = sr.isolation
-        res.steps.append(StepResult(f"./{layout.name} {' '.join(step.argv)}".strip(), "program", sr.returncode, sr.seconds, output))
+        res.steps.append(
+            StepResult(
+                f"./{layout.name} {' '.join(step.argv)}".strip(), "program", sr.returncode, sr.seconds, output
+            )
+        )
         program_failed = not (sr.returncode == 0 and not sr.timed_out)
         _program_exit_diagnostic(layout, sr, res, opts)
 
@@ -272,10 +278,14 @@ def _python_step(
     if script is None or not script.is_file():
         return StepResult(desc, "python", skipped=f"{step.argv[0]} not found")
     need = scripts.required_modules(script)
-    verify = "verif" in script.name.lower() or "check" in script.name.lower() or "compare" in script.name.lower()
+    verify = (
+        "verif" in script.name.lower() or "check" in script.name.lower() or "compare" in script.name.lower()
+    )
     kind = "verify" if verify else "python"
     if need:
-        return StepResult(desc, kind, skipped=f"needs {', '.join(need)} (only scripts that need no more than NumPy run)")
+        return StepResult(
+            desc, kind, skipped=f"needs {', '.join(need)} (only scripts that need no more than NumPy run)"
+        )
     argv = list(step.argv)
     if verify and len(argv) == 1:  # the default recipe: find OUTPUT GOLDEN once the program ran
         found = scripts.verify_arguments(script, cwd / "output", before)
@@ -300,11 +310,20 @@ def _python_step(
     return sr
 
 
-def _program_exit_diagnostic(layout: ProgramLayout, sr: sandbox.SandboxResult, res: ProgramRunResult, opts: ProgramOptions) -> None:
+def _program_exit_diagnostic(
+    layout: ProgramLayout, sr: sandbox.SandboxResult, res: ProgramRunResult, opts: ProgramOptions
+) -> None:
     main = str(layout.sources[0]) if layout.sources else None
     tail = " | ".join((sr.stderr or sr.stdout or "").strip().splitlines()[-3:])
     if sr.error:
-        res.diagnostics.append(Diagnostic(f"could not start the program: {sr.error}", code="emulator", category="toolchain-env", file=main))
+        res.diagnostics.append(
+            Diagnostic(
+                f"could not start the program: {sr.error}",
+                code="emulator",
+                category="toolchain-env",
+                file=main,
+            )
+        )
     elif sr.timed_out:
         res.diagnostics.append(
             Diagnostic(
@@ -338,13 +357,18 @@ def _program_exit_diagnostic(layout: ProgramLayout, sr: sandbox.SandboxResult, r
         )
 
 
-def _collect(layout: ProgramLayout, rundir: Path, emu: Path, soc: Any, opts: ProgramOptions, res: ProgramRunResult) -> None:
+def _collect(
+    layout: ProgramLayout, rundir: Path, emu: Path, soc: Any, opts: ProgramOptions, res: ProgramRunResult
+) -> None:
     lines = _LineCache()
     reports = report.read_jsonl(emu / "report.jsonl")
     main = layout.sources[0] if layout.sources else layout.root
     diags = report.to_diagnostics(reports, main, lines, 0)
     for d in diags:
-        launch = next((r.get("launch") for r in reports if r.get("message") and str(r.get("message")) in d.message), None)
+        launch = next(
+            (r.get("launch") for r in reports if r.get("message") and str(r.get("message")) in d.message),
+            None,
+        )
         if isinstance(launch, int):
             d.data["launch"] = launch
     crash_reported = any(d.data.get("check") in ("crash", "host-crash", "host-device-access") for d in diags)
@@ -365,7 +389,12 @@ def _collect(layout: ProgramLayout, rundir: Path, emu: Path, soc: Any, opts: Pro
         trace = Path(str(rec.get("trace", "")))
         if trace.is_file() and ln.blocks > 0:
             sched = cost.estimate_from_file(
-                trace, ln.blocks, soc.cost_model, int(soc.values["aiv_cores"]), int(soc.values["aic_cores"]), soc.clock_ghz
+                trace,
+                ln.blocks,
+                soc.cost_model,
+                int(soc.values["aiv_cores"]),
+                int(soc.values["aic_cores"]),
+                soc.clock_ghz,
             )
             ln.estimate = sched.estimate
             schedules.append(sched)
@@ -376,7 +405,12 @@ def _collect(layout: ProgramLayout, rundir: Path, emu: Path, soc: Any, opts: Pro
             write_program_trace(schedules, opts.trace_out)
         except OSError as exc:
             res.diagnostics.append(
-                Diagnostic(f"could not write the trace to {opts.trace_out}: {exc.strerror or exc}", severity="warning", code="trace", file=str(opts.trace_out))
+                Diagnostic(
+                    f"could not write the trace to {opts.trace_out}: {exc.strerror or exc}",
+                    severity="warning",
+                    code="trace",
+                    file=str(opts.trace_out),
+                )
             )
     if res.exit_code is not None and not res.launches and res.exit_code == 0:
         res.notes.append("the program launched no kernel")
@@ -445,26 +479,37 @@ def write_program_trace(schedules: list[cost.Schedule], path: Path) -> None:
                     ev["ts"] = round(float(ev["ts"]) + offset_us, 4)
                 events.append(ev)
             offset_us += sched.estimate.microseconds
-    doc = {"traceEvents": events, "displayTimeUnit": "ns", "otherData": {"generator": "ascendc-lsp emulator cost model", "launches": len(schedules)}}
+    doc = {
+        "traceEvents": events,
+        "displayTimeUnit": "ns",
+        "otherData": {"generator": "ascendc-lsp emulator cost model", "launches": len(schedules)},
+    }
     path.write_text(json.dumps(doc), encoding="utf-8")
 
 
 def _verdict(res: ProgramRunResult) -> None:
     errors = [d for d in res.diagnostics if d.severity == "error"]
     program = next((s for s in res.steps if s.kind == "program"), None)
-    ran = program is not None and program.returncode == 0 and not any(d.code in ("timeout", "crash") for d in errors)
+    ran = (
+        program is not None
+        and program.returncode == 0
+        and not any(d.code in ("timeout", "crash") for d in errors)
+    )
     res.ran = ran and not errors
     verifies = [s for s in res.steps if s.kind == "verify"]
     run_verifies = [s for s in verifies if s.skipped is None]
     if run_verifies:
         res.verified = True
-        res.verification = ", ".join(sorted({s.step.split()[1] if len(s.step.split()) > 1 else s.step for s in run_verifies}))
+        res.verification = ", ".join(
+            sorted({s.step.split()[1] if len(s.step.split()) > 1 else s.step for s in run_verifies})
+        )
         passed = all(s.passed for s in run_verifies)
         for s in run_verifies:
             if not s.passed:
                 res.diagnostics.append(
                     Diagnostic(
-                        f"the sample's verification failed: {s.step} exited {s.returncode}: " + _tail(s.output),
+                        f"the sample's verification failed: {s.step} exited {s.returncode}: "
+                        + _tail(s.output),
                         code="verify",
                         category="precision-mismatch",
                         file=res.root,
@@ -478,7 +523,12 @@ def _verdict(res: ProgramRunResult) -> None:
             passed = False
             if program.returncode == 0:
                 res.diagnostics.append(
-                    Diagnostic("the program reported a failure: " + _tail(text, FAIL_TEXT), code="verify", category="precision-mismatch", file=res.root)
+                    Diagnostic(
+                        "the program reported a failure: " + _tail(text, FAIL_TEXT),
+                        code="verify",
+                        category="precision-mismatch",
+                        file=res.root,
+                    )
                 )
         elif PASS_TEXT.search(text):
             res.verified = True
@@ -515,7 +565,9 @@ def print_text(r: ProgramRunResult, out: TextIO) -> None:
     built = "did not compile"
     if r.compiled:
         built = "compiled" + (" (cached)" if r.compile_cached else "") + f" in {r.compile_seconds:.2f} s"
-    out.write(f"{r.program} ({r.recipe} recipe, run mode {r.run_mode}) on {r.soc} (emulator): {built}: {verdict}\n")
+    out.write(
+        f"{r.program} ({r.recipe} recipe, run mode {r.run_mode}) on {r.soc} (emulator): {built}: {verdict}\n"
+    )
     for s in r.steps:
         if s.skipped:
             out.write(f"  skipped: {s.step}: {s.skipped}\n")

@@ -32,7 +32,11 @@ def required_modules(script: Path) -> list[str]:
         elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
             mods.add(node.module.split(".")[0])
     local = {p.stem for p in script.parent.glob("*.py")}
-    return sorted(m for m in mods if m not in sys.stdlib_module_names and m not in ALLOWED_THIRD_PARTY and m not in local)
+    return sorted(
+        m
+        for m in mods
+        if m not in sys.stdlib_module_names and m not in ALLOWED_THIRD_PARTY and m not in local
+    )
 
 
 @dataclass
@@ -58,8 +62,15 @@ def _python_read_paths() -> list[Path]:
 def run_script(script_argv: list[str], cwd: Path, run_root: Path, timeout: float) -> ScriptRun:
     """`python <script> args...` in cwd (inside run_root, the only writable place), sandboxed."""
     argv = [sys.executable, *script_argv]
-    env = {"PATH": "/usr/bin:/bin", "LC_ALL": "C.UTF-8", "LANG": "C.UTF-8", "PYTHONDONTWRITEBYTECODE": "1",
-           "PYTHONIOENCODING": "utf-8", "OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1"}
+    env = {
+        "PATH": "/usr/bin:/bin",
+        "LC_ALL": "C.UTF-8",
+        "LANG": "C.UTF-8",
+        "PYTHONDONTWRITEBYTECODE": "1",
+        "PYTHONIOENCODING": "utf-8",
+        "OMP_NUM_THREADS": "1",
+        "OPENBLAS_NUM_THREADS": "1",
+    }
     res = sandbox.run_sandboxed(
         argv,
         cwd,
@@ -68,7 +79,9 @@ def run_script(script_argv: list[str], cwd: Path, run_root: Path, timeout: float
         write_paths=[run_root],
         env=env,
     )
-    return ScriptRun(res.returncode, (res.stdout + res.stderr)[-20000:], res.seconds, res.timed_out, res.error)
+    return ScriptRun(
+        res.returncode, (res.stdout + res.stderr)[-20000:], res.seconds, res.timed_out, res.error
+    )
 
 
 def verify_arguments(script: Path, output_dir: Path, before: dict[str, float]) -> list[str] | None:

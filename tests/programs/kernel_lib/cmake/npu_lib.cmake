@@ -1,0 +1,7 @@
+if(EXISTS ${ASCEND_CANN_PACKAGE_PATH}/compiler/tikcpp/ascendc_kernel_cmake)
+    set(ASCENDC_CMAKE_DIR ${ASCEND_CANN_PACKAGE_PATH}/compiler/tikcpp/ascendc_kernel_cmake)
+else()
+    message(FATAL_ERROR "ascendc_kernel_cmake does not exist")
+endif()
+include(${ASCENDC_CMAKE_DIR}/ascendc.cmake)
+ascendc_library(scale_kernels_${RUN_MODE} SHARED ${KERNEL_FILES})

@@ -1,0 +1,140 @@
+"""The `<<<...>>>` lowering pass and the aclrtlaunch_<kernel> generation (toolchain/program/lower.py): pure text,
+no compiler."""
+
+from __future__ import annotations
+
+import pytest
+
+from ascendc_lsp.toolchain.program.lower import (
+    LAUNCHER_INCLUDE,
+    LoweringError,
+    aclrtlaunch_definitions,
+    aclrtlaunch_header,
+    code_mask,
+    find_launches,
+    kernel_signatures,
+    lower_text,
+)
+
+
+def body(lowered: str) -> str:
+    """The lowered source without the two header lines (include + #line)."""
+    head, line, rest = lowered.split("\n", 2)
+    assert head == LAUNCHER_INCLUDE
+    assert line.startswith("#line 1 ")
+    return rest
+
+
+def test_simple_launch_is_rewritten_on_the_same_line() -> None:
+    src = "void f() {\n    add_custom<<<8, nullptr, stream>>>(x, y, z);\n}\n"
+    out = body(lower_text(src, "/s/add.cpp").text)
+    assert out.count("\n") == src.count("\n")
+    line = out.splitlines()[1]
+    assert line.startswith('    ::ascendc_emu::kernel_launch("add_custom", __FILE__, __LINE__, ')
+    assert "{ add_custom(ascendc_emu_a...); })(8, nullptr, stream)(x, y, z);" in line
+    assert "<<<" not in out and ">>>" not in out
+
+
+def test_line_directive_names_the_original_file() -> None:
+    lowered = lower_text("k<<<1,0,s>>>();\n", "/home/u/my dir/k.asc").text
+    assert lowered.splitlines()[1] == '#line 1 "/home/u/my dir/k.asc"'
+
+
+def test_template_callee_with_nested_brackets_and_parentheses() -> None:
+    src = "f() { k<std::max<int>(1, 2), Foo<Bar<3>>><<<blocks(n), 0, s>>>(g(a, (b)), c); }"
+    launches = find_launches(src)
+    assert [ln.callee for ln in launches] == ["k<std::max<int>(1, 2), Foo<Bar<3>>>"]
+    assert launches[0].config == "blocks(n), 0, s"
+    out = body(lower_text(src, "/x.cpp").text)
+    assert (
+        "{ k<std::max<int>(1, 2), Foo<Bar<3>>>(ascendc_emu_a...); })(blocks(n), 0, s)(g(a, (b)), c); }" in out
+    )
+
+
+def test_qualified_and_spaced_callee() -> None:
+    src = "void f() { ns::inner::kern <<< n , 0 , s >>> ( a ); ::top<<<1, 0, s>>>(); }"
+    assert [ln.callee for ln in find_launches(src)] == ["ns::inner::kern", "::top"]
+
+
+def test_launches_in_comments_and_strings_are_left_alone() -> None:
+    src = (
+        "// k<<<1, 0, s>>>(a);\n"
+        "/* k<<<1, 0, s>>>(a); */\n"
+        'const char* t = "k<<<1, 0, s>>>(a)";\n'
+        'const char* r = R"x(k<<<1, 0, s>>>(a))x";\n'
+        "char c = '<';\n"
+        "int big = 1'000'000; k<<<2, 0, s>>>(/* <<< */ a, \"(\");\n"
+    )
+    launches = find_launches(src)
+    assert len(launches) == 1
+    assert launches[0].line == 6
+    out = body(lower_text(src, "/x.cpp").text)
+    assert out.splitlines()[:5] == src.splitlines()[:5]
+
+
+def test_multiline_launch_keeps_every_line() -> None:
+    src = "void f()\n{\n    k<T>\n        <<<blocks,\n           nullptr,\n           stream>>>(a,\n                     b);\n    after();\n}\n"
+    lowered = lower_text(src, "/x.cpp")
+    out = body(lowered.text)
+    assert out.count("\n") == src.count("\n")
+    assert out.splitlines()[7] == "    after();"
+    assert lowered.launches[0].line == 3  # the callee's line: __LINE__ there is the user's line
+
+
+def test_shift_operators_are_not_launches() -> None:
+    src = "int a = x << 3; int b = y >> 2; bool c = v<w; int d = (z <<< 1);"
+    with pytest.raises(LoweringError, match="line 1"):
+        find_launches(src)  # `(z <<< 1)` is malformed: an error with the line, never a traceback
+    assert find_launches("int a = x << 3 >> 1;") == []
+
+
+def test_unbalanced_launch_is_a_clear_error() -> None:
+    with pytest.raises(LoweringError, match=r"line 2: cannot lower this kernel launch: no closing >>>"):
+        find_launches("void f() {\n  k<<<1, 0, s(a);\n}\n")
+    with pytest.raises(LoweringError, match="no argument list"):
+        find_launches("void f() { k<<<1, 0, s>>>; }")
+
+
+def test_code_mask_marks_literals() -> None:
+    text = 'a "b<<<" c // d\ne'
+    mask = code_mask(text)
+    assert [text[i] for i in range(len(text)) if mask[i]] == list("a  c \ne")
+
+
+def test_kernel_signatures() -> None:
+    src = (
+        'extern "C" __global__ __aicore__ void add_custom(GM_ADDR x, GM_ADDR y, AddTiling tiling) {}\n'
+        "template <uint32_t N>\n__vector__ __global__ void tk(__gm__ float* x, uint32_t n) {}\n"
+        'extern "C" __global__ __aicore__ void declared_only(GM_ADDR x);\n'
+        "// __global__ void commented(int a) {}\n"
+    )
+    sigs = kernel_signatures(src)
+    assert [(s.name, s.template, s.extern_c, s.line) for s in sigs] == [
+        ("add_custom", False, True, 1),
+        ("tk", True, False, 3),
+    ]
+    assert [(p.type, p.name, p.is_pointer) for p in sigs[0].params] == [
+        ("GM_ADDR", "x", True),
+        ("GM_ADDR", "y", True),
+        ("AddTiling", "tiling", False),
+    ]
+
+
+def test_aclrtlaunch_header_and_definition() -> None:
+    sigs = kernel_signatures(
+        'extern "C" __global__ __aicore__ void add_custom(GM_ADDR x, __gm__ half* y, uint32_t n, AddTiling t) {}\n'
+    )
+    header = aclrtlaunch_header(sigs[0])
+    assert "#define ACLRT_LAUNCH_KERNEL(kernel_func) aclrtlaunch_##kernel_func" in header
+    # GM pointers as void*, scalars as written, structs by host pointer (as the samples pass them)
+    assert (
+        'extern "C" uint32_t aclrtlaunch_add_custom(uint32_t blockDim, void* stream, void* x, void* y, uint32_t n, '
+        "AddTiling* t, ::ascendc_emu::Loc ascendc_emu_loc = ::ascendc_emu::Loc());"
+    ) in header
+    defs = aclrtlaunch_definitions(sigs, "/s/add_custom.cpp")
+    assert defs.startswith('#line 1 "/s/add_custom.cpp"\n')
+    assert "((GM_ADDR)x, (__gm__ half*)y, n, *t); return 0; }" in defs
+    assert (
+        aclrtlaunch_definitions(kernel_signatures("template <int N> __global__ void k(int a) {}"), "/k.cpp")
+        == ""
+    )
