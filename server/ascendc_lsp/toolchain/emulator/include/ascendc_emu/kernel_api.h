@@ -111,7 +111,8 @@ inline int64_t GetSubBlockIdx() { return 0; }
 inline int64_t GetSubBlockNum() { return 1; }
 inline int64_t GetTaskRatio() { return 1; }
 inline void InitSocState() {}
-inline void SetSysWorkspace(GM_ADDR) {}
+// api/SIMD-API/基础API/资源管理/临时空间管理/workspace/SetSysWorkSpace.md: sets the pointer GetSysWorkSpacePtr returns
+inline void SetSysWorkspace(GM_ADDR workspace) { ascendc_emu::rt().sys_workspace = workspace; }
 EMU_RT_FN GM_ADDR GetSysWorkSpacePtr();
 EMU_RT_FN GM_ADDR GetUserWorkspace(GM_ADDR workspace);
 using ::printf;

@@ -18,12 +18,27 @@
 #include <utility>
 #include "runtime.h"
 
+// HAVE_WORKSPACE / HAVE_TILING (ascendc_compile_definitions of the kernel library, devkit guide 附录/基于样例工程完成
+// Kernel直调.md): the framework takes the last kernel argument (the one before the tiling with HAVE_TILING) as the
+// workspace, makes its start the system workspace (GetSysWorkSpacePtr) and passes the kernel the user workspace
+// that follows it.
+#if defined(HAVE_WORKSPACE) && defined(HAVE_TILING)
+#define ASCENDC_EMU_WORKSPACE_FROM_END 2
+#elif defined(HAVE_WORKSPACE)
+#define ASCENDC_EMU_WORKSPACE_FROM_END 1
+#else
+#define ASCENDC_EMU_WORKSPACE_FROM_END 0
+#endif
+
 namespace ascendc_emu {
 
 // Runs fn(arg) once per block as launch number N of the program (program.h); `sync` marks launches the host
-// waits for by construction (ICPU_RUN_KF), `stream` the aclrtStream (nullptr = default stream).
+// waits for by construction (ICPU_RUN_KF), `stream` the aclrtStream (nullptr = default stream), `sys_workspace`
+// the system workspace the framework sets for this launch (HAVE_WORKSPACE), else nullptr.
 EMU_RT_FN void program_launch(const char* kernel, const Loc& loc, uint32_t blocks, void* stream, bool sync,
-                              void (*fn)(void*), void* arg);
+                              void* sys_workspace, void (*fn)(void*), void* arg);
+// The user workspace that follows a system workspace starting at `sys` (GetUserWorkspace).
+EMU_RT_FN uint8_t* program_user_workspace(uint8_t* sys);
 
 template <class F>
 struct KernelCall {
@@ -33,12 +48,30 @@ struct KernelCall {
     uint32_t blocks;
     void* stream;
     bool sync;
+    int workspace_from_end;
     template <class... A>
     void operator()(A&&... a) const {
         std::tuple<typename std::decay<A>::type...> args(std::forward<A>(a)...);
+        void* sys_ws = nullptr;
+        constexpr int n = (int)sizeof...(A);
+        if (workspace_from_end > 0 && workspace_from_end <= n)
+            take_workspace(args, (size_t)(n - workspace_from_end), sys_ws, std::index_sequence_for<A...>{});
         auto body = [&]() { std::apply(fn, args); };
         using Body = decltype(body);
-        program_launch(name, loc, blocks, stream, sync, [](void* p) { (*(Body*)p)(); }, (void*)&body);
+        program_launch(name, loc, blocks, stream, sync, sys_ws, [](void* p) { (*(Body*)p)(); }, (void*)&body);
+    }
+
+private:
+    template <class T>
+    static void take_one(T& v, void*& sys_ws) {
+        if constexpr (std::is_pointer<T>::value) {
+            sys_ws = (void*)v;
+            if (v) v = (T)program_user_workspace((uint8_t*)v);
+        }
+    }
+    template <class Tup, size_t... I>
+    static void take_workspace(Tup& t, size_t k, void*& sys_ws, std::index_sequence<I...>) {
+        ((I == k ? take_one(std::get<I>(t), sys_ws) : void()), ...);
     }
 };
 
@@ -49,22 +82,25 @@ struct KernelLaunch {
     Loc loc;
     // <<<blocks, l2ctrl (nullptr) or dynUBufSize (bytes), stream>>>; the second value does not change the
     // emulation (the UB budget is the SoC's), so it is accepted whatever its type.
+    int workspace_from_end;
     template <class Second = std::nullptr_t>
     KernelCall<F> operator()(uint32_t blocks, Second second = Second(), void* stream = nullptr) const {
         (void)second;
-        return KernelCall<F>{fn, name, loc, blocks, stream, false};
+        return KernelCall<F>{fn, name, loc, blocks, stream, false, workspace_from_end};
     }
 };
 
 template <class F>
-KernelLaunch<F> kernel_launch(const char* name, const char* file, int line, F fn) {
-    return KernelLaunch<F>{fn, name, Loc(file, line)};
+KernelLaunch<F> kernel_launch(const char* name, const char* file, int line, F fn,
+                              int workspace_from_end = ASCENDC_EMU_WORKSPACE_FROM_END) {
+    return KernelLaunch<F>{fn, name, Loc(file, line), workspace_from_end};
 }
 
-// ICPU_RUN_KF: a synchronous launch (the CPU-debug twin runs the kernel before returning).
+// ICPU_RUN_KF: a synchronous launch (the CPU-debug twin runs the kernel before returning and provides the
+// system workspace itself).
 template <class F>
 KernelCall<F> kernel_run_sync(const char* name, const char* file, int line, uint32_t blocks, F fn) {
-    return KernelCall<F>{fn, name, Loc(file, line), blocks, nullptr, true};
+    return KernelCall<F>{fn, name, Loc(file, line), blocks, nullptr, true, 0};
 }
 
 }  // namespace ascendc_emu

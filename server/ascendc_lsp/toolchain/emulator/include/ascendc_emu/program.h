@@ -241,12 +241,21 @@ EMU_RT_FN StreamRec* stream_of(void* handle, const char* api, const Loc& loc) {
     return nullptr;
 }
 
+EMU_RT_FN uint8_t* program_user_workspace(uint8_t* sys) { return sys + Harness::kSysWorkspace; }
+
 EMU_RT_FN void program_launch(const char* kernel, const Loc& loc, uint32_t blocks, void* stream, bool sync,
-                              void (*fn)(void*), void* arg) {
+                              void* sys_workspace, void (*fn)(void*), void* arg) {
     ProgramState& p = program();
     Runtime& r = rt();
     StreamRec* s = stream_of(stream, "<<<>>>", loc);
     if (!s) return;
+    if (sys_workspace) {
+        r.sys_workspace = (uint8_t*)sys_workspace;
+    } else if (sync && !r.sys_workspace) {  // the CPU twin allocates the system workspace (16 MB on 2201)
+        GmAlloc& ws = gm_alloc("system workspace", Harness::kSysWorkspace);
+        memset(ws.base, 0, Harness::kSysWorkspace);
+        r.sys_workspace = ws.base;
+    }
     LaunchRec rec{(int)p.runs.size() + 1, kernel ? kernel : "?", loc, s->id, nullptr};
     p.runs.push_back(rec);
     int no = rec.no;
