@@ -40,27 +40,29 @@ def errors(r: ProgramRunResult) -> list[tuple[str, str | None, int, str]]:
 
 
 @pytest.fixture(scope="module")
-def probe(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Callable[[str], ProgramRunResult]]:
+def probe(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Callable[..., ProgramRunResult]]:
     root = tmp_path_factory.mktemp("probe") / "acl_probe"
     shutil.copytree(PROGRAMS / "acl_probe", root)
 
-    def run(mode: str) -> ProgramRunResult:
+    def run(mode: str, trace: Path | None = None) -> ProgramRunResult:
         (root / "README.md").write_text(
             f"# probe\n\n```bash\nmkdir -p build && cd build\ncmake ..\nmake -j\n./demo {mode}\n```\n",
             encoding="utf-8",
         )
-        return run_program(root, ProgramOptions(timeout=120))
+        return run_program(root, ProgramOptions(timeout=120, trace_out=trace))
 
     yield run
 
 
 @pytest.fixture(scope="module")
-def probe_src(probe: Callable[[str], ProgramRunResult]) -> Path:
+def probe_src(probe: Callable[..., ProgramRunResult]) -> Path:
     return PROGRAMS / "acl_probe" / "probe.asc"
 
 
-def test_two_launches_share_gm_and_every_copy_kind_works(probe: Callable[[str], ProgramRunResult]) -> None:
-    r = probe("ok")
+def test_two_launches_share_gm_and_every_copy_kind_works(
+    probe: Callable[..., ProgramRunResult], tmp_path: Path
+) -> None:
+    r = probe("ok", tmp_path / "trace.json")
     assert r.compiled and r.ran, r.diagnostics
     assert r.recipe == "readme"
     assert r.verified and r.verification == "program output"
@@ -83,10 +85,17 @@ def test_two_launches_share_gm_and_every_copy_kind_works(probe: Callable[[str], 
     js = r.to_json()
     assert js["correct"] and len(js["launches"]) == 2 and js["launches"][0]["estimate"]["cycles"] > 0
     json.dumps(js)  # the JSON shape serialises
+    # one Perfetto trace: each launch's blocks are their own processes, the second launch after the first
+    trace = json.loads((tmp_path / "trace.json").read_text())
+    names = {e["args"]["name"] for e in trace["traceEvents"] if e.get("name") == "process_name"}
+    assert {"launch 1: block 0 (core 0)", "launch 2: block 3 (core 3)"} <= names
+    first = [e["ts"] for e in trace["traceEvents"] if e.get("ph") == "X" and e["pid"] < 200000]
+    second = [e["ts"] for e in trace["traceEvents"] if e.get("ph") == "X" and e["pid"] >= 200000]
+    assert first and second and min(second) >= max(first)
 
 
 def test_host_api_misuse_returns_the_documented_codes_and_is_reported(
-    probe: Callable[[str], ProgramRunResult], probe_src: Path
+    probe: Callable[..., ProgramRunResult], probe_src: Path
 ) -> None:
     r = probe("errors")
     # the program checks every return code itself: all as documented
@@ -110,7 +119,7 @@ def test_host_api_misuse_returns_the_documented_codes_and_is_reported(
 
 
 def test_a_kernel_overrunning_its_device_buffer_is_a_gm_out_of_bounds_error(
-    probe: Callable[[str], ProgramRunResult],
+    probe: Callable[..., ProgramRunResult],
 ) -> None:
     r = probe("oob")
     assert "sync: 507015" in r.stdout  # aclrtSynchronizeStream returned the fault, as on the NPU
@@ -124,7 +133,7 @@ def test_a_kernel_overrunning_its_device_buffer_is_a_gm_out_of_bounds_error(
 
 
 def test_copying_results_back_before_synchronising_is_reported(
-    probe: Callable[[str], ProgramRunResult], probe_src: Path
+    probe: Callable[..., ProgramRunResult], probe_src: Path
 ) -> None:
     r = probe("nosync")
     hits = [e for e in errors(r) if e[0] == "launch-unsynced"]
@@ -135,7 +144,7 @@ def test_copying_results_back_before_synchronising_is_reported(
 
 
 def test_host_code_dereferencing_device_memory_is_reported(
-    probe: Callable[[str], ProgramRunResult], probe_src: Path
+    probe: Callable[..., ProgramRunResult], probe_src: Path
 ) -> None:
     r = probe("hostderef")
     hits = [e for e in errors(r) if e[0] == "host-device-access"]
@@ -146,7 +155,7 @@ def test_host_code_dereferencing_device_memory_is_reported(
     assert not any(d.code == "crash" for d in r.diagnostics)  # the named cause replaces a bare "crashed"
 
 
-def test_a_hung_kernel_returns_aicore_timeout_from_the_sync(probe: Callable[[str], ProgramRunResult]) -> None:
+def test_a_hung_kernel_returns_aicore_timeout_from_the_sync(probe: Callable[..., ProgramRunResult]) -> None:
     r = probe("hang")
     assert "sync: 507014" in r.stdout
     assert r.launches[0].fault == "507014"
@@ -154,7 +163,7 @@ def test_a_hung_kernel_returns_aicore_timeout_from_the_sync(probe: Callable[[str
     assert not r.correct
 
 
-def test_a_crashing_kernel_is_reported_with_its_launch(probe: Callable[[str], ProgramRunResult]) -> None:
+def test_a_crashing_kernel_is_reported_with_its_launch(probe: Callable[..., ProgramRunResult]) -> None:
     r = probe("crash")
     crash = [d for d in r.diagnostics if d.data.get("check") == "crash"]
     assert crash and crash[0].code == "507015"
@@ -163,7 +172,7 @@ def test_a_crashing_kernel_is_reported_with_its_launch(probe: Callable[[str], Pr
     assert not r.ran and not r.correct
 
 
-def test_a_launch_writing_freed_device_memory_is_caught(probe: Callable[[str], ProgramRunResult]) -> None:
+def test_a_launch_writing_freed_device_memory_is_caught(probe: Callable[..., ProgramRunResult]) -> None:
     r = probe("usefree")
     gm = [d for d in r.diagnostics if d.category == "gm-out-of-bounds"]
     assert gm and "not inside any GM buffer" in gm[0].message
