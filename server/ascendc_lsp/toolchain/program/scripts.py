@@ -95,7 +95,6 @@ def verify_arguments(script: Path, output_dir: Path, before: dict[str, float]) -
     outputs = [p for p in files if p not in golden and before.get(p.name) != p.stat().st_mtime]
     if not golden or not outputs:
         return None
-    positional = _positional_count(script)
     rel = output_dir.name
     if len(golden) == 1 and len(outputs) >= 1:
         out = _best_output(outputs)
@@ -103,8 +102,15 @@ def verify_arguments(script: Path, output_dir: Path, before: dict[str, float]) -
     pairs = _pair(outputs, golden)
     if pairs is None:
         return None
-    if positional is not None and positional == 2 * len(pairs) and _outputs_first(script):
-        return [f"{rel}/{o.name}" for o, _ in pairs] + [f"{rel}/{g.name}" for _, g in pairs]
+    roles = argument_roles(script)
+    if roles is not None and len(roles) == 2 * len(pairs) and roles.count("golden") == len(pairs):
+        seen = {"output": 0, "golden": 0}
+        args: list[str] = []
+        for role in roles:
+            o, g = pairs[seen[role]]
+            args.append(f"{rel}/{(g if role == 'golden' else o).name}")
+            seen[role] += 1
+        return args
     return [x for o, g in pairs for x in (f"{rel}/{o.name}", f"{rel}/{g.name}")]
 
 
@@ -128,23 +134,50 @@ def _pair(outputs: list[Path], golden: list[Path]) -> list[tuple[Path, Path]] | 
     return pairs if len(pairs) == len(golden) else None
 
 
-def _positional_count(script: Path) -> int | None:
+def argument_roles(script: Path) -> list[str] | None:
+    """"output" / "golden" for each positional argument of a verify script, from the names it gives them: the
+    parameters of the function it calls with sys.argv[1..n], the variables it assigns them to, or its argparse
+    positionals. None when the script does not say."""
     try:
-        text = script.read_text(encoding="utf-8", errors="replace")
-    except OSError:
+        tree = ast.parse(script.read_text(encoding="utf-8", errors="replace"))
+    except (OSError, SyntaxError, ValueError):
         return None
-    idx = [int(m) for m in re.findall(r"sys\.argv\[(\d+)\]", text)]
-    return max(idx) if idx else None
 
+    def argv_index(node: ast.AST) -> int | None:
+        if (
+            isinstance(node, ast.Subscript)
+            and isinstance(node.value, ast.Attribute)
+            and node.value.attr == "argv"
+            and isinstance(node.slice, ast.Constant)
+            and isinstance(node.slice.value, int)
+        ):
+            return node.slice.value
+        return None
 
-def _outputs_first(script: Path) -> bool:
-    """True when the script reads all outputs before the goldens (argv[2] names an output, not a golden)."""
-    try:
-        text = script.read_text(encoding="utf-8", errors="replace")
-    except OSError:
-        return False
-    names = re.findall(r"(\w+)\s*=\s*sys\.argv\[2\]", text)
-    return bool(names) and "golden" not in names[0].lower()
+    functions = {f.name: f for f in ast.walk(tree) if isinstance(f, ast.FunctionDef)}
+    names: dict[int, str] = {}
+    positionals: list[str] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call):
+            idx = [argv_index(a) for a in node.args]
+            fname = getattr(node.func, "id", None) or getattr(node.func, "attr", None)
+            if fname in functions and any(i is not None for i in idx):
+                params = [a.arg for a in functions[fname].args.args]
+                for pos, i in enumerate(idx):
+                    if i is not None and pos < len(params):
+                        names[i] = params[pos]
+            if fname == "add_argument" and node.args and isinstance(node.args[0], ast.Constant):
+                arg = str(node.args[0].value)
+                if not arg.startswith("-"):
+                    positionals.append(arg)
+        elif isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            i = argv_index(node.value)
+            if i is not None:
+                names.setdefault(i, node.targets[0].id)
+    ordered = [names[i] for i in sorted(names) if i >= 1] or positionals
+    if not ordered:
+        return None
+    return ["golden" if re.search(r"golden|expect|truth|ref", n, re.I) else "output" for n in ordered]
 
 
 __all__ = ["ScriptRun", "required_modules", "run_script", "verify_arguments"]

@@ -1,0 +1,218 @@
+"""Finding what a direct-launch program is made of and how its sample runs it (toolchain/program/cmake.py,
+discover.py, scripts.py): pure Python, no compiler."""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+import pytest
+
+from ascendc_lsp.toolchain.program.cmake import CMakeError, read_project
+from ascendc_lsp.toolchain.program.discover import DiscoveryError, discover, readme_recipe, runsh_recipe
+from ascendc_lsp.toolchain.program.scripts import argument_roles, required_modules, verify_arguments
+
+
+def write(root: Path, files: dict[str, str]) -> Path:
+    for rel, text in files.items():
+        p = root / rel
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_text(text, encoding="utf-8")
+    return root
+
+
+CMAKE = """
+cmake_minimum_required(VERSION 3.16)
+set(RUN_MODE "npu" CACHE STRING "cpu/sim/npu")
+set(SCENARIO_NUM "1" CACHE STRING "scenario")
+set(CANN "/usr/local/Ascend" CACHE STRING "toolkit")
+file(GLOB KERNEL_FILES ${CMAKE_CURRENT_SOURCE_DIR}/k_*.cpp)
+if("${RUN_MODE}" STREQUAL "cpu")
+    add_library(kern SHARED ${KERNEL_FILES})
+elseif("${RUN_MODE}" STREQUAL "sim" OR "${RUN_MODE}" STREQUAL "npu")
+    include(cmake/npu.cmake)
+else()
+    message(FATAL_ERROR "invalid RUN_MODE: ${RUN_MODE}")
+endif()
+if(NOT SCENARIO_NUM MATCHES "^[1-3]$")
+    message(FATAL_ERROR "SCENARIO_NUM must be 1..3, got ${SCENARIO_NUM}")
+endif()
+set(SOCS "A" "B")
+add_executable(demo main.cpp)
+target_compile_definitions(demo PRIVATE
+    SCENARIO=${SCENARIO_NUM}
+    SOC_NAME="${RUN_MODE}"
+    $<$<BOOL:$<IN_LIST:B,${SOCS}>>:HAS_B>
+    $<$<STREQUAL:${RUN_MODE},cpu>:CPU_ONLY>
+)
+target_include_directories(demo PRIVATE inc)
+target_link_libraries(demo PRIVATE kern m)
+"""
+
+
+def test_cmake_reader_follows_the_sample_subset(tmp_path: Path) -> None:
+    write(
+        tmp_path,
+        {
+            "CMakeLists.txt": CMAKE,
+            "cmake/npu.cmake": "ascendc_library(kern SHARED ${KERNEL_FILES})\n",
+            "main.cpp": "int main() {}",
+            "k_add.cpp": "",
+            "k_mul.cpp": "",
+            "other.cpp": "",
+        },
+    )
+    p = read_project(tmp_path, {"RUN_MODE": "npu"})
+    demo = p.targets["demo"]
+    assert [s.name for t in p.closure(demo) for s in t.sources] == ["main.cpp", "k_add.cpp", "k_mul.cpp"]
+    assert p.targets["kern"].kind == "ascendc_library"
+    assert demo.defines == {"SCENARIO": "1", "SOC_NAME": '"npu"', "HAS_B": None}
+    assert demo.include_dirs == [tmp_path.resolve() / "inc"]
+    cpu = read_project(tmp_path, {"RUN_MODE": "cpu", "SCENARIO_NUM": "3"})
+    assert cpu.targets["kern"].kind == "library" and cpu.targets["demo"].defines["CPU_ONLY"] is None
+    assert cpu.targets["demo"].defines["SCENARIO"] == "3"  # -D beats the CACHE default
+    with pytest.raises(CMakeError, match=r"refuses this configuration: SCENARIO_NUM must be 1\.\.3, got 9"):
+        read_project(tmp_path, {"SCENARIO_NUM": "9"})
+    with pytest.raises(CMakeError, match="invalid RUN_MODE: gpu"):
+        read_project(tmp_path, {"RUN_MODE": "gpu"})
+
+
+def test_unterminated_cmake_is_a_clear_error(tmp_path: Path) -> None:
+    write(tmp_path, {"CMakeLists.txt": "add_executable(demo main.cpp\n"})
+    with pytest.raises(CMakeError, match="unterminated command"):
+        read_project(tmp_path)
+
+
+def test_readme_recipe(tmp_path: Path) -> None:
+    write(
+        tmp_path,
+        {
+            "README.md": (
+                "# x\n\n```bash\npip install numpy\n```\n\n"
+                "```bash\nSCENARIO_NUM=2  # pick one\nmkdir -p build && cd build;\n"
+                "cmake -DCMAKE_ASC_ARCHITECTURES=dav-2201 -DSCENARIO_NUM=$SCENARIO_NUM ..;make -j;\n"
+                "python3 ../scripts/gen_data.py -scenarioNum=$SCENARIO_NUM\n./demo\n"
+                "python3 ../scripts/verify_result.py output/output.bin output/golden.bin -scenarioNum=$SCENARIO_NUM\n```\n"
+            )
+        },
+    )
+    rec = readme_recipe(tmp_path)
+    assert rec is not None
+    assert rec.cmake_defs == {"CMAKE_ASC_ARCHITECTURES": "dav-2201", "SCENARIO_NUM": "2"}
+    assert [(s.kind, s.argv, s.cwd) for s in rec.steps] == [
+        ("mkdir", ["build"], "."),
+        ("python", ["../scripts/gen_data.py", "-scenarioNum=2"], "build"),
+        ("program", [], "build"),
+        ("python", ["../scripts/verify_result.py", "output/output.bin", "output/golden.bin", "-scenarioNum=2"], "build"),
+    ]
+
+
+def test_runsh_recipe_skips_the_build_and_profiler_branches(tmp_path: Path) -> None:
+    write(
+        tmp_path,
+        {
+            "run.sh": (
+                "CURRENT_DIR=$(\n    cd $(dirname ${BASH_SOURCE:-$0})\n    pwd\n)\nset -e\nrm -rf build out\nmkdir -p build\n"
+                "cmake -B build -DRUN_MODE=${RUN_MODE}\ncmake --build build -j\nmkdir -p input output\n"
+                "python3 scripts/gen_data.py\nfile_path=output_msg.txt\n(\n"
+                '    if [[ "$RUN_WITH_TOOLCHAIN" -eq 1 ]]; then\n        msprof op --application=./app | tee $file_path\n'
+                "    else\n        ./app | tee $file_path\n    fi\n)\n"
+                "python3 scripts/verify_result.py output/output_z.bin output/golden.bin\n"
+            )
+        },
+    )
+    rec = runsh_recipe(tmp_path)
+    assert rec is not None and rec.program_names == {"app"}
+    assert [(s.kind, s.argv, s.cwd, s.tee) for s in rec.steps] == [
+        ("mkdir", ["input", "output"], ".", None),
+        ("python", ["scripts/gen_data.py"], ".", None),
+        ("program", [], ".", "output_msg.txt"),
+        ("python", ["scripts/verify_result.py", "output/output_z.bin", "output/golden.bin"], ".", None),
+    ]
+
+
+def test_a_required_cmake_value_comes_from_the_scripts_default(tmp_path: Path) -> None:
+    write(
+        tmp_path,
+        {
+            "CMakeLists.txt": (
+                "add_executable(demo k.asc)\nif(NOT DEFINED SCENARIO_NUM)\n"
+                '    message(FATAL_ERROR "SCENARIO_NUM is not set. Please specify -DSCENARIO_NUM=0/1")\nendif()\n'
+                "target_compile_definitions(demo PRIVATE SCENARIO_NUM=${SCENARIO_NUM})\n"
+            ),
+            "k.asc": "int main() {}",
+            "scripts/gen_data.py": "import argparse\np = argparse.ArgumentParser()\np.add_argument('-scenarioNum', type=int, default=0)\n",
+        },
+    )
+    layout = discover(tmp_path / "k.asc")
+    assert layout.defines == {"SCENARIO_NUM": "0"}
+    assert layout.notes and "SCENARIO_NUM=0" in layout.notes[0]
+    assert layout.recipe == "default" and [s.kind for s in layout.steps] == ["mkdir", "python", "program"]
+    assert discover(tmp_path, defines={"SCENARIO_NUM": "1"}).defines == {"SCENARIO_NUM": "1"}
+
+
+def test_folder_without_cmake(tmp_path: Path) -> None:
+    write(tmp_path, {"main.cpp": "int main() { return 0; }", "kernel.cpp": "__global__ void k() {}", "x.h": ""})
+    layout = discover(tmp_path)
+    assert sorted(s.name for s in layout.sources) == ["kernel.cpp", "main.cpp"]
+    assert [s.name for s in layout.kernel_sources] == ["kernel.cpp"]
+    write(tmp_path, {"other.cpp": "int main() { return 1; }"})
+    with pytest.raises(DiscoveryError, match="several sources define main"):
+        discover(tmp_path)
+    assert [s.name for s in discover(tmp_path / "main.cpp").sources] == ["kernel.cpp", "main.cpp"]
+
+
+def test_soc_follows_the_samples_architecture(tmp_path: Path) -> None:
+    write(
+        tmp_path,
+        {
+            "CMakeLists.txt": 'set(CMAKE_ASC_ARCHITECTURES "dav-3510" CACHE STRING "arch")\nadd_executable(demo a.asc)\n',
+            "a.asc": "int main() {}",
+        },
+    )
+    assert discover(tmp_path).soc == "Ascend950"
+    assert discover(tmp_path, soc="Ascend910B").soc == "Ascend910B"
+
+
+def test_verify_script_arguments(tmp_path: Path) -> None:
+    script = write(
+        tmp_path,
+        {
+            "v.py": (
+                "import sys\ndef verify_result(output0, output1, golden0, golden1):\n    pass\n"
+                "verify_result(sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4])\n"
+            )
+        },
+    ) / "v.py"
+    assert argument_roles(script) == ["output", "output", "golden", "golden"]
+    out = tmp_path / "output"
+    out.mkdir()
+    for name in ("golden_dst0.bin", "golden_dst1.bin"):
+        (out / name).write_bytes(b"g")
+    before = {p.name: p.stat().st_mtime for p in out.iterdir()}
+    time.sleep(0.01)
+    for name in ("output_dst0.bin", "output_dst1.bin"):
+        (out / name).write_bytes(b"o")
+    assert verify_arguments(script, out, before) == [
+        "output/output_dst0.bin",
+        "output/output_dst1.bin",
+        "output/golden_dst0.bin",
+        "output/golden_dst1.bin",
+    ]
+    two = write(tmp_path, {"w.py": "import sys\nout = sys.argv[1]\ngolden = sys.argv[2]\n"}) / "w.py"
+    assert argument_roles(two) == ["output", "golden"]
+    os.remove(out / "golden_dst1.bin")
+    assert verify_arguments(two, out, before) == ["output/output_dst0.bin", "output/golden_dst0.bin"]
+    assert verify_arguments(two, tmp_path / "nothing", before) is None
+
+
+def test_required_modules(tmp_path: Path) -> None:
+    write(
+        tmp_path,
+        {
+            "gen.py": "import os, sys\nimport numpy as np\nfrom ml_dtypes import bfloat16\nimport helper\nimport torch.nn\n",
+            "helper.py": "",
+        },
+    )
+    assert required_modules(tmp_path / "gen.py") == ["ml_dtypes", "torch"]
