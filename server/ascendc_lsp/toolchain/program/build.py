@@ -380,4 +380,20 @@ def _link_diagnostic(layout: ProgramLayout, res: sandbox.SandboxResult) -> Diagn
     )
 
 
-__all__ = ["ProgramBuild", "build_program", "prepare_units"]
+def compile_program(
+    path: Path,
+    *,
+    run_mode: str = "npu",
+    soc: str | None = None,
+    timeout: float = 120.0,
+    use_cache: bool = True,
+) -> ProgramBuild:
+    """Build the direct-launch program a file belongs to (an .asc, a host main.cpp, a kernel source of a
+    kernel-launch sample, or the sample folder): the entry bench/fidelity.py calls for the direct-launch kind.
+    Raises DiscoveryError when the path is not part of a program."""
+    from ascendc_lsp.toolchain.program.discover import discover
+
+    return build_program(discover(path, run_mode=run_mode, soc=soc), timeout=timeout, use_cache=use_cache)
+
+
+__all__ = ["ProgramBuild", "build_program", "compile_program", "prepare_units"]
