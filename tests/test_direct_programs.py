@@ -149,8 +149,9 @@ def test_host_code_dereferencing_device_memory_is_reported(
     r = probe("hostderef")
     hits = [e for e in errors(r) if e[0] == "host-device-access"]
     assert hits, r.diagnostics
-    assert hits[0][2] == line_of(probe_src, "aclrtMalloc((void**)&xDev")  # the buffer's allocation
+    assert hits[0][2] == line_of(probe_src, 'printf("%f\\n", xDev[1])')  # the faulting host line
     assert "not addressable from the host" in hits[0][3]
+    assert f"probe.asc:{line_of(probe_src, 'aclrtMalloc((void**)&xDev')}" in hits[0][3]  # and the allocation
     assert not r.ran and not r.correct
     assert not any(d.code == "crash" for d in r.diagnostics)  # the named cause replaces a bare "crashed"
 
@@ -169,6 +170,28 @@ def test_a_crashing_kernel_is_reported_with_its_launch(probe: Callable[..., Prog
     assert crash and crash[0].code == "507015"
     program = next(s for s in r.steps if s.kind == "program")
     assert program.returncode != 0
+    assert not r.ran and not r.correct
+
+
+def test_a_host_crash_is_reported_at_its_line(
+    probe: Callable[..., ProgramRunResult], probe_src: Path
+) -> None:
+    r = probe("hostcrash")
+    hits = [e for e in errors(r) if e[0] == "host-crash"]
+    assert hits and hits[0][2] == line_of(probe_src, "nowhere[argc] = 1")
+    assert "outside any kernel launch" in hits[0][3] and "SIGSEGV" in hits[0][3]
+    assert not r.ran and not r.correct
+
+
+def test_a_program_that_never_ends_is_stopped_and_said(probe_src: Path, tmp_path: Path) -> None:
+    root = tmp_path / "acl_probe"
+    shutil.copytree(PROGRAMS / "acl_probe", root)
+    (root / "README.md").write_text(
+        "```bash\nmkdir -p build && cd build\n./demo spin\n```\n", encoding="utf-8"
+    )
+    r = run_program(root, ProgramOptions(timeout=20, compile_timeout=600))
+    assert [d.code for d in r.diagnostics if d.severity == "error"] == ["timeout"]
+    assert "did not finish within 20 s" in r.diagnostics[0].message
     assert not r.ran and not r.correct
 
 

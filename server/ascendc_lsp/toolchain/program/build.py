@@ -39,7 +39,8 @@ from ascendc_lsp.toolchain.program.lower import (
 BUILD_VERSION = "program-v1"
 # The sample's own compile options that would break linking with the emulator runtime or are bisheng-only.
 _DROPPED_DEFINES = re.compile(r"^_GLIBCXX_")
-MODE_FLAGS = {"npu": ("-DASCENDC_EMU_NPU_BRANCH",), "cpu": ("-DASCENDC_CPU_DEBUG",)}
+# Run mode macro, plus line tables (-g1): a crash in host code is reported at its source line (addr2line).
+MODE_FLAGS = {"npu": ("-DASCENDC_EMU_NPU_BRANCH", "-g1"), "cpu": ("-DASCENDC_CPU_DEBUG", "-g1")}
 
 
 @dataclass
@@ -258,7 +259,7 @@ def build_program(layout: ProgramLayout, timeout: float = 120.0, use_cache: bool
             objs.append(obj)
             deps.update(emu_build.dependencies(workdir / depfile, workdir, rename))
         link_inputs: list[str | Path] = [*objs, *([runtime] if runtime is not None else [])]
-        cmd = [cxx, "-pthread", *[str(x) for x in link_inputs], "-o", "program"]
+        cmd = [cxx, "-pthread", *[str(x) for x in link_inputs], "-ldl", "-o", "program"]
         res = sandbox.run_sandboxed(
             cmd,
             workdir,

@@ -22,6 +22,7 @@ import json
 import os
 import re
 import shutil
+import subprocess
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -48,6 +49,7 @@ class ProgramOptions:
     soc: str | None = None
     run_mode: str = "npu"  # npu: the NPU branch (<<<>>>, acl); cpu: the CPU-debug branch (ICPU_RUN_KF)
     timeout: float = 120.0  # seconds for each compile and each run step
+    compile_timeout: float | None = None  # seconds for each compile when it should differ from `timeout`
     block_order: str = "sequential"
     strict: bool = False
     trace_out: Path | None = None
@@ -194,7 +196,8 @@ def run_program(path: Path, options: ProgramOptions | None = None) -> ProgramRun
         run_mode=layout.run_mode,
         notes=list(layout.notes),
     )
-    b = build_program(layout, timeout=opts.timeout, use_cache=opts.use_cache)
+    ctimeout = opts.compile_timeout if opts.compile_timeout is not None else opts.timeout
+    b = build_program(layout, timeout=ctimeout, use_cache=opts.use_cache)
     res.compile_seconds, res.compile_cached, res.launches_lowered = b.seconds, b.cached, b.launches
     res.diagnostics.extend(b.diagnostics)
     if not b.ok or b.binary is None:
@@ -209,7 +212,7 @@ def run_program(path: Path, options: ProgramOptions | None = None) -> ProgramRun
         emu.mkdir()
         (emu / "soc.txt").write_text(soc.soc_txt(), encoding="utf-8")
         _run_steps(layout, b.binary, rundir, emu, opts, res)
-        _collect(layout, rundir, emu, soc, opts, res)
+        _collect(layout, rundir, emu, soc, opts, res, b.binary)
         if opts.keep_dir is not None:
             shutil.copytree(rundir, opts.keep_dir, dirs_exist_ok=True)
     finally:
@@ -357,11 +360,47 @@ def _program_exit_diagnostic(
         )
 
 
+def locate_frames(reports: list[dict[str, Any]], binary: Path, program: str, root: Path) -> None:
+    """Reports of host crashes carry the faulting frames as `module+offset`: the first frame in the program
+    that addr2line maps to a file of the sample becomes the report's file and line (the allocation the message
+    names stays in the message)."""
+    addr2line = shutil.which("addr2line")
+    for rep in reports:
+        frames = str(rep.get("frames") or "")
+        offsets = [f.split("+", 1)[1] for f in frames.split(";") if f.startswith(program + "+")]
+        if not offsets or addr2line is None:
+            continue
+        try:
+            out = subprocess.run(
+                [addr2line, "-e", str(binary), "-i", *offsets[:16]],
+                capture_output=True,
+                text=True,
+                timeout=30,
+                check=False,
+            ).stdout
+        except (OSError, subprocess.SubprocessError):
+            continue
+        for loc in out.splitlines():
+            file, _, line = loc.rpartition(":")
+            line = line.split(" ")[0]
+            user = file and Path(file).is_absolute() and Path(file).resolve().is_relative_to(root.resolve())
+            if user and line.isdigit() and int(line) > 0:
+                rep["file"], rep["line"] = file, int(line)
+                break
+
+
 def _collect(
-    layout: ProgramLayout, rundir: Path, emu: Path, soc: Any, opts: ProgramOptions, res: ProgramRunResult
+    layout: ProgramLayout,
+    rundir: Path,
+    emu: Path,
+    soc: Any,
+    opts: ProgramOptions,
+    res: ProgramRunResult,
+    binary: Path,
 ) -> None:
     lines = _LineCache()
     reports = report.read_jsonl(emu / "report.jsonl")
+    locate_frames(reports, binary, layout.name, layout.root)
     main = layout.sources[0] if layout.sources else layout.root
     diags = report.to_diagnostics(reports, main, lines, 0)
     for d in diags:

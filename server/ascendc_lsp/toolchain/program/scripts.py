@@ -135,7 +135,7 @@ def _pair(outputs: list[Path], golden: list[Path]) -> list[tuple[Path, Path]] | 
 
 
 def argument_roles(script: Path) -> list[str] | None:
-    """"output" / "golden" for each positional argument of a verify script, from the names it gives them: the
+    """ "output" / "golden" for each positional argument of a verify script, from the names it gives them: the
     parameters of the function it calls with sys.argv[1..n], the variables it assigns them to, or its argparse
     positionals. None when the script does not say."""
     try:
@@ -170,7 +170,9 @@ def argument_roles(script: Path) -> list[str] | None:
                 arg = str(node.args[0].value)
                 if not arg.startswith("-"):
                     positionals.append(arg)
-        elif isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+        elif (
+            isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
+        ):
             i = argv_index(node.value)
             if i is not None:
                 names.setdefault(i, node.targets[0].id)

@@ -18,6 +18,8 @@
 //   on the NPU the kernel may still be running.
 #ifndef ASCENDC_EMU_ASCENDC_EMU_PROGRAM_H_
 #define ASCENDC_EMU_ASCENDC_EMU_PROGRAM_H_
+#include <dlfcn.h>
+#include <execinfo.h>
 #include <string>
 #include <vector>
 #include "harness.h"
@@ -123,6 +125,31 @@ EMU_RT_FN HostBuf* host_find(const void* ptr, bool any_offset) {
     return nullptr;
 }
 
+// The faulting instruction and its callers as "module+offset" entries (the runner maps them to file:line with
+// addr2line on the program's line tables): the frames of the signal handler itself are dropped.
+EMU_RT_FN void crash_frames(void* ctx, char* out, size_t cap) {
+    uintptr_t pc = 0;
+#if defined(__x86_64__)
+    pc = (uintptr_t)((ucontext_t*)ctx)->uc_mcontext.gregs[REG_RIP];
+#elif defined(__aarch64__)
+    pc = (uintptr_t)((ucontext_t*)ctx)->uc_mcontext.pc;
+#endif
+    void* frames[24];
+    int n = backtrace(frames, 24);
+    int start = 0;
+    for (int i = 0; i < n; i++)
+        if ((uintptr_t)frames[i] == pc) { start = i; break; }
+    size_t len = 0;
+    out[0] = 0;
+    for (int i = start; i < n && len + 64 < cap; i++) {
+        uintptr_t a = (uintptr_t)frames[i] - (i > start ? 1 : 0);  // return addresses: the call is one byte before
+        Dl_info info;
+        if (!dladdr((void*)a, &info) || !info.dli_fname) continue;
+        len += (size_t)snprintf(out + len, cap - len, "%s%s+0x%lx", len ? ";" : "", base_name(info.dli_fname),
+                                (unsigned long)(a - (uintptr_t)info.dli_fbase));
+    }
+}
+
 EMU_RT_FN void program_crash(int sig, siginfo_t* si, void* ctx) {
     Runtime& r = rt();
     const uint8_t* addr = si ? (const uint8_t*)si->si_addr : nullptr;
@@ -156,6 +183,9 @@ EMU_RT_FN void program_crash(int sig, siginfo_t* si, void* ctx) {
         j.i("block", -1).s("pipe", "").s("api", d ? "host access" : "main");
         j.s("file", d && d->loc.file ? d->loc.file : "").i("line", d ? d->loc.line : 0);
         j.s("message", msg).s("errorStr", "");
+        char frames[600];
+        crash_frames(ctx, frames, sizeof frames);
+        if (frames[0]) j.s("frames", frames);
         fputs(j.end(), r.report);
         fflush(r.report);
     }
@@ -211,6 +241,8 @@ EMU_RT_FN void program_start(ProgramState& p) {
     sa.sa_sigaction = program_crash;
     sa.sa_flags = SA_ONSTACK | SA_SIGINFO;
     for (int s : {SIGSEGV, SIGBUS, SIGFPE, SIGABRT, SIGILL}) sigaction(s, &sa, nullptr);
+    void* warm[1];
+    backtrace(warm, 1);  // loads the unwinder now: the crash handler must not load libraries
     atexit(program_exit);
 }
 
