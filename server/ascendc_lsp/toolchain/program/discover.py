@@ -81,15 +81,16 @@ class ProgramLayout:
 
     @property
     def verify_steps(self) -> list[Step]:
-        return [s for s in self.steps if s.kind == "python" and _is_verify(s.argv[0])]
+        return [s for s in self.steps if s.kind == "python" and is_verify_script(s.argv[0])]
 
 
-def _is_verify(script: str) -> bool:
+def is_verify_script(script: str) -> bool:
+    """A script that checks results (verify_result.py, check_*.py, compare*.py) rather than making data."""
     return bool(re.search(r"verif|check|compare", Path(script).name, re.I))
 
 
 def _is_gen(script: str) -> bool:
-    return bool(re.search(r"gen|golden|data", Path(script).name, re.I)) and not _is_verify(script)
+    return bool(re.search(r"gen|golden|data", Path(script).name, re.I)) and not is_verify_script(script)
 
 
 # ------------------------------------------------------------------------------------------------ recipes
@@ -474,7 +475,7 @@ def _default_steps(root: Path) -> list[Step]:
             steps.append(Step("python", [f"{up}/scripts/{s.name}"], cwd))
     steps.append(Step("program", [], cwd))
     for s in scripts:
-        if _is_verify(s.name):
+        if is_verify_script(s.name):
             steps.append(Step("python", [f"{up}/scripts/{s.name}"], cwd))  # arguments found after the run
     return steps
 

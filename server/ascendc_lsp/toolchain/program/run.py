@@ -34,7 +34,7 @@ from ascendc_lsp.toolchain.emulator import cost, report
 from ascendc_lsp.toolchain.emulator.soc import load_soc
 from ascendc_lsp.toolchain.program import scripts
 from ascendc_lsp.toolchain.program.build import build_program
-from ascendc_lsp.toolchain.program.discover import ProgramLayout, Step, discover
+from ascendc_lsp.toolchain.program.discover import ProgramLayout, Step, discover, is_verify_script
 
 COPY_LIMIT_BYTES = 256 << 20
 COPY_LIMIT_FILES = 5000
@@ -281,9 +281,7 @@ def _python_step(
     if script is None or not script.is_file():
         return StepResult(desc, "python", skipped=f"{step.argv[0]} not found")
     need = scripts.required_modules(script)
-    verify = (
-        "verif" in script.name.lower() or "check" in script.name.lower() or "compare" in script.name.lower()
-    )
+    verify = is_verify_script(script.name)
     kind = "verify" if verify else "python"
     if need:
         return StepResult(
