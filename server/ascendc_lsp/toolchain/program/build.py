@@ -26,7 +26,7 @@ from ascendc_lsp.toolchain import sandbox
 from ascendc_lsp.toolchain.base import Diagnostic
 from ascendc_lsp.toolchain.emulator import build as emu_build
 from ascendc_lsp.toolchain.emulator import gccdiag
-from ascendc_lsp.toolchain.program.discover import ProgramLayout
+from ascendc_lsp.toolchain.program.discover import SOC_ARCH, ProgramLayout
 from ascendc_lsp.toolchain.program.lower import (
     LoweringError,
     aclrtlaunch_definitions,
@@ -173,6 +173,9 @@ def build_program(layout: ProgramLayout, timeout: float = 120.0, use_cache: bool
     except LoweringError as exc:
         return ProgramBuild(ok=False, diagnostics=[_lowering_diag(str(exc))], seconds=time.monotonic() - t0)
     mode_flags = list(MODE_FLAGS.get(layout.run_mode, MODE_FLAGS["npu"]))
+    arch = SOC_ARCH.get(layout.soc, "")
+    if arch.startswith("dav-"):  # device code tests __NPU_ARCH__ (SIMD-BuiltIn关键字.md): the SoC's, as bisheng
+        mode_flags.append(f"-D__NPU_ARCH__={arch[4:]}")
     defines = [
         f"-D{k}" if v is None else f"-D{k}={v}"
         for k, v in layout.defines.items()
