@@ -138,3 +138,34 @@ def test_aclrtlaunch_header_and_definition() -> None:
         aclrtlaunch_definitions(kernel_signatures("template <int N> __global__ void k(int a) {}"), "/k.cpp")
         == ""
     )
+
+
+def test_mix_kernels_launch_two_aiv_cores_per_block() -> None:
+    src = (
+        "__global__ __mix__(1, 2) void m12(GM_ADDR x) {}\n"
+        "__global__ __mix__(1, 1) void m11(GM_ADDR x) {}\n"
+        "__global__ __vector__ void v(GM_ADDR x) {}\n"
+        'extern "C" __global__ __aicore__ void typed(GM_ADDR x) { KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_MIX_AIC_1_2); }\n'
+        'extern "C" __global__ __aicore__ void aiv_only(GM_ADDR x) { KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIV_ONLY); }\n'
+    )
+    assert {s.name: s.task_ratio for s in kernel_signatures(src)} == {
+        "m12": 2,
+        "m11": 1,
+        "v": 1,
+        "typed": 2,
+        "aiv_only": 1,
+    }
+    # an __aicore__ kernel driving the Matmul high-level API is compiled as mix 1:2, unless it is cube-only
+    matmul = 'extern "C" __global__ __aicore__ void mm(GM_ADDR a) { REGIST_MATMUL_OBJ(&pipe, ws, mm, &t); }\n'
+    assert kernel_signatures(matmul)[0].task_ratio == 2
+    assert kernel_signatures("#define ASCENDC_CUBE_ONLY\n" + matmul)[0].task_ratio == 1
+    assert (
+        kernel_signatures(
+            matmul.replace("REGIST_MATMUL_OBJ(&pipe, ws, mm, &t);", "run(a);"), "Matmul<A, B, C> mm;"
+        )[0].task_ratio
+        == 2
+    )  # the API used in an included header
+    lowered = body(lower_text("void f() { ns::m12<4><<<n, nullptr, s>>>(x); }", "/x.asc", {"m12": 2}).text)
+    assert (
+        "{ ns::m12<4>(ascendc_emu_a...); }, ASCENDC_EMU_WORKSPACE_FROM_END, 2)(n, nullptr, s)(x);" in lowered
+    )

@@ -91,28 +91,49 @@ def _diag(
     )
 
 
+# Architectures with separate AIC and AIV cores (mix kernels launch 1 AIC + 2 AIV per block); the others couple
+# cube and vector in one AI Core (a block is one core).
+SPLIT_ARCH_SOCS = ("Ascend910B", "Ascend910_93", "Ascend950")
+_QUOTE_INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"', re.M)
+
+
+def _included_text(src: Path, text: str) -> str:
+    """The text of the headers a source includes with quotes from its own folder (one level)."""
+    parts: list[str] = []
+    for name in _QUOTE_INCLUDE.findall(text):
+        h = src.parent / name
+        if h.is_file() and h.suffix in (".h", ".hpp", ".inc"):
+            parts.append(h.read_text(encoding="utf-8", errors="replace"))
+    return "\n".join(parts)
+
+
 def prepare_units(layout: ProgramLayout) -> tuple[list[_Unit], dict[str, str], list[str], int]:
     """The sources to compile (lowered where they launch), the generated aclrtlaunch headers by file name, the
     kernels they declare and the number of launches lowered; raises LoweringError."""
     headers: dict[str, str] = {}
     kernels: list[str] = []
     appended: dict[Path, str] = {}
-    for src in layout.kernel_sources:
-        text = src.read_text(encoding="utf-8", errors="replace")
-        sigs = [s for s in kernel_signatures(text) if not s.template]
-        for s in sigs:
-            headers[f"aclrtlaunch_{s.name}.h"] = aclrtlaunch_header(s)
-            kernels.append(s.name)
-        if sigs:
-            appended[src] = aclrtlaunch_definitions(sigs, str(src))
+    texts = {src: src.read_text(encoding="utf-8", errors="replace") for src in layout.sources}
+    split = layout.soc in SPLIT_ARCH_SOCS
+    ratios: dict[str, int] = {}
+    for src, text in texts.items():
+        if "__global__" in text:
+            for s in kernel_signatures(text, _included_text(src, text)):
+                if not split:
+                    s.task_ratio = 1
+                ratios[s.name] = s.task_ratio
+                if src in layout.kernel_sources and not s.template:
+                    headers[f"aclrtlaunch_{s.name}.h"] = aclrtlaunch_header(s)
+                    kernels.append(s.name)
+                    appended[src] = appended.get(src, "") + aclrtlaunch_definitions([s], str(src))
     units: list[_Unit] = []
     launches = 0
     for src in layout.sources:
-        text = src.read_text(encoding="utf-8", errors="replace")
+        text = texts[src]
         kernel = _is_kernel_source(text)
         if _has_code(text, "<<<") or src in appended:
             try:
-                lowered = lower_text(text, str(src))
+                lowered = lower_text(text, str(src), ratios)
             except LoweringError as exc:
                 raise LoweringError(f"{src}: {exc}") from None
             launches += len(lowered.launches)
@@ -174,7 +195,9 @@ def build_program(layout: ProgramLayout, timeout: float = 120.0, use_cache: bool
         return ProgramBuild(ok=False, diagnostics=[_lowering_diag(str(exc))], seconds=time.monotonic() - t0)
     mode_flags = list(MODE_FLAGS.get(layout.run_mode, MODE_FLAGS["npu"]))
     arch = SOC_ARCH.get(layout.soc, "")
-    if arch.startswith("dav-"):  # device code tests __NPU_ARCH__ (SIMD-BuiltIn关键字.md): the SoC's, as bisheng
+    if arch.startswith(
+        "dav-"
+    ):  # device code tests __NPU_ARCH__ (SIMD-BuiltIn关键字.md): the SoC's, as bisheng
         mode_flags.append(f"-D__NPU_ARCH__={arch[4:]}")
     defines = [
         f"-D{k}" if v is None else f"-D{k}={v}"

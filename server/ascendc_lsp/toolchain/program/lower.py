@@ -269,8 +269,23 @@ def find_launches(text: str) -> list[Launch]:
         pos = args_end
 
 
-def lower_text(text: str, original_path: str) -> Lowered:
-    """The source with every launch rewritten; line numbers unchanged (see the module docstring)."""
+def _base_name(callee: str) -> str:
+    """`ns::kernel<T, 4>` -> `kernel`."""
+    depth = 0
+    out = ""
+    for ch in callee:
+        if ch == "<":
+            depth += 1
+        elif ch == ">":
+            depth -= 1
+        elif depth == 0:
+            out += ch
+    return out.split("::")[-1].strip().strip("()*& ")
+
+
+def lower_text(text: str, original_path: str, task_ratios: dict[str, int] | None = None) -> Lowered:
+    """The source with every launch rewritten; line numbers unchanged (see the module docstring). `task_ratios`
+    names the mix kernels (AIV cores per block, KernelSignature.task_ratio) the launches may call."""
     launches = find_launches(text)
     parts: list[str] = []
     last = 0
@@ -284,7 +299,10 @@ def lower_text(text: str, original_path: str) -> Lowered:
             f"[&](auto&&... {ARG_PACK}) {{ "
         )
         parts.append(callee_text)
-        parts.append(f"({ARG_PACK}...); }})(")
+        ratio = (task_ratios or {}).get(_base_name(ln.callee), 1)
+        parts.append(
+            f"({ARG_PACK}...); }}" + (f", ASCENDC_EMU_WORKSPACE_FROM_END, {ratio})(" if ratio != 1 else ")(")
+        )
         parts.append(ln.config)
         parts.append(")")
         parts.append(text[mask_end + 3 : ln.end])
@@ -313,6 +331,9 @@ class KernelSignature:
     line: int  # 1-based line of the name
     extern_c: bool
     template: bool
+    task_ratio: int = (
+        1  # AIV cores per block on a split (AIC/AIV) architecture: 2 for a mix AIC:AIV 1:2 kernel
+    )
 
 
 _GLOBAL = re.compile(r"\b__global__\b")
@@ -326,8 +347,31 @@ def _blank_non_code(text: str) -> str:
     return "".join(ch if mask[i] or ch == "\n" else " " for i, ch in enumerate(text))
 
 
-def kernel_signatures(text: str) -> list[KernelSignature]:
-    """The `__global__` kernel definitions of a source (declarations without a body are skipped)."""
+_TASK_TYPE = re.compile(r"KERNEL_TASK_TYPE(?:_DEFAULT)?\s*\([^)]*?KERNEL_TYPE_(\w+)\s*\)")
+_MATMUL_API = re.compile(r"\bREGIST_MATMUL_OBJ\b|\bMatmul\s*<|\bMatmulImpl\s*<")
+
+
+def _task_ratio(qualifiers: str, body: str, unit: str) -> int:
+    """AIV cores per block: `__mix__(1, 2)` or KERNEL_TYPE_MIX_AIC_1_2 -> 2 (GetTaskRatio.md); `__vector__`,
+    `__cube__`, other kernel types -> 1; an `__aicore__` kernel whose unit uses the Matmul high-level API
+    (without ASCENDC_CUBE_ONLY) is compiled as mix AIC:AIV 1:2 -> 2."""
+    m = re.search(r"__mix__\s*\(\s*(\d+)\s*,\s*(\d+)\s*\)", qualifiers)
+    if m:
+        aic, aiv = int(m.group(1)), int(m.group(2))
+        return max(1, aiv // aic) if aic else 1
+    if re.search(r"\b__vector__\b|\b__cube__\b", qualifiers):
+        return 1
+    k = _TASK_TYPE.search(body)
+    if k:
+        return 2 if k.group(1) == "MIX_AIC_1_2" else 1
+    if _MATMUL_API.search(unit) and "ASCENDC_CUBE_ONLY" not in unit:
+        return 2
+    return 1
+
+
+def kernel_signatures(text: str, context: str = "") -> list[KernelSignature]:
+    """The `__global__` kernel definitions of a source (declarations without a body are skipped). `context`:
+    text of the headers the source includes, for the mix-kernel test (task_ratio)."""
     code = _blank_non_code(text)
     mask = code_mask(code)
     out: list[KernelSignature] = []
@@ -356,6 +400,13 @@ def kernel_signatures(text: str) -> list[KernelSignature]:
         template = bool(re.search(r"template\s*<[^;{}]*>\s*$", prefix))
         extern_c = bool(lead and "extern" in lead.group(0))
         params = _split_params(code[paren + 1 : close - 1])
+        brace = code.index("{", close)
+        try:
+            body = code[brace : _matching(code, mask, brace)]
+        except LoweringError:
+            body = code[brace:]
+        decl_start = max(code.rfind(";", 0, m.start()), code.rfind("}", 0, m.start())) + 1
+        qualifiers = code[decl_start:paren]
         out.append(
             KernelSignature(
                 name=name_m.group(1),
@@ -363,6 +414,7 @@ def kernel_signatures(text: str) -> list[KernelSignature]:
                 line=_line_of(text, m.start() + name_m.start(1)),
                 extern_c=extern_c,
                 template=template,
+                task_ratio=_task_ratio(qualifiers, body, code + "\n" + context),
             )
         )
     return out
@@ -450,7 +502,9 @@ def aclrtlaunch_definitions(sigs: list[KernelSignature], original_path: str) -> 
             f'extern "C" uint32_t aclrtlaunch_{sig.name}(uint32_t blockDim, void* stream{params}, '
             "::ascendc_emu::Loc ascendc_emu_loc) { "
             f"::ascendc_emu::kernel_launch({json.dumps(sig.name)}, ascendc_emu_loc.file, ascendc_emu_loc.line, "
-            f"[&](auto&&... {ARG_PACK}) {{ {sig.name}({ARG_PACK}...); }})(blockDim, nullptr, stream)({args}); "
+            f"[&](auto&&... {ARG_PACK}) {{ {sig.name}({ARG_PACK}...); }}"
+            + (f", ASCENDC_EMU_WORKSPACE_FROM_END, {sig.task_ratio}" if sig.task_ratio != 1 else "")
+            + f")(blockDim, nullptr, stream)({args}); "
             "return 0; }"
         )
     return "\n".join(out) + ("\n" if out else "")

@@ -86,9 +86,10 @@ class LaunchResult:
     kernel: str
     file: str
     line: int
-    blocks: int
+    blocks: int  # numBlocks of the launch
     fault: str  # NPU code the stream sync returned, "" when none
     errors: int
+    task_ratio: int = 1  # AIV cores per block (2 for a mix AIC:AIV 1:2 kernel)
     estimate: Estimate | None = None
 
     def to_json(self) -> dict[str, Any]:
@@ -98,6 +99,7 @@ class LaunchResult:
             "file": self.file,
             "line": self.line,
             "blocks": self.blocks,
+            "task_ratio": self.task_ratio,
             "fault": self.fault,
             "errors": self.errors,
             "estimate": None if self.estimate is None else self.estimate.to_json(),
@@ -422,12 +424,13 @@ def _collect(
             blocks=int(rec.get("blocks", 0)),
             fault=str(rec.get("fault", "")),
             errors=int(rec.get("errors", 0)),
+            task_ratio=int(rec.get("task_ratio", 1)),
         )
         trace = Path(str(rec.get("trace", "")))
         if trace.is_file() and ln.blocks > 0:
             sched = cost.estimate_from_file(
                 trace,
-                ln.blocks,
+                ln.blocks * ln.task_ratio,
                 soc.cost_model,
                 int(soc.values["aiv_cores"]),
                 int(soc.values["aic_cores"]),

@@ -105,11 +105,14 @@ EMU_RT_FN void load_tiling(void* dst, const void* src, size_t bytes, const Loc& 
 #define ICPU_SET_TILING_KEY(k) (::ascendc_emu::rt().tiling_key = (uint64_t)(k))
 
 namespace AscendC {
+// GetBlockNum.md / GetBlockIdx.md: a launch of numBlocks blocks of a mix kernel with AIC:AIV 1:2 runs 2 * numBlocks
+// AIV cores, whose GetBlockIdx is in [0, 2 * numBlocks) while GetBlockNum is numBlocks (task_ratio 2; the
+// emulator runs the AIV view of a kernel, see PROTOCOL.md).
 inline int64_t GetBlockIdx() { return ascendc_emu::blk().idx; }
-inline int64_t GetBlockNum() { return ascendc_emu::rt().block_dim; }
-inline int64_t GetSubBlockIdx() { return 0; }
-inline int64_t GetSubBlockNum() { return 1; }
-inline int64_t GetTaskRatio() { return 1; }
+inline int64_t GetBlockNum() { return ascendc_emu::rt().block_dim / ascendc_emu::rt().task_ratio; }
+inline int64_t GetSubBlockIdx() { return ascendc_emu::blk().idx % ascendc_emu::rt().task_ratio; }
+inline int64_t GetSubBlockNum() { return ascendc_emu::rt().task_ratio; }
+inline int64_t GetTaskRatio() { return ascendc_emu::rt().task_ratio; }
 inline void InitSocState() {}
 // api/SIMD-API/基础API/资源管理/临时空间管理/workspace/SetSysWorkSpace.md: sets the pointer GetSysWorkSpacePtr returns
 inline void SetSysWorkspace(GM_ADDR workspace) { ascendc_emu::rt().sys_workspace = workspace; }
@@ -132,7 +135,7 @@ enum KernelLogLevel { KERNEL_DEBUG, KERNEL_INFO, KERNEL_WARN, KERNEL_ERROR };
 }  // namespace AscendC
 inline int64_t get_block_idx() { return AscendC::GetBlockIdx(); }
 inline int64_t get_block_num() { return AscendC::GetBlockNum(); }
-inline int64_t get_subblockid() { return 0; }
+inline int64_t get_subblockid() { return AscendC::GetSubBlockIdx(); }
 
 #define KERNEL_LOG(level, fmt, ...) ::fprintf(stderr, "[KERNEL_LOG] " fmt "\n", ##__VA_ARGS__)
 // A failed device assert traps the core (the NPU reports an aicore exception).

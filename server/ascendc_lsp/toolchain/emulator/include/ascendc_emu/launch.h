@@ -32,11 +32,12 @@
 
 namespace ascendc_emu {
 
-// Runs fn(arg) once per block as launch number N of the program (program.h); `sync` marks launches the host
-// waits for by construction (ICPU_RUN_KF), `stream` the aclrtStream (nullptr = default stream), `sys_workspace`
-// the system workspace the framework sets for this launch (HAVE_WORKSPACE), else nullptr.
-EMU_RT_FN void program_launch(const char* kernel, const Loc& loc, uint32_t blocks, void* stream, bool sync,
-                              void* sys_workspace, void (*fn)(void*), void* arg);
+// Runs fn(arg) as launch number N of the program (program.h): `blocks` logical blocks, each of `task_ratio` AIV
+// cores (2 for a mix AIC:AIV 1:2 kernel; 0 = the CPU twin's SetKernelMode, MIX by default); `sync` marks launches
+// the host waits for by construction (ICPU_RUN_KF), `stream` the aclrtStream (nullptr = default stream),
+// `sys_workspace` the system workspace the framework sets for this launch (HAVE_WORKSPACE), else nullptr.
+EMU_RT_FN void program_launch(const char* kernel, const Loc& loc, uint32_t blocks, int task_ratio, void* stream,
+                              bool sync, void* sys_workspace, void (*fn)(void*), void* arg);
 // The user workspace that follows a system workspace starting at `sys` (GetUserWorkspace).
 EMU_RT_FN uint8_t* program_user_workspace(uint8_t* sys);
 
@@ -49,6 +50,7 @@ struct KernelCall {
     void* stream;
     bool sync;
     int workspace_from_end;
+    int task_ratio;
     template <class... A>
     void operator()(A&&... a) const {
         std::tuple<typename std::decay<A>::type...> args(std::forward<A>(a)...);
@@ -58,7 +60,8 @@ struct KernelCall {
             take_workspace(args, (size_t)(n - workspace_from_end), sys_ws, std::index_sequence_for<A...>{});
         auto body = [&]() { std::apply(fn, args); };
         using Body = decltype(body);
-        program_launch(name, loc, blocks, stream, sync, sys_ws, [](void* p) { (*(Body*)p)(); }, (void*)&body);
+        program_launch(name, loc, blocks, task_ratio, stream, sync, sys_ws, [](void* p) { (*(Body*)p)(); },
+                       (void*)&body);
     }
 
 private:
@@ -83,24 +86,26 @@ struct KernelLaunch {
     // <<<blocks, l2ctrl (nullptr) or dynUBufSize (bytes), stream>>>; the second value does not change the
     // emulation (the UB budget is the SoC's), so it is accepted whatever its type.
     int workspace_from_end;
+    int task_ratio;
     template <class Second = std::nullptr_t>
     KernelCall<F> operator()(uint32_t blocks, Second second = Second(), void* stream = nullptr) const {
         (void)second;
-        return KernelCall<F>{fn, name, loc, blocks, stream, false, workspace_from_end};
+        return KernelCall<F>{fn, name, loc, blocks, stream, false, workspace_from_end, task_ratio};
     }
 };
 
+// `task_ratio`: AIV cores per block, 2 for a kernel the toolchain found to be mix AIC:AIV 1:2 (lower.py).
 template <class F>
 KernelLaunch<F> kernel_launch(const char* name, const char* file, int line, F fn,
-                              int workspace_from_end = ASCENDC_EMU_WORKSPACE_FROM_END) {
-    return KernelLaunch<F>{fn, name, Loc(file, line), workspace_from_end};
+                              int workspace_from_end = ASCENDC_EMU_WORKSPACE_FROM_END, int task_ratio = 1) {
+    return KernelLaunch<F>{fn, name, Loc(file, line), workspace_from_end, task_ratio};
 }
 
 // ICPU_RUN_KF: a synchronous launch (the CPU-debug twin runs the kernel before returning and provides the
 // system workspace itself).
 template <class F>
 KernelCall<F> kernel_run_sync(const char* name, const char* file, int line, uint32_t blocks, F fn) {
-    return KernelCall<F>{fn, name, Loc(file, line), blocks, nullptr, true, 0};
+    return KernelCall<F>{fn, name, Loc(file, line), blocks, nullptr, true, 0, 0};
 }
 
 }  // namespace ascendc_emu

@@ -70,6 +70,7 @@ struct ProgramState {
     char last_msg[1024] = "";
     aclError last_error = ACL_SUCCESS;
     bool in_device_access = false;
+    int kernel_mode = 0;  // SetKernelMode (CPU twin): 0 MIX (the default), 1 AIC, 2 AIV
 };
 
 EMU_RT_FN ProgramState& program();
@@ -275,10 +276,12 @@ EMU_RT_FN StreamRec* stream_of(void* handle, const char* api, const Loc& loc) {
 
 EMU_RT_FN uint8_t* program_user_workspace(uint8_t* sys) { return sys + Harness::kSysWorkspace; }
 
-EMU_RT_FN void program_launch(const char* kernel, const Loc& loc, uint32_t blocks, void* stream, bool sync,
-                              void* sys_workspace, void (*fn)(void*), void* arg) {
+EMU_RT_FN void program_launch(const char* kernel, const Loc& loc, uint32_t blocks, int task_ratio, void* stream,
+                              bool sync, void* sys_workspace, void (*fn)(void*), void* arg) {
     ProgramState& p = program();
     Runtime& r = rt();
+    // CPU twin (api/.../CPU孪生调试/SetKernelMode.md): MIX, the default, runs 1 AIC + 2 AIV per block
+    if (task_ratio <= 0) task_ratio = p.kernel_mode == 0 ? 2 : 1;
     StreamRec* s = stream_of(stream, "<<<>>>", loc);
     if (!s) return;
     if (sys_workspace) {
@@ -306,7 +309,9 @@ EMU_RT_FN void program_launch(const char* kernel, const Loc& loc, uint32_t block
     gm_shadow_reset();
     device_protect(false);
     p.in_device_access = true;
-    launch_blocks(blocks, fn, arg);
+    r.task_ratio = task_ratio;
+    launch_blocks(blocks * (uint32_t)task_ratio, fn, arg);
+    r.task_ratio = 1;
     p.in_device_access = false;
     device_protect(true);
     if (r.trace) fclose(r.trace);
@@ -317,7 +322,8 @@ EMU_RT_FN void program_launch(const char* kernel, const Loc& loc, uint32_t block
     if (p.launches) {
         Json j;
         j.i("launch", no).s("kernel", kernel ? kernel : "?").s("file", loc.file ? loc.file : "").i("line", loc.line);
-        j.i("blocks", (long long)blocks).i("stream", s->id).s("trace", trace_path).s("fault", fault ? fault : "");
+        j.i("blocks", (long long)blocks).i("task_ratio", task_ratio).i("stream", s->id).s("trace", trace_path);
+        j.s("fault", fault ? fault : "");
         j.i("errors", r.errors - errors_before).b("deadlock", r.deadlock).b("sync", sync);
         fputs(j.end(), p.launches);
         fflush(p.launches);
@@ -506,8 +512,9 @@ EMU_RT_FN void* gm_alloc_shared(size_t size, const Loc& loc) {
 EMU_RT_FN void gm_free_shared(void* ptr, const Loc& loc) {
     if (ptr) device_free(ptr, loc, "GmFree");
 }
-// AIV_MODE / AIC_MODE / MIX_MODE: the emulator runs the vector (AIV) view of every kernel (kernel_api.h).
-EMU_RT_FN void set_kernel_mode(int mode) { (void)mode; }
+// MIX_MODE (0, the default) / AIC_MODE (1) / AIV_MODE (2): how many AIV cores ICPU_RUN_KF runs per block; the
+// emulator runs the vector (AIV) view of every kernel (kernel_api.h).
+EMU_RT_FN void set_kernel_mode(int mode) { program().kernel_mode = mode; }
 
 }  // namespace ascendc_emu
 

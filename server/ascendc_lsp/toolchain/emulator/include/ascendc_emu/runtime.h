@@ -204,6 +204,7 @@ struct Runtime {
     // the NPU code of its first faulting report (what aclrtSynchronizeStream returns), the host-side state
     int launch_no = 0;
     const char* launch_fault = nullptr;
+    int task_ratio = 1;  // AIV cores per logical block of the running launch (2 for a mix 1:2 kernel)
     struct ProgramState* program = nullptr;
     char altstack[1 << 16];                          // signal stack of the crash handler
 };
