@@ -118,6 +118,18 @@ def test_host_api_misuse_returns_the_documented_codes_and_is_reported(
     assert "test pass!" in r.stdout and not r.correct
 
 
+def test_kernels_load_and_launch_by_name(probe: Callable[..., ProgramRunResult], probe_src: Path) -> None:
+    r = probe("byname")
+    assert "[ERROR]" not in r.stdout, r.stdout  # every return code as documented, the result right
+    (ln,) = r.launches
+    assert ln.kernel == "add_scalar" and ln.line == line_of(
+        probe_src, 'expect("launch", aclrtLaunchKernelWithConfig'
+    )
+    found = {(check, line) for check, _cat, line, _msg in errors(r)}
+    assert ("acl-kernel", line_of(probe_src, '"no_such_kernel"')) in found
+    assert ("acl-kernel-args", line_of(probe_src, '"short-args"')) in found
+
+
 def test_a_kernel_overrunning_its_device_buffer_is_a_gm_out_of_bounds_error(
     probe: Callable[..., ProgramRunResult],
 ) -> None:

@@ -27,6 +27,7 @@ saying so; once it is there, the sample must pass like the others.
 | cannmirror/asc-devkit | examples/01_simd_cpp_api/05_best_practices/04_memory_access/bank_conflict_ub | verify_result.py | LocalTensor<float>::LocalTensor(AscendC::TPosition |
 | LnickOne/Ascend | AscendC/lesson_01/0_introduction/3_add_kernellaunch/AddKernelInvocationNeo | verify_result.py | |
 | LnickOne/Ascend | AscendC/lesson_01/0_introduction/3_add_kernellaunch/AddKernelInvocationTilingNeo | verify_result.py | |
+| LnickOne/Ascend | AscendC/lesson_01/0_introduction/3_add_kernellaunch/AddKernelInvocationAcl | verify_result.py | |
 | LnickOne/Ascend | AscendC/lesson_01/tutorials/AddCustomSample/KernelLaunch/AddKernelInvocationNeo | verify_result.py | |
 | LnickOne/Ascend | AscendC/lesson_01/tutorials/AddCustomSample/KernelLaunch/AddKernelInvocationTilingNeo | verify_result.py | |
 | LnickOne/Ascend | AscendC/lesson_01/0_introduction/19_unaligned_wholereduces_kernellaunch/WholeReduceSumKernelInvocation | verify_result.py | |

@@ -32,6 +32,7 @@ from ascendc_lsp.toolchain.program.lower import (
     aclrtlaunch_definitions,
     aclrtlaunch_header,
     code_mask,
+    kernel_registrations,
     kernel_signatures,
     lower_text,
 )
@@ -125,7 +126,11 @@ def prepare_units(layout: ProgramLayout) -> tuple[list[_Unit], dict[str, str], l
                 if src in layout.kernel_sources and not s.template:
                     headers[f"aclrtlaunch_{s.name}.h"] = aclrtlaunch_header(s)
                     kernels.append(s.name)
-                    appended[src] = appended.get(src, "") + aclrtlaunch_definitions([s], str(src))
+                    appended[src] = (
+                        appended.get(src, "")
+                        + aclrtlaunch_definitions([s], str(src))
+                        + kernel_registrations([s], str(src))
+                    )
     units: list[_Unit] = []
     launches = 0
     for src in layout.sources:

@@ -33,7 +33,7 @@ class CMakeError(ValueError):
 @dataclass
 class Target:
     name: str
-    kind: str  # executable | library | ascendc_library
+    kind: str  # executable | library | ascendc_library | ascendc_fatbin (a kernel binary loaded at run time)
     sources: list[Path] = field(default_factory=list)
     include_dirs: list[Path] = field(default_factory=list)
     defines: dict[str, str | None] = field(default_factory=dict)
@@ -517,6 +517,8 @@ class _Evaluator:
             kind = (
                 "executable"
                 if name == "add_executable"
+                else "ascendc_fatbin"
+                if name == "ascendc_fatbin_library"
                 else "ascendc_library"
                 if name.startswith("ascendc")
                 else "library"

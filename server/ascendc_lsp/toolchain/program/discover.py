@@ -349,6 +349,13 @@ def discover(
                 include_dirs.extend(d for d in t.include_dirs if d not in include_dirs)
                 for k, v in t.defines.items():
                     defs.setdefault(k, v)
+            # kernel binaries the program loads at run time (aclrtBinaryLoadFromFile): compiled in, found by name
+            for tg in project.targets.values():
+                if tg.kind == "ascendc_fatbin":
+                    for s in tg.sources:
+                        if s.suffix in SOURCE_SUFFIXES and s not in sources:
+                            sources.append(s)
+                            kernel_sources.append(s)
             include_dirs.extend(d for d in project.include_dirs if d not in include_dirs)
             for k, v in project.defines.items():
                 defs.setdefault(k, v)

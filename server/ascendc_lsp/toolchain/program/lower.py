@@ -510,6 +510,32 @@ def aclrtlaunch_definitions(sigs: list[KernelSignature], original_path: str) -> 
     return "\n".join(out) + ("\n" if out else "")
 
 
+def kernel_registrations(sigs: list[KernelSignature], original_path: str) -> str:
+    """Registrations of the kernels launchable by name (aclrtBinaryGetFunction + aclrtLaunchKernel*), appended to
+    the kernel's lowered source: a thunk per kernel unpacks the appended argument bytes in parameter order."""
+    out: list[str] = []
+    for sig in sigs:
+        if sig.template:
+            continue
+        unpack = " ".join(
+            f"{p.type} {p.name}{{}}; if (!::ascendc_emu::take_arg(&{p.name}, sizeof({p.name}), ascendc_emu_args, "
+            "ascendc_emu_size, ascendc_emu_off)) return false;"
+            for p in sig.params
+        )
+        names = ", ".join(p.name for p in sig.params)
+        out.append(f"#line {sig.line} {json.dumps(original_path)}")
+        out.append(
+            f"static const bool ascendc_emu_registered_{sig.name} = ::ascendc_emu::register_kernel("
+            f"{json.dumps(sig.name)}, [](uint32_t ascendc_emu_blocks, void* ascendc_emu_stream, "
+            "const uint8_t* ascendc_emu_args, size_t ascendc_emu_size, const ::ascendc_emu::Loc& ascendc_emu_loc) "
+            f"-> bool {{ size_t ascendc_emu_off = 0; {unpack} if (ascendc_emu_off != ascendc_emu_size) return false; "
+            f"::ascendc_emu::kernel_launch({json.dumps(sig.name)}, ascendc_emu_loc.file, ascendc_emu_loc.line, "
+            f"[&](auto&&... {ARG_PACK}) {{ {sig.name}({ARG_PACK}...); }}, ASCENDC_EMU_WORKSPACE_FROM_END, "
+            f"{sig.task_ratio})(ascendc_emu_blocks, nullptr, ascendc_emu_stream)({names}); return true; }});"
+        )
+    return "\n".join(out) + ("\n" if out else "")
+
+
 __all__ = [
     "KernelParam",
     "KernelSignature",
@@ -520,6 +546,7 @@ __all__ = [
     "aclrtlaunch_header",
     "code_mask",
     "find_launches",
+    "kernel_registrations",
     "kernel_signatures",
     "lower_text",
 ]

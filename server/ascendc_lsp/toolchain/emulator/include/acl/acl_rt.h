@@ -12,6 +12,18 @@
 typedef void* aclrtStream;
 typedef void* aclrtContext;
 typedef void* aclrtEvent;
+// kernel loading and launching (the Runtime API's "Kernel加载与执行"): in the emulator the kernels are those
+// compiled into the program (the sample's ascendc_fatbin_library sources), found by name
+typedef void* aclrtBinHandle;
+typedef void* aclrtFuncHandle;
+typedef void* aclrtArgsHandle;
+typedef void* aclrtParamHandle;
+typedef struct aclrtBinaryLoadOptions aclrtBinaryLoadOptions;
+typedef struct aclrtLaunchKernelAttr aclrtLaunchKernelAttr;
+typedef struct aclrtLaunchKernelCfg {
+    aclrtLaunchKernelAttr* attrs;
+    size_t numAttrs;
+} aclrtLaunchKernelCfg;
 
 typedef enum aclrtMemcpyKind {
     ACL_MEMCPY_HOST_TO_HOST,
@@ -86,6 +98,21 @@ EMU_RT_FN aclError aclrtMemcpy(void* dst, size_t destMax, const void* src, size_
 EMU_RT_FN aclError aclrtMemcpyAsync(void* dst, size_t destMax, const void* src, size_t count, aclrtMemcpyKind kind,
                                     aclrtStream stream, ASCENDC_EMU_ACL_LOC);
 EMU_RT_FN aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t* free, size_t* total, ASCENDC_EMU_ACL_LOC);
+// kernel loading and launching
+EMU_RT_FN aclError aclrtBinaryLoadFromFile(const char* binPath, aclrtBinaryLoadOptions* options,
+                                           aclrtBinHandle* binHandle, ASCENDC_EMU_ACL_LOC);
+EMU_RT_FN aclError aclrtBinaryGetFunction(const aclrtBinHandle binHandle, const char* kernelName,
+                                          aclrtFuncHandle* funcHandle, ASCENDC_EMU_ACL_LOC);
+EMU_RT_FN aclError aclrtBinaryUnLoad(aclrtBinHandle binHandle, ASCENDC_EMU_ACL_LOC);
+EMU_RT_FN aclError aclrtKernelArgsInit(aclrtFuncHandle funcHandle, aclrtArgsHandle* argsHandle, ASCENDC_EMU_ACL_LOC);
+EMU_RT_FN aclError aclrtKernelArgsAppend(aclrtArgsHandle argsHandle, void* param, size_t paramSize,
+                                         aclrtParamHandle* paramHandle, ASCENDC_EMU_ACL_LOC);
+EMU_RT_FN aclError aclrtKernelArgsFinalize(aclrtArgsHandle argsHandle, ASCENDC_EMU_ACL_LOC);
+EMU_RT_FN aclError aclrtLaunchKernelWithConfig(aclrtFuncHandle funcHandle, uint32_t blockDim, aclrtStream stream,
+                                               aclrtLaunchKernelCfg* cfg, aclrtArgsHandle argsHandle, void* reserve,
+                                               ASCENDC_EMU_ACL_LOC);
+EMU_RT_FN aclError aclrtLaunchKernel(aclrtFuncHandle funcHandle, uint32_t blockDim, const void* argsData,
+                                     size_t argsSize, aclrtStream stream, ASCENDC_EMU_ACL_LOC);
 // errors
 EMU_RT_FN aclError aclrtGetLastError(aclrtLastErrLevel level);
 EMU_RT_FN aclError aclrtPeekAtLastError(aclrtLastErrLevel level);

@@ -41,6 +41,18 @@ EMU_RT_FN void program_launch(const char* kernel, const Loc& loc, uint32_t block
 // The user workspace that follows a system workspace starting at `sys` (GetUserWorkspace).
 EMU_RT_FN uint8_t* program_user_workspace(uint8_t* sys);
 
+// Kernels launchable by name (aclrtBinaryGetFunction + aclrtLaunchKernel*): the toolchain registers every
+// non-template kernel of the program with a thunk that unpacks the appended argument bytes in parameter order
+// (false when they do not add up to the kernel's parameters) and launches it.
+using KernelThunk = bool (*)(uint32_t blocks, void* stream, const uint8_t* args, size_t size, const Loc& loc);
+EMU_RT_FN bool register_kernel(const char* name, KernelThunk thunk);
+inline bool take_arg(void* dst, size_t bytes, const uint8_t* args, size_t size, size_t& off) {
+    if (off + bytes > size) return false;
+    for (size_t i = 0; i < bytes; i++) ((uint8_t*)dst)[i] = args[off + i];
+    off += bytes;
+    return true;
+}
+
 template <class F>
 struct KernelCall {
     F fn;

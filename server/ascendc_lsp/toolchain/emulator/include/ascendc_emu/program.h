@@ -56,6 +56,15 @@ struct EventRec {
     int id;
     bool recorded;
 };
+struct KernelEntry {
+    std::string name;
+    KernelThunk thunk;
+};
+struct ArgsRec {  // aclrtKernelArgsInit .. Finalize
+    KernelEntry* fn;
+    std::vector<uint8_t> bytes;
+    bool final;
+};
 
 struct ProgramState {
     int device = -1;
@@ -71,6 +80,8 @@ struct ProgramState {
     aclError last_error = ACL_SUCCESS;
     bool in_device_access = false;
     int kernel_mode = 0;  // SetKernelMode (CPU twin): 0 MIX (the default), 1 AIC, 2 AIV
+    std::vector<KernelEntry*> kernels;  // launchable by name
+    std::vector<ArgsRec*> args;
 };
 
 EMU_RT_FN ProgramState& program();
@@ -501,6 +512,30 @@ EMU_RT_FN bool device_free(void* ptr, const Loc& loc, const char* api) {
     return false;
 }
 
+EMU_RT_FN bool register_kernel(const char* name, KernelThunk thunk) {
+    program().kernels.push_back(new KernelEntry{name, thunk});
+    return true;
+}
+
+EMU_RT_FN aclError launch_by_name(KernelEntry* k, uint32_t blocks, void* stream, const uint8_t* args, size_t size,
+                                  const char* api, const Loc& loc) {
+    ProgramState& p = program();
+    bool known = false;
+    for (KernelEntry* e : p.kernels) known = known || e == k;
+    if (!known) {
+        host_report(true, "acl-kernel", "host-runtime-api", api, loc,
+                    "the function handle is null or not one aclrtBinaryGetFunction returned");
+        return p.last_error = ACL_ERROR_INVALID_PARAM;
+    }
+    if (!k->thunk(blocks, stream, args, size, loc)) {
+        host_report(true, "acl-kernel-args", "host-runtime-api", api, loc,
+                    "the %s B of arguments appended do not match the parameters of %s (appended in order, each "
+                    "of its parameter's size)", EMU_N(size), k->name.c_str());
+        return p.last_error = ACL_ERROR_INVALID_PARAM;
+    }
+    return ACL_SUCCESS;
+}
+
 // tikicpulib.h: GmAlloc'd memory is shared between host and kernel (never protected).
 EMU_RT_FN void* gm_alloc_shared(size_t size, const Loc& loc) {
     if (size == 0) {
@@ -815,6 +850,99 @@ EMU_RT_FN aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t* free, size_t* tota
     *total = (size_t)32 << 30;  // a 32 GB HBM device; the emulator allocates on demand
     *free = *total;
     return ACL_SUCCESS;
+}
+EMU_RT_FN aclError aclrtBinaryLoadFromFile(const char* binPath, aclrtBinaryLoadOptions* options,
+                                           aclrtBinHandle* binHandle, ascendc_emu::Loc loc) {
+    (void)binPath;
+    (void)options;
+    ascendc_emu::ProgramState& p = ascendc_emu::program();
+    if (!binHandle) {
+        ascendc_emu::host_report(true, "acl-param", "host-runtime-api", "aclrtBinaryLoadFromFile", loc,
+                                 "the output handle is null");
+        return p.last_error = ACL_ERROR_INVALID_PARAM;
+    }
+    *binHandle = (void*)&p.kernels;  // the kernels compiled into the program stand for the binary's
+    return ACL_SUCCESS;
+}
+EMU_RT_FN aclError aclrtBinaryGetFunction(const aclrtBinHandle binHandle, const char* kernelName,
+                                          aclrtFuncHandle* funcHandle, ascendc_emu::Loc loc) {
+    ascendc_emu::ProgramState& p = ascendc_emu::program();
+    if (!binHandle || !kernelName || !funcHandle) {
+        ascendc_emu::host_report(true, "acl-param", "host-runtime-api", "aclrtBinaryGetFunction", loc,
+                                 "a null handle, kernel name or output pointer");
+        return p.last_error = ACL_ERROR_INVALID_PARAM;
+    }
+    for (ascendc_emu::KernelEntry* k : p.kernels)
+        if (k->name == kernelName) {
+            *funcHandle = (void*)k;
+            return ACL_SUCCESS;
+        }
+    ascendc_emu::host_report(true, "acl-kernel", "host-runtime-api", "aclrtBinaryGetFunction", loc,
+                             "no kernel named '%s' among the program's kernels", kernelName);
+    return p.last_error = ACL_ERROR_INVALID_PARAM;
+}
+EMU_RT_FN aclError aclrtBinaryUnLoad(aclrtBinHandle binHandle, ascendc_emu::Loc loc) {
+    (void)loc;
+    return binHandle ? ACL_SUCCESS : ACL_ERROR_INVALID_PARAM;
+}
+EMU_RT_FN aclError aclrtKernelArgsInit(aclrtFuncHandle funcHandle, aclrtArgsHandle* argsHandle,
+                                       ascendc_emu::Loc loc) {
+    ascendc_emu::ProgramState& p = ascendc_emu::program();
+    if (!funcHandle || !argsHandle) {
+        ascendc_emu::host_report(true, "acl-param", "host-runtime-api", "aclrtKernelArgsInit", loc,
+                                 "a null function handle or output pointer");
+        return p.last_error = ACL_ERROR_INVALID_PARAM;
+    }
+    ascendc_emu::ArgsRec* a = new ascendc_emu::ArgsRec{(ascendc_emu::KernelEntry*)funcHandle, {}, false};
+    p.args.push_back(a);
+    *argsHandle = (void*)a;
+    return ACL_SUCCESS;
+}
+EMU_RT_FN aclError aclrtKernelArgsAppend(aclrtArgsHandle argsHandle, void* param, size_t paramSize,
+                                         aclrtParamHandle* paramHandle, ascendc_emu::Loc loc) {
+    ascendc_emu::ProgramState& p = ascendc_emu::program();
+    ascendc_emu::ArgsRec* a = (ascendc_emu::ArgsRec*)argsHandle;
+    if (!a || !param || a->final) {
+        ascendc_emu::host_report(true, "acl-param", "host-runtime-api", "aclrtKernelArgsAppend", loc,
+                                 !a || !param ? "a null argument list or parameter"
+                                              : "the argument list was already finalized (aclrtKernelArgsFinalize)");
+        return p.last_error = ACL_ERROR_INVALID_PARAM;
+    }
+    if (paramHandle) *paramHandle = (void*)(uintptr_t)(a->bytes.size() + 1);
+    a->bytes.insert(a->bytes.end(), (uint8_t*)param, (uint8_t*)param + paramSize);
+    return ACL_SUCCESS;
+}
+EMU_RT_FN aclError aclrtKernelArgsFinalize(aclrtArgsHandle argsHandle, ascendc_emu::Loc loc) {
+    (void)loc;
+    if (!argsHandle) return ACL_ERROR_INVALID_PARAM;
+    ((ascendc_emu::ArgsRec*)argsHandle)->final = true;
+    return ACL_SUCCESS;
+}
+EMU_RT_FN aclError aclrtLaunchKernelWithConfig(aclrtFuncHandle funcHandle, uint32_t blockDim, aclrtStream stream,
+                                               aclrtLaunchKernelCfg* cfg, aclrtArgsHandle argsHandle, void* reserve,
+                                               ascendc_emu::Loc loc) {
+    (void)cfg;
+    (void)reserve;
+    ascendc_emu::ArgsRec* a = (ascendc_emu::ArgsRec*)argsHandle;
+    if (!a || a->fn != (ascendc_emu::KernelEntry*)funcHandle) {
+        ascendc_emu::host_report(true, "acl-param", "host-runtime-api", "aclrtLaunchKernelWithConfig", loc,
+                                 "the argument list was not made for this function handle (aclrtKernelArgsInit)");
+        return ascendc_emu::program().last_error = ACL_ERROR_INVALID_PARAM;
+    }
+    return ascendc_emu::launch_by_name(a->fn, blockDim, stream, a->bytes.data(), a->bytes.size(),
+                                       "aclrtLaunchKernelWithConfig", loc);
+}
+// The arguments are in device memory (aclrtMalloc): read where the launch finds them.
+EMU_RT_FN aclError aclrtLaunchKernel(aclrtFuncHandle funcHandle, uint32_t blockDim, const void* argsData,
+                                     size_t argsSize, aclrtStream stream, ascendc_emu::Loc loc) {
+    if (argsSize && !ascendc_emu::check_range(argsData, argsSize, true, "argument data", "aclrtLaunchKernel", loc))
+        return ascendc_emu::program().last_error = ACL_ERROR_INVALID_PARAM;
+    std::vector<uint8_t> copy(argsSize);
+    ascendc_emu::device_protect(false);
+    if (argsSize) memcpy(copy.data(), argsData, argsSize);
+    ascendc_emu::device_protect(true);
+    return ascendc_emu::launch_by_name((ascendc_emu::KernelEntry*)funcHandle, blockDim, stream, copy.data(),
+                                       copy.size(), "aclrtLaunchKernel", loc);
 }
 EMU_RT_FN aclError aclrtGetLastError(aclrtLastErrLevel level) {
     (void)level;
