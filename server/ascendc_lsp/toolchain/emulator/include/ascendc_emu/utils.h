@@ -1,0 +1,83 @@
+// Utility interfaces real kernels call besides the compute APIs (clean-room): IsSameType, DivCeil/AlignUp,
+// AscendCUtils, the system variables (GetDataBlockSizeInBytes, GetArchVersion), and InitGlobalMemory / the GM form
+// of Fill. Sources: docs/zh/api/SIMD-API/基础API/工具接口/系统资源与变量/*.md, docs/zh/api/SIMD-API/高阶API/张量变换/
+// Fill-97.md; the helpers' semantics from how the docs' examples (ReduceMax.md: DivCeil) and public kernels call them.
+#ifndef ASCENDC_EMU_ASCENDC_EMU_UTILS_H_
+#define ASCENDC_EMU_ASCENDC_EMU_UTILS_H_
+#include "vector.h"
+
+namespace AscendC {
+// Type comparison as kernels spell it: `if constexpr (IsSameType<T, half>::value)`.
+template <typename T, typename U>
+struct IsSameType {
+    static constexpr bool value = false;
+};
+template <typename T>
+struct IsSameType<T, T> {
+    static constexpr bool value = true;
+};
+
+// Integer helpers. Two independent template parameters: a kernel's own `template <class T> T AlignUp(T, T)` is
+// more specialised and wins overload resolution, so kernels that define their own keep compiling.
+template <typename T, typename U>
+constexpr T DivCeil(T a, U b) {
+    return b == 0 ? T(0) : static_cast<T>((a + static_cast<T>(b) - 1) / static_cast<T>(b));
+}
+template <typename T, typename U>
+constexpr T AlignUp(T a, U b) {
+    return b == 0 ? a : static_cast<T>(DivCeil(a, b) * static_cast<T>(b));
+}
+
+// GetDataBlockSizeInBytes.md: one DataBlock is 32 B on every architecture the emulator models.
+constexpr int16_t GetDataBlockSizeInBytes() { return 32; }
+// GetArchVersion.md: the architecture version, hexadecimal-coded (2201 -> 0x2201).
+inline void GetArchVersion(uint32_t& coreVersion) {
+    uint32_t dec = (uint32_t)ascendc_emu::rt().soc.arch, hex = 0, shift = 0;
+    for (; dec; dec /= 10, shift += 4) hex |= (dec % 10) << shift;
+    coreVersion = hex;
+}
+
+// AscendCUtils: the mask and overflow helpers kernels call (SetMask<T>(count) = a continuous mask of `count`
+// lanes, or the (high, low) bit mask; SetMaskCount / SetMaskNorm switch the mask mode).
+struct AscendCUtils {
+    template <typename T>
+    static void SetMask(const uint64_t count) {
+        ascendc_emu::set_mask_cont(256 / (int)sizeof(T), count);
+    }
+    template <typename T>
+    static void SetMask(const uint64_t maskHigh, const uint64_t maskLow) {
+        SetVectorMask<T>(maskHigh, maskLow);
+    }
+    template <typename T>
+    static void SetMaskCount() { ascendc_emu::blk().counter_mode = true; }
+    template <typename T>
+    static void SetMaskNorm() { ascendc_emu::blk().counter_mode = false; }
+    static void SetOverflow(uint64_t) {}  // saturation control: the emulator always saturates (Cast.md)
+    static constexpr int32_t GetC0Count(const int32_t dtypeSize) { return dtypeSize ? 32 / dtypeSize : 0; }
+    static constexpr int32_t GetC0Size() { return 32; }
+};
+
+// InitGlobalMemory / Fill on GM (Fill-97.md): `size` elements of GM set to `value` by the MTE3 pipe (through a
+// UB staging buffer on the NPU). The docs' constraints stay the kernel's: an MTE3 -> MTE2 sync before reading the
+// memory back on the same core, SyncAll across cores.
+template <typename T>
+inline void InitGlobalMemory(GlobalTensor<T>& gm, const uint64_t size, const ascendc_emu::nd_t<T> value, EMU_LOC) {
+    using namespace ascendc_emu;
+    uint64_t bytes = size * sizeof(T);
+    begin_epoch(P_MTE3);
+    Ev ev;
+    trace_begin(ev, P_MTE3, "InitGlobalMemory", loc);
+    if (ev.on) ev.j.i("bytes", (long long)bytes).s("src", "ub").s("dst", "gm").b("gm_aligned512", ((uintptr_t)gm.ptr_ & 511u) == 0);
+    trace_end(ev);
+    uint64_t lo, hi;
+    if (!bytes || !gm_check(gm.ptr_, bytes, true, P_MTE3, "InitGlobalMemory", loc, &lo, &hi)) return;
+    gm_shadow_access((uint8_t*)gm.ptr_ + lo, hi - lo, true, P_MTE3, intern_site(loc.file, loc.line, "InitGlobalMemory"),
+                     "InitGlobalMemory", loc);
+    for (uint64_t i = lo / sizeof(T); i < hi / sizeof(T); i++) std::memcpy(gm.ptr_ + i, &value, sizeof(T));
+}
+template <typename T>
+inline void Fill(GlobalTensor<T>& gmWorkspaceAddr, const uint64_t size, const ascendc_emu::nd_t<T> value, EMU_LOC) {
+    InitGlobalMemory(gmWorkspaceAddr, size, value, loc);
+}
+}  // namespace AscendC
+#endif  // ASCENDC_EMU_ASCENDC_EMU_UTILS_H_
