@@ -52,18 +52,6 @@ struct BlockNumVar {
 inline int64_t print_arg(const BlockIdxVar& v) { return (int64_t)v; }
 inline int64_t print_arg(const BlockNumVar& v) { return (int64_t)v; }
 
-inline AscendC::TPosition space_pos(int sp) {
-    using AscendC::TPosition;
-    switch (sp) {
-        case SP_L1: return TPosition::A1;
-        case SP_L0A: return TPosition::A2;
-        case SP_L0B: return TPosition::B2;
-        case SP_L0C: return TPosition::CO1;
-        case SP_BT: return TPosition::C2;
-        case SP_FB: return TPosition::C2PIPE2GM;
-        default: return TPosition::VECCALC;
-    }
-}
 // A raw on-chip pointer as a LocalTensor reaching to the end of its memory; an empty tensor (reported) when the
 // pointer is in none of this core's memories.
 template <class T>

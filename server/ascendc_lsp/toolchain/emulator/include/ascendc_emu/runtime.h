@@ -89,7 +89,7 @@ struct Num {
 struct Soc {
     char name[64] = "Ascend910B";
     uint64_t bytes[NSPACE] = {0, 196608, 524288, 65536, 65536, 131072, 1024, 2048};
-    uint64_t ub_reserved = 0;  // UB the AscendC APIs of the reserved-UB table use internally (8 KB on arch 2201)
+    uint64_t ub_reserved = 8192;  // UB the AscendC APIs of the reserved-UB table use internally (8 KB on arch 2201)
     int max_buffers = 64, max_live = 8, event_ids = 8, has_pad = 1, aiv = 48, aic = 24;
     int arch = 2201;           // NPU architecture version; selects the reserved-UB API table
 };

@@ -28,6 +28,18 @@ inline Space pos_space(TPosition p) {
         default: return SP_UB;
     }
 }
+inline AscendC::TPosition space_pos(int sp) {
+    using AscendC::TPosition;
+    switch (sp) {
+        case SP_L1: return TPosition::A1;
+        case SP_L0A: return TPosition::A2;
+        case SP_L0B: return TPosition::B2;
+        case SP_L0C: return TPosition::CO1;
+        case SP_BT: return TPosition::C2;
+        case SP_FB: return TPosition::C2PIPE2GM;
+        default: return TPosition::VECCALC;
+    }
+}
 inline const char* pos_name(TPosition p) {
     static const char* n[] = {"GM", "A1", "A2", "B1", "B2", "C1", "C2", "CO1", "CO2", "VECIN", "VECOUT", "VECCALC",
                               "SPM", "TSCM", "C2PIPE2GM", "C2PIPE2LOCAL", "MAX"};
@@ -281,6 +293,50 @@ public:
         if (!emu_check(i, 1, false, ascendc_emu::P_S, "operator()", loc, 1)) return dummy;
         ascendc_emu::trace_scalar("GetValue", ascendc_emu::pos_space(pos_), loc, false);
         return *(T*)(ptr_ + (size_t)i * sizeof(T));
+    }
+};
+
+// LocalMemAllocator (LocalMemAllocator/*.md): a linear allocator of one memory, from address 0 upwards, without
+// free; a tensor past the memory's end is reported (as an error with --strict-ub; otherwise a warning, and the
+// fault comes from the first access, as on the NPU). Allocations start 32-byte aligned.
+template <Hardware hard = Hardware::UB>
+class LocalMemAllocator {
+public:
+    LocalMemAllocator() {}
+    uint32_t GetCurAddr() const { return cur_; }
+    template <class DataType, uint32_t tileSize>
+    LocalTensor<DataType> Alloc(EMU_LOC) { return alloc<DataType>(default_pos(), tileSize, loc); }
+    template <TPosition pos, class DataType, uint32_t tileSize>
+    LocalTensor<DataType> Alloc(EMU_LOC) { return alloc<DataType>(pos, tileSize, loc); }
+    template <class DataType>
+    LocalTensor<DataType> Alloc(uint32_t tileSize, EMU_LOC) { return alloc<DataType>(default_pos(), tileSize, loc); }
+    template <TPosition pos, class DataType>
+    LocalTensor<DataType> Alloc(uint32_t tileSize, EMU_LOC) { return alloc<DataType>(pos, tileSize, loc); }
+
+private:
+    uint32_t cur_ = 0;
+    static constexpr ascendc_emu::Space space() {
+        using namespace ascendc_emu;
+        return hard == Hardware::L1 ? SP_L1 : hard == Hardware::L0A ? SP_L0A : hard == Hardware::L0B ? SP_L0B
+             : hard == Hardware::L0C ? SP_L0C : hard == Hardware::BIAS ? SP_BT : hard == Hardware::FIXBUF ? SP_FB : SP_UB;
+    }
+    static TPosition default_pos() { return ascendc_emu::space_pos(space()); }
+    template <class D>
+    LocalTensor<D> alloc(TPosition pos, uint32_t n, const ascendc_emu::Loc& loc) {
+        using namespace ascendc_emu;
+        uint64_t bytes = (uint64_t)n * sizeof(D), end = (uint64_t)cur_ + bytes;
+        if (rt().cur && end > space_capacity(space())) {
+            const char* m = "LocalMemAllocator::Alloc of %s B at 0x%x runs past the end of %s (%s B on %s)";
+            if (rt().modes.strict_ub)
+                report_error("ub-capacity", "ub-overflow", P_S, "Alloc", loc, m, EMU_N(bytes), cur_, space_name(space()),
+                             EMU_N(space_capacity(space())), rt().soc.name);
+            else
+                report_warning("ub-capacity", "ub-overflow", P_S, "Alloc", loc, m, EMU_N(bytes), cur_, space_name(space()),
+                               EMU_N(space_capacity(space())), rt().soc.name);
+        }
+        LocalTensor<D> t(pos, cur_, n);
+        cur_ = (uint32_t)((end + 31) / 32 * 32);
+        return t;
     }
 };
 
