@@ -79,5 +79,73 @@ template <typename T>
 inline void Fill(GlobalTensor<T>& gmWorkspaceAddr, const uint64_t size, const ascendc_emu::nd_t<T> value, EMU_LOC) {
     InitGlobalMemory(gmWorkspaceAddr, size, value, loc);
 }
+
+// Dynamic-input lists (辅助数据结构/ListTensorDesc.md, TensorDesc/*.md; layout from 如何开发动态输入算子.md): at `data`
+// a uint64 ptrOffset, then per tensor a {uint32 dim, uint32 index} word and `dim` uint64 shape values, and at
+// data + ptrOffset the tensors' data pointers. The kernel reads them by scalar GM accesses.
+template <typename T>
+class TensorDesc {
+public:
+    TensorDesc() {}
+    void SetShapeAddr(uint64_t* shapePtr) { shape_ = shapePtr; }
+    uint64_t GetDim() { return dim_; }
+    uint64_t GetIndex() { return index_; }
+    uint64_t GetShape(uint32_t offset) { return shape_ && offset < dim_ ? shape_[offset] : 0; }
+    T* GetDataPtr() { return data_; }
+    GlobalTensor<T> GetDataObj() {
+        GlobalTensor<T> g;
+        uint64_t n = dim_ ? 1 : 0;
+        for (uint64_t i = 0; i < dim_ && shape_; i++) n *= shape_[i];
+        g.SetGlobalBuffer(data_, n);
+        return g;
+    }
+    uint64_t dim_ = 0, index_ = 0;
+    uint64_t* shape_ = nullptr;
+    T* data_ = nullptr;
+};
+class ListTensorDesc {
+public:
+    ListTensorDesc() {}
+    ListTensorDesc(void* data, uint32_t length = 0xffffffff, uint32_t shapeSize = 0xffffffff, EMU_LOC) {
+        Init(data, length, shapeSize, loc);
+    }
+    void Init(void* data, uint32_t length = 0xffffffff, uint32_t shapeSize = 0xffffffff, EMU_LOC) {
+        data_ = (uint8_t*)data;
+        count_ = 0;
+        uint64_t off = word(0, loc);
+        for (uint64_t pos = 8; pos < off && count_ < 4096; count_++) pos += 8 * (1 + (word(pos, loc) & 0xffffffffu));
+        if (shapeSize != 0xffffffff && shapeSize != count_)
+            ascendc_emu::report_error("list-tensor", "tiling-runtime", ascendc_emu::P_S, "ListTensorDesc", loc,
+                                      "ListTensorDesc holds %u tensors, the caller says %u", count_, shapeSize);
+        (void)length;
+    }
+    uint32_t GetSize() { return count_; }
+    template <typename T>
+    T* GetDataPtr(uint32_t index, EMU_LOC) {
+        if (index >= count_) return nullptr;
+        return (T*)(uintptr_t)word(word(0, loc) + 8ull * index, loc);
+    }
+    template <typename T>
+    void GetDesc(TensorDesc<T>& desc, uint32_t index, EMU_LOC) {
+        uint64_t pos = 8;
+        for (uint32_t i = 0; i < index && i < count_; i++) pos += 8 * (1 + (word(pos, loc) & 0xffffffffu));
+        uint64_t head = word(pos, loc);
+        desc.dim_ = head & 0xffffffffu;
+        desc.index_ = head >> 32;
+        for (uint64_t d = 0; d < desc.dim_ && desc.shape_; d++) desc.shape_[d] = word(pos + 8 + 8 * d, loc);
+        desc.data_ = GetDataPtr<T>(index, loc);
+    }
+
+private:
+    uint64_t word(uint64_t off, const ascendc_emu::Loc& loc) {
+        GlobalTensor<uint64_t> g;
+        g.SetGlobalBuffer((uint64_t*)(data_ + off));
+        return data_ ? g.GetValue(0, loc) : 0;
+    }
+    uint8_t* data_ = nullptr;
+    uint32_t count_ = 0;
+};
 }  // namespace AscendC
+// The name the first AscendC releases used for the namespace.
+namespace tik2 = AscendC;
 #endif  // ASCENDC_EMU_ASCENDC_EMU_UTILS_H_
