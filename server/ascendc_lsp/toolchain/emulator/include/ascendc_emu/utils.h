@@ -148,4 +148,9 @@ private:
 }  // namespace AscendC
 // The name the first AscendC releases used for the namespace.
 namespace tik2 = AscendC;
+// Names the SDK makes visible at global scope: public kernels call them unqualified without `using namespace
+// AscendC` (cann-ops trunc/sync_kl.h: GetTPipePtr, masked_select_v3.cpp: GetUserWorkspace).
+using AscendC::GetSysWorkSpacePtr;
+using AscendC::GetTPipePtr;
+using AscendC::GetUserWorkspace;
 #endif  // ASCENDC_EMU_ASCENDC_EMU_UTILS_H_
