@@ -184,6 +184,7 @@ inline void vcadd(T* dst, T* src, uint16_t repeat, uint16_t dstRepStride, uint16
 namespace AscendC {
 inline uint64_t GetAccVal() { return ascendc_emu::blk().acc_val; }
 }  // namespace AscendC
+inline uint64_t get_acc_val() { return ascendc_emu::blk().acc_val; }
 
 // vtranspose(dst, src): one 16 x 16 matrix of 16-bit elements (512 B) transposed (Transpose.md's basic form).
 template <class T>

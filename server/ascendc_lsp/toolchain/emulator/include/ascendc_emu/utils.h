@@ -7,6 +7,15 @@
 #include "vector.h"
 
 namespace AscendC {
+// Block and repeat sizes kernels take from the SDK by name (32-byte DataBlocks, 256-byte repeats).
+constexpr uint32_t ONE_BLK_FLOAT_NUM = 8;
+constexpr uint32_t ONE_BLK_HALF_NUM = 16;
+constexpr uint32_t ONE_REPEAT_FLOAT_SIZE = 64;
+constexpr uint32_t ONE_REPEAT_HALF_SIZE = 128;
+constexpr uint32_t DEFAULT_BLK_STRIDE = 1;
+constexpr uint32_t B16_BYTE_SIZE = 2;
+constexpr uint32_t B32_BYTE_SIZE = 4;
+
 // Type comparison as kernels spell it: `if constexpr (IsSameType<T, half>::value)`.
 template <typename T, typename U>
 struct IsSameType {
@@ -146,8 +155,11 @@ private:
     uint32_t count_ = 0;
 };
 }  // namespace AscendC
-// The name the first AscendC releases used for the namespace.
-namespace tik2 = AscendC;
+// The name the first AscendC releases used for the namespace: samples write `using namespace tik2;`, `tik2::GmAlloc`
+// and open `namespace tik2 { ... }` themselves, so it is a namespace that sees everything of AscendC.
+namespace tik2 {
+using namespace AscendC;
+}
 // Names the SDK makes visible at global scope: public kernels call them unqualified without `using namespace
 // AscendC` (cann-ops trunc/sync_kl.h: GetTPipePtr, masked_select_v3.cpp: GetUserWorkspace).
 using AscendC::GetSysWorkSpacePtr;
