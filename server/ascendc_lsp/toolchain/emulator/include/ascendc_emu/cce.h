@@ -87,7 +87,7 @@ inline const ascendc_emu::BlockNumVar block_num{};
 inline void pipe_barrier(pipe_t pipe, EMU_LOC) { ascendc_emu::pipe_barrier(ascendc_emu::pipe_of(pipe), loc); }
 inline void set_flag(pipe_t src, pipe_t dst, int eventId, EMU_LOC) {
     using namespace ascendc_emu;
-    ascendc_emu::set_flag(hard_event_of(pipe_of(src), pipe_of(dst), "set_flag", loc), eventId, loc, "set_flag");
+    ascendc_emu::set_flag(hard_event_of(pipe_of(src), pipe_of(dst), "set_flag", loc), eventId, loc);
 }
 inline void wait_flag(pipe_t src, pipe_t dst, int eventId, EMU_LOC) {
     using namespace ascendc_emu;
