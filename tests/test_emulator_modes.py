@@ -209,3 +209,15 @@ def test_crosscore_mode0_is_a_barrier(binaries: dict[str, Path], tmp_path: Path)
     hang = run(binaries["npu"], tmp_path, "crosscore_hang")
     hits = hang.errors("sync-deadlock")
     assert hang.rc == 3 and hits and hits[0]["code"] == "507014" and hits[0]["api"] == "CrossCoreWaitFlag"
+
+
+def test_group_barrier(binaries: dict[str, Path], tmp_path: Path) -> None:
+    for order in ("sequential", "reverse", "interleaved"):
+        r = run(binaries["npu"], tmp_path, "group_barrier", "--block-order", order)
+        assert_clean(r)
+        assert r.z is not None
+        z = r.z.view(np.int32)
+        assert list(z[:8]) == [3] * 8 and list(z[10:12]) == [3, 3]
+    hang = run(binaries["npu"], tmp_path, "group_barrier_hang")
+    hits = hang.errors("sync-deadlock")
+    assert hang.rc == 3 and hits and hits[0]["api"] == "GroupBarrier::Wait"

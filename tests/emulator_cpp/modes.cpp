@@ -287,10 +287,39 @@ static void crosscore(GM_ADDR x, GM_ADDR z, bool skip) {
     CrossCoreWaitFlag(3);
 }
 
+// ---- GroupBarrier: blocks 0-1 arrive after adding into GM, blocks 2-3 wait and read the sum; InitOutput zeroes GM
+static void group_barrier(GM_ADDR x, GM_ADDR z, GM_ADDR ws, bool short_arrive) {
+    TPipe pipe;
+    GlobalTensor<int32_t> out;
+    out.SetGlobalBuffer((__gm__ int32_t*)z, N);
+    GroupBarrier<PipeMode::MTE3_MODE> bar(ws, 2, 2);
+    if (GetBlockIdx() == 0) InitOutput<int32_t>(out, 8, 0);
+    SyncAll();
+    TQue<TPosition::VECOUT, 1> qo;
+    pipe.InitBuffer(qo, 1, 32);
+    if (GetBlockIdx() < 2) {
+        if (short_arrive && GetBlockIdx() == 1) return;
+        LocalTensor<int32_t> t = qo.AllocTensor<int32_t>();
+        Duplicate(t, (int32_t)(GetBlockIdx() + 1), 8);
+        qo.EnQue(t);
+        t = qo.DeQue<int32_t>();
+        SetAtomicAdd<int32_t>();
+        DataCopy(out, t, 8);
+        SetAtomicNone();
+        qo.FreeTensor(t);
+        bar.Arrive(GetBlockIdx());
+    } else {
+        bar.Wait(GetBlockIdx() - 2);
+        out.SetValue(8 + GetBlockIdx(), out.GetValue(0));  // 1 + 2, seen by both waiters
+    }
+    (void)x;
+}
+
 int main(int argc, char** argv) {
     ascendc_emu::Harness h(argc, argv);
     GM_ADDR x = h.Input("x");
     GM_ADDR z = h.Output("z", N * 4);
+    GM_ADDR ws = h.Workspace(4096);
     const char* c = getenv("EMU_CASE");
     std::string k = c ? c : "";
     h.Launch(BLOCKS, [&] {
@@ -316,6 +345,8 @@ int main(int argc, char** argv) {
         else if (k == "static_tensor") static_tensor(x, z);
         else if (k == "crosscore") crosscore(x, z, false);
         else if (k == "crosscore_hang") crosscore(x, z, true);
+        else if (k == "group_barrier") group_barrier(x, z, ws, false);
+        else if (k == "group_barrier_hang") group_barrier(x, z, ws, true);
         else ascendc_emu::report_error("case", "toolchain-env", -1, "main", ascendc_emu::Loc(), "unknown EMU_CASE %s", c);
     });
     return h.Finish();

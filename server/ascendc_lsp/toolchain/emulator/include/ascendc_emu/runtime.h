@@ -218,6 +218,7 @@ struct Runtime {
     uint64_t sync_epoch = 0;
     int sync_arrived = 0;
     int xarrived[16] = {};  // CrossCoreSetFlag mode 0: blocks that set each flagId in the current round
+    std::vector<std::pair<const void*, uint64_t>> group_arrivals;  // GroupBarrier workspace -> Arrive calls
     int stderr_lines = 0;
     void (*fn)(void*) = nullptr;
     void* fn_arg = nullptr;

@@ -1014,6 +1014,74 @@ EMU_RT_FN void cross_core_wait(int mode, int pipe, int flag, const Loc& loc)
 #else
 ;
 #endif
+// GroupBarrier (Cube分组管理（ISASI）/GroupBarrier/*.md): Arrive from the `arrive` blocks of a group, Wait in the
+// `wait` blocks until all of them arrived (the k-th Wait of a block waits for the k-th round). The group is named by
+// its GM workspace, which must be 512-byte aligned; the barrier occupies the last 1,600 B of UB.
+EMU_RT_FN uint64_t& group_arrivals(const void* ws)
+#if ASCENDC_EMU_RT_BODIES
+{
+    Runtime& r = rt();
+    for (auto& g : r.group_arrivals)
+        if (g.first == ws) return g.second;
+    r.group_arrivals.push_back({ws, 0});
+    return r.group_arrivals.back().second;
+}
+#else
+;
+#endif
+EMU_RT_FN void group_barrier_check(const void* ws, uint32_t arrive, uint32_t wait, const Loc& loc)
+#if ASCENDC_EMU_RT_BODIES
+{
+    if ((uintptr_t)ws % 512)
+        report_error("address-alignment", "misaligned-access", P_MTE3, "GroupBarrier", loc,
+                     "GroupBarrier workspace at %p is not 512-byte aligned", ws);
+    if (!arrive || !wait)
+        report_error("group-barrier", "sync-deadlock", P_MTE3, "GroupBarrier", loc,
+                     "GroupBarrier with %u arriving and %u waiting cores: both must be > 0", arrive, wait);
+    uint64_t top = rt().soc.bytes[SP_UB] - 1600;
+    if (rt().cur && blk().ub_high > top)
+        report_error("ub-reserved", "ub-overflow", P_MTE3, "GroupBarrier", loc,
+                     "GroupBarrier uses the last 1,600 B of UB, but the kernel's buffers reach %s B (limit %s B)",
+                     EMU_N(blk().ub_high), EMU_N(top));
+}
+#else
+;
+#endif
+EMU_RT_FN void group_arrive(const void* ws, const Loc& loc)
+#if ASCENDC_EMU_RT_BODIES
+{
+    Runtime& r = rt();
+    pipe_barrier(P_ALL, loc);  // the arrive message leaves after the core's earlier work
+    Ev ev;
+    trace_begin(ev, P_MTE3, "GroupBarrier::Arrive", loc);
+    trace_end(ev);
+    group_arrivals(ws)++;
+    for (Block* o : r.blocks)
+        if (o->state == BS_XWAIT && o->xwait_id == -2) o->state = BS_RUNNABLE;
+}
+#else
+;
+#endif
+EMU_RT_FN void group_wait(const void* ws, uint64_t need, const Loc& loc)
+#if ASCENDC_EMU_RT_BODIES
+{
+    Runtime& r = rt();
+    Block& b = blk();
+    b.sync_loc = loc;
+    while (group_arrivals(ws) < need) {
+        b.state = BS_XWAIT;
+        b.xwait_id = -2;
+        swapcontext(&b.ctx, &r.main_ctx);
+    }
+    b.xwait_id = -1;
+    Ev ev;
+    trace_begin(ev, P_S, "GroupBarrier::Wait", loc);
+    trace_end(ev);
+    pipe_barrier(P_ALL, loc);
+}
+#else
+;
+#endif
 // Blocks left in CrossCoreWaitFlag when no block can run any more: reported as the NPU's hang, then dead.
 EMU_RT_FN void report_crosscore_deadlock(std::vector<Block*>& blocks)
 #if ASCENDC_EMU_RT_BODIES
@@ -1022,9 +1090,15 @@ EMU_RT_FN void report_crosscore_deadlock(std::vector<Block*>& blocks)
     for (Block* b : blocks) {
         if (b->state != BS_XWAIT) continue;
         r.cur = b;
-        report_hang("crosscore-wait", "sync-deadlock", P_S, "CrossCoreWaitFlag", b->sync_loc,
-                    "CrossCoreWaitFlag(%d) on block %d waits forever: no CrossCoreSetFlag(%d) of the cores it syncs "
-                    "with is left (mode 0 needs every block to set the flag)", b->xwait_id, b->idx, b->xwait_id);
+        if (b->xwait_id == -2)
+            report_hang("group-barrier", "sync-deadlock", P_S, "GroupBarrier::Wait", b->sync_loc,
+                        "GroupBarrier::Wait on block %d waits forever: fewer cores called Arrive than the barrier's "
+                        "arriving group", b->idx);
+        else
+            report_hang("crosscore-wait", "sync-deadlock", P_S, "CrossCoreWaitFlag", b->sync_loc,
+                        "CrossCoreWaitFlag(%d) on block %d waits forever: no CrossCoreSetFlag(%d) of the cores it "
+                        "syncs with is left (mode 0 needs every block to set the flag)", b->xwait_id, b->idx,
+                        b->xwait_id);
         r.deadlock = true;
         b->state = BS_DEAD;
     }
@@ -1040,6 +1114,33 @@ template <bool isAIVOnly = true>
 inline void SyncAll(const GlobalTensor<int32_t>&, const LocalTensor<int32_t>&, const int32_t usedCores = 0, EMU_LOC) {
     ascendc_emu::sync_all(usedCores, loc);
 }
+enum class PipeMode : uint8_t { SCALAR_MODE = 0, MTE3_MODE = 1, MAX };
+template <PipeMode pipeMode = PipeMode::MTE3_MODE>
+class GroupBarrier {
+public:
+    GroupBarrier(uint8_t* groupWorkspace, uint32_t arriveSizeIn, uint32_t waitSizeIn, EMU_LOC)
+        : ws_(groupWorkspace), arrive_(arriveSizeIn), wait_(waitSizeIn) {
+        ascendc_emu::group_barrier_check(ws_, arrive_, wait_, loc);
+    }
+    void Arrive(uint32_t arriveIndex, EMU_LOC) {
+        if (arriveIndex >= arrive_)
+            ascendc_emu::report_error("group-barrier", "sync-deadlock", ascendc_emu::P_MTE3, "GroupBarrier::Arrive", loc,
+                                      "Arrive(%u) on a GroupBarrier of %u arriving cores", arriveIndex, arrive_);
+        ascendc_emu::group_arrive(ws_, loc);
+    }
+    void Wait(uint32_t waitIndex, EMU_LOC) {
+        if (waitIndex >= wait_)
+            ascendc_emu::report_error("group-barrier", "sync-deadlock", ascendc_emu::P_S, "GroupBarrier::Wait", loc,
+                                      "Wait(%u) on a GroupBarrier of %u waiting cores", waitIndex, wait_);
+        ascendc_emu::group_wait(ws_, (uint64_t)arrive_ * ++rounds_, loc);
+    }
+    uint64_t GetWorkspaceLen() const { return (uint64_t)wait_ * 512; }
+
+private:
+    uint8_t* ws_;
+    uint32_t arrive_, wait_;
+    uint64_t rounds_ = 0;
+};
 template <uint8_t modeId, pipe_t pipe>
 inline void CrossCoreSetFlag(uint16_t flagId, EMU_LOC) {
     ascendc_emu::cross_core_set(modeId, ascendc_emu::pipe_of(pipe), flagId, loc);

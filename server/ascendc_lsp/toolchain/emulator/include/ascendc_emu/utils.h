@@ -70,7 +70,7 @@ struct AscendCUtils {
 // UB staging buffer on the NPU). The docs' constraints stay the kernel's: an MTE3 -> MTE2 sync before reading the
 // memory back on the same core, SyncAll across cores.
 template <typename T>
-inline void InitGlobalMemory(GlobalTensor<T>& gm, const uint64_t size, const ascendc_emu::nd_t<T> value, EMU_LOC) {
+inline void InitGlobalMemory(const GlobalTensor<T>& gm, const uint64_t size, const ascendc_emu::nd_t<T> value, EMU_LOC) {
     using namespace ascendc_emu;
     uint64_t bytes = size * sizeof(T);
     begin_epoch(P_MTE3);
@@ -87,6 +87,11 @@ inline void InitGlobalMemory(GlobalTensor<T>& gm, const uint64_t size, const asc
 template <typename T>
 inline void Fill(GlobalTensor<T>& gmWorkspaceAddr, const uint64_t size, const ascendc_emu::nd_t<T> value, EMU_LOC) {
     InitGlobalMemory(gmWorkspaceAddr, size, value, loc);
+}
+// InitOutput: the older kernels' name for the same operation (`InitOutput<float>(yGm[off], n, 0)`).
+template <typename T>
+inline void InitOutput(const GlobalTensor<T>& gm, const uint64_t size, const ascendc_emu::nd_t<T> value, EMU_LOC) {
+    InitGlobalMemory(gm, size, value, loc);
 }
 
 // Dynamic-input lists (辅助数据结构/ListTensorDesc.md, TensorDesc/*.md; layout from 如何开发动态输入算子.md): at `data`
