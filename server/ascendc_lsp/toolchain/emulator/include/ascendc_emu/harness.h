@@ -363,6 +363,8 @@ EMU_RT_FN int Harness::Finish()
         uint64_t bad = 0;
         for (uint64_t i = 0; i < kRedZone; i++) bad += a.map[i] != kRedByte;
         for (uint64_t i = a.padded; i < a.map_bytes - kRedZone; i++) bad += a.base[i] != kRedByte;
+        if (r.modes.strict_gm)  // --strict-gm: the runtime's padding counts as outside the buffer too
+            for (uint64_t i = a.size; i < a.padded; i++) bad += a.base[i] != kPadByte;
         if (bad) {
             Loc l(nullptr, 0);
             report_error("gm-redzone", "gm-out-of-bounds", -1, "kernel", l,
