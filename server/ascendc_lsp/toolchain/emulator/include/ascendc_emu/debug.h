@@ -147,4 +147,11 @@ inline int64_t GetSystemCycle() { return ascendc_emu::rt().cur ? (int64_t)ascend
     } while (0)
 #define ASCENDC_ASSERT(...) ASCENDC_EMU_CAT(ASCENDC_EMU_ASSERT_MODE_, ASCENDC_EMU_ASSERT_TRAP)(__VA_ARGS__)
 #define ASSERT(...) ASCENDC_EMU_CAT(ASCENDC_EMU_ASSERT_MODE_, ASCENDC_EMU_ASSERT_TRAP)(__VA_ARGS__)
+// ASSERT_MSG(expr, fmt, ...): the same family with a message (kernels: `ASSERT_MSG(n != 0, "Division by zero")`).
+#define ASCENDC_EMU_ASSERT_MSG_0(...)
+#define ASCENDC_EMU_ASSERT_MSG_1(expr, ...)                                                                       \
+    do {                                                                                                         \
+        if (!(expr)) ::ascendc_emu::assert_fail("ASSERT_MSG", #expr, ::ascendc_emu::Loc(), __VA_ARGS__);          \
+    } while (0)
+#define ASSERT_MSG(...) ASCENDC_EMU_CAT(ASCENDC_EMU_ASSERT_MSG_, ASCENDC_EMU_ASSERT_TRAP)(__VA_ARGS__)
 #endif  // ASCENDC_EMU_ASCENDC_EMU_DEBUG_H_
