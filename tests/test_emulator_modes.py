@@ -221,3 +221,16 @@ def test_group_barrier(binaries: dict[str, Path], tmp_path: Path) -> None:
     hang = run(binaries["npu"], tmp_path, "group_barrier_hang")
     hits = hang.errors("sync-deadlock")
     assert hang.rc == 3 and hits and hits[0]["api"] == "GroupBarrier::Wait"
+
+
+# ---- Data Cache coherence: auto-sync orders the pipes but does not clean the cache
+def test_dcache_coherence(binaries: dict[str, Path], tmp_path: Path) -> None:
+    dirty = run(binaries["npu"], tmp_path, "dcache_dirty")
+    hits = dirty.errors("sync-missing")
+    assert dirty.rc == 1 and hits and hits[0]["check"] == "dcache-coherence" and hits[0]["api"] == "DataCopy"
+    assert "SetValue" in hits[0]["message"] and "DataCacheCleanAndInvalid" in hits[0]["message"]
+    assert_clean(run(binaries["npu"], tmp_path, "dcache_dirty_clean"))
+    stale = run(binaries["npu"], tmp_path, "dcache_stale")
+    hits = stale.errors("sync-missing")
+    assert stale.rc == 1 and hits and hits[0]["api"] == "GetValue" and "DataCopy" in hits[0]["message"]
+    assert_clean(run(binaries["npu"], tmp_path, "dcache_stale_clean"))

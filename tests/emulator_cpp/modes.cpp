@@ -315,6 +315,31 @@ static void group_barrier(GM_ADDR x, GM_ADDR z, GM_ADDR ws, bool short_arrive) {
     (void)x;
 }
 
+// ---- Data Cache coherence: scalar GM writes stay in the core's DCache until DataCacheCleanAndInvalid
+static void dcache_dirty(GM_ADDR x, GM_ADDR z, bool clean) {  // SetValue, then DataCopy reads the same bytes
+    TPipe pipe;
+    Gm g(x, z);
+    g.z.SetValue(3, 42.0f);
+    if (clean) DataCacheCleanAndInvalid<float, CacheLine::SINGLE_CACHE_LINE, DcciDst::CACHELINE_OUT>(g.z);
+    TQue<TPosition::VECIN, 1> qi;
+    pipe.InitBuffer(qi, 1, 256);
+    LocalTensor<float> a = qi.AllocTensor<float>();
+    DataCopy(a, g.z, 64);
+    qi.EnQue(a);
+    a = qi.DeQue<float>();
+    qi.FreeTensor(a);
+}
+static void dcache_stale(GM_ADDR x, GM_ADDR z, bool clean) {  // GetValue caches a line, DataCopy rewrites it
+    TPipe pipe;
+    Gm g(x, z);
+    float before = g.z.GetValue(0);
+    copy_add(pipe, g, 1.0f);  // MTE3 writes z
+    if (clean) DataCacheCleanAndInvalid<float, CacheLine::ENTIRE_DATA_CACHE, DcciDst::CACHELINE_OUT>(g.z);
+    float after = g.z.GetValue(0);
+    (void)before;
+    (void)after;
+}
+
 int main(int argc, char** argv) {
     ascendc_emu::Harness h(argc, argv);
     GM_ADDR x = h.Input("x");
@@ -345,6 +370,10 @@ int main(int argc, char** argv) {
         else if (k == "static_tensor") static_tensor(x, z);
         else if (k == "crosscore") crosscore(x, z, false);
         else if (k == "crosscore_hang") crosscore(x, z, true);
+        else if (k == "dcache_dirty") dcache_dirty(x, z, false);
+        else if (k == "dcache_dirty_clean") dcache_dirty(x, z, true);
+        else if (k == "dcache_stale") dcache_stale(x, z, false);
+        else if (k == "dcache_stale_clean") dcache_stale(x, z, true);
         else if (k == "group_barrier") group_barrier(x, z, ws, false);
         else if (k == "group_barrier_hang") group_barrier(x, z, ws, true);
         else ascendc_emu::report_error("case", "toolchain-env", -1, "main", ascendc_emu::Loc(), "unknown EMU_CASE %s", c);

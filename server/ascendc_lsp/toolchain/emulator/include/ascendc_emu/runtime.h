@@ -173,6 +173,11 @@ struct Block {
     // DCache model: 32 KB, 64-byte lines, 4-way LRU, 128 sets
     uint64_t dc_tag[128][4] = {};
     uint8_t dc_age[128][4] = {};
+    // DCache coherence (dcache_* below): a line's state is valid while dc_state_tag matches dc_tag (not evicted)
+    uint8_t dc_state[128][4] = {};
+    uint64_t dc_state_tag[128][4] = {};
+    uint32_t dc_state_site[128][4] = {};
+    bool dc_marks = false;  // some line is dirty or stale since the last DataCacheCleanAndInvalid
     // pending merged scalar trace event
     const char* sc_api = nullptr;
     int sc_space = 0, sc_line = 0;
@@ -875,6 +880,116 @@ EMU_RT_FN bool dcache_access(const void* p)
     b.dc_tag[set][victim] = line + 1;
     b.dc_age[set][victim] = 0;
     return true;
+}
+#else
+;
+#endif
+
+// DCache coherence (缓存控制/DataCacheCleanAndInvalid.md, GlobalTensor/GetValue.md): scalar GM accesses go through
+// the core's Data Cache, DMA (DataCopy) does not. A SetValue leaves its 64-byte line dirty until
+// DataCacheCleanAndInvalid (or an eviction) writes it back, so a DataCopy of those bytes reads the old GM contents
+// (and a DataCopy writing them is later overwritten by the write-back); a DataCopy to GM leaves a cached copy of the
+// line stale, so a later GetValue reads old data. bisheng's auto-sync orders the pipes but does not clean the
+// cache: these stay errors in every mode. Cross-core caches are not modelled.
+enum { DC_CLEAN = 0, DC_DIRTY = 1, DC_STALE = 2 };
+inline int dcache_way(Block& b, uint64_t line) {
+    unsigned set = (unsigned)(line & 127);
+    for (int w = 0; w < 4; w++)
+        if (b.dc_tag[set][w] == line + 1) return w;
+    return -1;
+}
+inline int dcache_line_state(Block& b, unsigned set, int w) {
+    return b.dc_state_tag[set][w] == b.dc_tag[set][w] ? b.dc_state[set][w] : DC_CLEAN;
+}
+inline void dcache_mark(Block& b, uint64_t line, int state, uint32_t site) {
+    int w = dcache_way(b, line);
+    if (w < 0) return;
+    unsigned set = (unsigned)(line & 127);
+    b.dc_state[set][w] = (uint8_t)state;
+    b.dc_state_tag[set][w] = b.dc_tag[set][w];
+    b.dc_state_site[set][w] = site;
+    b.dc_marks = true;
+}
+// A scalar GM access (after dcache_access): a write dirties the line; a read of a stale line is reported.
+EMU_RT_FN void dcache_scalar(const void* p, bool write, const char* api, const Loc& loc)
+#if ASCENDC_EMU_RT_BODIES
+{
+    Block& b = blk();
+    uint64_t line = (uint64_t)(uintptr_t)p >> 6;
+    if (write) { dcache_mark(b, line, DC_DIRTY, intern_site(loc.file, loc.line, api)); return; }
+    if (!b.dc_marks) return;
+    int w = dcache_way(b, line);
+    unsigned set = (unsigned)(line & 127);
+    if (w < 0 || dcache_line_state(b, set, w) != DC_STALE) return;
+    const Site& o = rt().sites[b.dc_state_site[set][w]];
+    report_error("dcache-coherence", "sync-missing", P_S, api, loc,
+                 "%s reads GM at %p through the core's Data Cache, but its 64-byte line was cached before %s at %s:%d "
+                 "wrote those bytes by DMA: the scalar read sees the old value. Call DataCacheCleanAndInvalid on the "
+                 "GlobalTensor before reading it", api, p, o.api, o.file, o.line);
+}
+#else
+;
+#endif
+// A DMA access of GM [p, p + bytes): dirty lines in the range are reported; a write makes cached lines stale.
+EMU_RT_FN void dcache_dma(const void* p, uint64_t bytes, bool write, int pipe, const char* api, const Loc& loc)
+#if ASCENDC_EMU_RT_BODIES
+{
+    Block& b = blk();
+    if (!bytes) return;
+    uint64_t l0 = (uint64_t)(uintptr_t)p >> 6, l1 = ((uint64_t)(uintptr_t)p + bytes - 1) >> 6;
+    uint32_t site = 0;
+    bool reported = false;
+    auto visit = [&](unsigned set, int w) {
+        uint64_t tag = b.dc_tag[set][w];
+        if (!tag || tag - 1 < l0 || tag - 1 > l1) return;
+        if (b.dc_marks && !reported && dcache_line_state(b, set, w) == DC_DIRTY) {
+            reported = true;
+            const Site& o = rt().sites[b.dc_state_site[set][w]];
+            report_error("dcache-coherence", "sync-missing", pipe, api, loc,
+                         "%s %s GM bytes of a 64-byte line that %s at %s:%d wrote through the core's Data Cache and that "
+                         "is still dirty there (not written back): %s. Call DataCacheCleanAndInvalid on the GlobalTensor "
+                         "after the scalar writes", api, write ? "writes" : "reads", o.api, o.file, o.line,
+                         write ? "the later write-back overwrites what the DMA wrote" : "the DMA reads the old GM contents");
+        }
+        if (write) {
+            if (!site) site = intern_site(loc.file, loc.line, api);
+            b.dc_state[set][w] = DC_STALE;
+            b.dc_state_tag[set][w] = tag;
+            b.dc_state_site[set][w] = site;
+            b.dc_marks = true;
+        }
+    };
+    if (l1 - l0 < 128) {
+        for (uint64_t l = l0; l <= l1; l++)
+            for (int w = 0; w < 4; w++)
+                if (b.dc_tag[l & 127][w] == l + 1) visit((unsigned)(l & 127), w);
+    } else {
+        for (unsigned set = 0; set < 128; set++)
+            for (int w = 0; w < 4; w++) visit(set, w);
+    }
+}
+#else
+;
+#endif
+// DataCacheCleanAndInvalid: the line of `p` (SINGLE_CACHE_LINE) or the whole cache (ENTIRE_DATA_CACHE) is written
+// back and dropped.
+EMU_RT_FN void dcache_clean_invalidate(const void* p, bool entire)
+#if ASCENDC_EMU_RT_BODIES
+{
+    Block& b = blk();
+    if (entire) {
+        memset(b.dc_tag, 0, sizeof b.dc_tag);
+        memset(b.dc_state, 0, sizeof b.dc_state);
+        b.dc_marks = false;
+        return;
+    }
+    uint64_t line = (uint64_t)(uintptr_t)p >> 6;
+    int w = dcache_way(b, line);
+    if (w >= 0) {
+        unsigned set = (unsigned)(line & 127);
+        b.dc_tag[set][w] = 0;
+        b.dc_state[set][w] = DC_CLEAN;
+    }
 }
 #else
 ;

@@ -395,6 +395,7 @@ private:
         bool miss = dcache_access(p);
         trace_scalar(api, SP_GM, loc, miss);
         if (!ok) return false;
+        dcache_scalar(p, write, api, loc);
         gm_shadow_access(p, sizeof(T), write, P_S, intern_site(loc.file, loc.line, api), api, loc);
         if (v) {
             if (write) std::memcpy(p, v, sizeof(T));

@@ -82,6 +82,7 @@ inline void InitGlobalMemory(const GlobalTensor<T>& gm, const uint64_t size, con
     if (!bytes || !gm_check(gm.ptr_, bytes, true, P_MTE3, "InitGlobalMemory", loc, &lo, &hi)) return;
     gm_shadow_access((uint8_t*)gm.ptr_ + lo, hi - lo, true, P_MTE3, intern_site(loc.file, loc.line, "InitGlobalMemory"),
                      "InitGlobalMemory", loc);
+    dcache_dma((uint8_t*)gm.ptr_ + lo, hi - lo, true, P_MTE3, "InitGlobalMemory", loc);
     for (uint64_t i = lo / sizeof(T); i < hi / sizeof(T); i++) std::memcpy(gm.ptr_ + i, &value, sizeof(T));
 }
 template <typename T>
