@@ -64,7 +64,7 @@ inline AscendC::LocalTensor<T> raw_local(const T* p, const char* api, const Loc&
         if (!base || (const uint8_t*)p < base || (const uint8_t*)p >= base + b.mem_bytes[sp]) continue;
         uint32_t addr = (uint32_t)((const uint8_t*)p - base);
         uint64_t end = rt().soc.bytes[sp] > addr ? rt().soc.bytes[sp] : addr;
-        t.bind(space_pos(sp), addr, (uint32_t)((end - addr) / sizeof(T)));
+        t.bind(space_pos(sp), addr, (uint32_t)((end - addr) / sizeof(T)), false);
         return t;
     }
     report_error("raw-pointer", "ub-out-of-bounds", P_V, api, loc,

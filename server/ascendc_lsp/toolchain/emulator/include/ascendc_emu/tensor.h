@@ -185,7 +185,9 @@ public:
     // position's memory, outside any TPipe; the address must be 32-byte aligned (checked at each access) and
     // addr + tileSize * sizeof(T) must stay inside the memory.
     LocalTensor(TPosition pos, uint32_t addr, uint32_t tileSize) { bind(pos, addr, tileSize); }
-    void bind(TPosition pos, uint32_t addr, uint32_t tileSize) {
+    // note_use: the tensor is one of the kernel's buffers (its end counts for the reserved-UB check); a raw
+    // pointer's view (cce.h) is not.
+    void bind(TPosition pos, uint32_t addr, uint32_t tileSize, bool note_use = true) {
         using namespace ascendc_emu;
         pos_ = pos;
         addr_ = lo_ = addr;
@@ -197,7 +199,7 @@ public:
         Space sp = pos_space(pos);
         if (rt().cur && sp != SP_GM && blk().mem[sp]) {
             ptr_ = blk().mem[sp] + addr;
-            if (sp == SP_UB) note_ub_use(end);
+            if (sp == SP_UB && note_use) note_ub_use(end);
         }
     }
     T* data() const { return (T*)ptr_; }
