@@ -261,6 +261,7 @@ public:
         using Fn = typename std::remove_reference<F>::type;
 #if defined(ASCENDC_EMU_AUTO_SYNC_SCALAR)  // spec `defines` of older specs: auto-sync is now the default
         rt().modes.strict_sync = false;
+        rt().autosync_scalar = true;
 #endif
         launch_blocks(blockDim, [](void* p) { (*(Fn*)p)(); }, (void*)&fn);
     }

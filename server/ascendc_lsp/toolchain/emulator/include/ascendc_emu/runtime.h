@@ -208,6 +208,7 @@ struct Runtime {
     int errors = 0, warnings = 0;
     bool deadlock = false;
     bool strict = false;  // strict_truncation (kept: report_soft reads it)
+    bool autosync_scalar = true;  // !modes.strict_sync, for code that reads the older name; set with it
     Modes modes;
     Order order = ORD_SEQ;
     uint64_t tiling_key = 0;
@@ -421,9 +422,11 @@ EMU_RT_FN int apply_mode_flag(const char* flag, const char* value)
         return 2;
     } else if (!strcmp(flag, "auto-sync")) {  // compatibility: --auto-sync none|scalar
         m.strict_sync = !strcmp(value, "none");
+        r.autosync_scalar = !m.strict_sync;
         return 2;
     } else return 0;
     r.strict = m.strict_truncation;
+    r.autosync_scalar = !m.strict_sync;
     return 1;
 }
 #else
