@@ -78,6 +78,14 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="NAME=VALUE",
         help="program: a CMake cache value, as `cmake -DNAME=VALUE` (e.g. SCENARIO_NUM=2)",
     )
+    modes = run.add_argument_group("modes", "the defaults model the NPU build; each flag selects a stricter CPU-debug check")
+    modes.add_argument("--strict", action="store_true", help="every stricter mode below, and DataCopy truncation as an error")
+    modes.add_argument("--strict-sync", action="store_true", help="report the syncs bisheng's auto-sync inserts (--cce-auto-sync=off)")
+    modes.add_argument("--strict-ub", action="store_true", help="reject InitBuffer totals beyond UB (minus the AscendC UB reserve)")
+    modes.add_argument("--strict-gm", action="store_true", help="GM accesses past the requested bytes are errors (no runtime padding)")
+    modes.add_argument("--strict-assert", action="store_true", help="ASSERT/ASCENDC_ASSERT trap (compiled out on the NPU)")
+    modes.add_argument("--ub-reserve", choices=["auto", "always", "off"], default="auto",
+                       help="the 8 KB AscendC UB reserve: taken when an API uses it (auto), always, or off")
 
     explain = sub.add_parser("explain", help="map a compiler or runtime log to knowledge entries")
     explain.add_argument("log", nargs="?", default="-", metavar="LOGFILE", help="log file, or - for stdin")

@@ -232,7 +232,7 @@ def parse_signature(signature: str, name: str) -> tuple[tuple[TemplateParam, ...
         if m:
             match = m.end() - 1
     if match is None or match < 0:
-        if rest.startswith("class") or rest.startswith("using") or rest.startswith("#define") or ":" in rest:
+        if rest.startswith(("class", "struct", "using", "#define")) or ":" in rest:
             return tparams, ()
         raise ValueError(f"no `{base}(` in the signature")
     end = _matching(rest, match, "(", ")")

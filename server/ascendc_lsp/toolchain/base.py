@@ -238,9 +238,17 @@ class RunOptions:
     compile_timeout: float | None = None  # seconds for the compile when it should differ from `timeout`
     block_order: str = "sequential"  # sequential | reverse | interleaved
     trace_out: Path | None = None  # write a Chrome/Perfetto trace here
-    strict: bool = False
     keep_dir: Path | None = None  # copy the run directory here (debugging)
     use_cache: bool = True
+    # Modes (PROTOCOL.md "Modes"). The defaults model the NPU build (bisheng auto-sync, runtime-padded GM,
+    # ASSERT compiled out, InitBuffer unchecked, the UB reserve taken only by the APIs that use it); each flag
+    # selects the stricter CPU-debug behaviour. A spec's `strict:` / `ub_reserve:` keys add to these.
+    strict: bool = False  # every stricter mode below at once, plus DataCopy truncation as an error
+    strict_sync: bool = False  # report the syncs bisheng's auto-sync inserts (S <-> V/MTE2/MTE3, V -> V)
+    strict_ub: bool = False  # InitBuffer totals beyond UB minus the AscendC reserve are errors at InitBuffer
+    strict_gm: bool = False  # GM accesses past the requested bytes are errors (no runtime padding)
+    strict_assert: bool = False  # ASSERT / ASCENDC_ASSERT trap as in the CPU-debug build
+    ub_reserve: str = "auto"  # auto | always | off (--cce-disable-asc-reserved-ubuf)
 
 
 class ToolchainUnavailable(Exception):

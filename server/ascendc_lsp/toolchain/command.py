@@ -107,6 +107,12 @@ def command(args: argparse.Namespace) -> int:
         timeout=timeout,
         block_order=getattr(args, "block_order", "sequential") or "sequential",
         trace_out=Path(trace) if trace else None,
+        strict=bool(getattr(args, "strict", False)),
+        strict_sync=bool(getattr(args, "strict_sync", False)),
+        strict_ub=bool(getattr(args, "strict_ub", False)),
+        strict_gm=bool(getattr(args, "strict_gm", False)),
+        strict_assert=bool(getattr(args, "strict_assert", False)),
+        ub_reserve=getattr(args, "ub_reserve", None) or "auto",
     )
     try:
         tc = get_toolchain(backend)

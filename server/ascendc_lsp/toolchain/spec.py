@@ -72,7 +72,12 @@ TOP_KEYS = (
     "defines",
     "name",
     "category",
+    "strict",
+    "ub_reserve",
 )
+# Stricter emulator modes a spec may ask for (`strict: true` = all of them; PROTOCOL.md "Modes").
+STRICT_MODES = ("sync", "ub", "gm", "assert", "truncation")
+UB_RESERVE_MODES = ("auto", "always", "off")
 TENSOR_KEYS = ("name", "shape", "dtype", "init", "inject", "tolerance", "compare", "description")
 TILING_KEYS = ("struct", "pass", "fields", "header", "key")
 RESERVED_PARAMS = ("workspace", "tiling")
@@ -225,6 +230,8 @@ class KernelSpec:
     seed: int = 0
     description: str = ""
     defines: dict[str, str | None] = field(default_factory=dict)
+    strict: tuple[str, ...] = ()  # stricter emulator modes (STRICT_MODES) this kernel is checked under
+    ub_reserve: str | None = None  # auto | always | off
     warnings: list[str] = field(default_factory=list)
 
     @property
@@ -659,6 +666,13 @@ class _Validator:
             spec.description = str(data["description"])
         if data.get("defines") is not None:
             spec.defines = self.defines(data["defines"])
+        if data.get("strict") is not None:
+            spec.strict = self.strict_modes(data["strict"])
+        if data.get("ub_reserve") is not None:
+            mode = self.string("ub_reserve", data["ub_reserve"])
+            if mode not in UB_RESERVE_MODES:
+                raise self.fail("ub_reserve", f"'{mode}' is not one of {', '.join(UB_RESERVE_MODES)}")
+            spec.ub_reserve = mode
         spec.warnings = self.warnings
         return spec
 
@@ -677,6 +691,21 @@ class _Validator:
                 raise self.fail(f"params[{i}]", f"'{n}' is listed twice")
             out.append(n)
         return out
+
+    def strict_modes(self, x: Any) -> tuple[str, ...]:
+        if isinstance(x, bool):
+            return STRICT_MODES if x else ()
+        if isinstance(x, str):
+            x = [x]
+        if not isinstance(x, list):
+            raise self.fail("strict", f"expected true or a list of {', '.join(STRICT_MODES)}, got {_show(x)}")
+        out: list[str] = []
+        for i, m in enumerate(x):
+            name = self.string(f"strict[{i}]", m)
+            if name not in STRICT_MODES:
+                raise self.fail(f"strict[{i}]", f"'{name}' is not one of {', '.join(STRICT_MODES)}")
+            out.append(name)
+        return tuple(out)
 
     def defines(self, x: Any) -> dict[str, str | None]:
         if not isinstance(x, dict):

@@ -164,14 +164,14 @@ class BuildPlan:
     key: str
 
 
-def plan(spec: KernelSpec, source: Path, cxx: str) -> BuildPlan:
+def plan(spec: KernelSpec, source: Path, cxx: str, strict_assert: bool = False) -> BuildPlan:
     inc = include_dir()
     flags = [*BASE_FLAGS]
     for d in spec.include_dirs:
         flags.append(f"-I{d}")
     for name, val in spec.defines.items():
         flags.append(f"-D{name}" if val is None else f"-D{name}={val}")
-    harness = generate(spec, source)
+    harness = generate(spec, source, strict_assert=strict_assert)
     h = hashlib.sha256()
     parts = [
         "v1",
@@ -413,9 +413,17 @@ def _compile_env() -> dict[str, str]:
 
 
 def build(
-    spec: KernelSpec, source: Path, timeout: float = 60.0, use_cache: bool = True, fallback_line: int = 0
+    spec: KernelSpec,
+    source: Path,
+    timeout: float = 60.0,
+    use_cache: bool = True,
+    fallback_line: int = 0,
+    strict_assert: bool = False,
 ) -> CompileResult:
-    """Compile (or fetch from the cache) the kernel binary for this spec and source."""
+    """Compile (or fetch from the cache) the kernel binary for this spec and source.
+
+    strict_assert: compile ASSERT / ASCENDC_ASSERT as CPU-debug traps (harness.generate).
+    """
     t0 = time.monotonic()
     cxx = find_cxx()
     if cxx is None:
@@ -432,7 +440,7 @@ def build(
             ],
         )
     inc = include_dir()
-    bp = plan(spec, source, cxx)
+    bp = plan(spec, source, cxx, strict_assert=strict_assert)
     bin_dir = cache_root() / "bin"
     entry = bin_dir / bp.key
     if use_cache:

@@ -50,12 +50,18 @@ def _assign(target: str, v: Any) -> list[str]:
     return [f"    {target} = static_cast<std::remove_reference_t<decltype({target})>>({_literal(v)});"]
 
 
-def generate(spec: KernelSpec, source: Path) -> str:
-    """The harness source. Variable names carry an `emu_` prefix so they cannot clash with kernel globals."""
+def generate(spec: KernelSpec, source: Path, strict_assert: bool = False) -> str:
+    """The harness source. Variable names carry an `emu_` prefix so they cannot clash with kernel globals.
+
+    strict_assert: ASSERT / ASCENDC_ASSERT trap as in the CPU-debug build (the NPU build compiles them out); set
+    after the precompiled header, resolved where the kernel expands the macro.
+    """
     lines = [f"// {HARNESS_MARK}: generated for kernel '{spec.kernel}'; do not edit"]
     lines.append(
         '#include "ascendc_emu_pch.h"  // kernel_operator.h, first, so the precompiled header applies'
     )
+    if strict_assert:
+        lines += ["#undef ASCENDC_EMU_ASSERT_TRAP", "#define ASCENDC_EMU_ASSERT_TRAP 1"]
     if spec.tiling is not None:
         # the build defines ASCENDC_EMU_TILING_TYPE as this macro (see build.TILING_MACRO), keeping the PCH valid
         lines.append(f"#define ASCENDC_EMU_TILING_STRUCT {spec.tiling.struct}")

@@ -76,6 +76,34 @@ def kernel_entry_line(source_text: str, kernel: str) -> int:
     return hits[0] if hits else 0
 
 
+def strict_modes(spec: KernelSpec, opts: RunOptions) -> set[str]:
+    """The stricter modes of this run: the options' flags plus the spec's `strict:` list (spec.STRICT_MODES)."""
+    from ascendc_lsp.toolchain.spec import STRICT_MODES
+
+    if opts.strict:
+        return set(STRICT_MODES)
+    modes = set(spec.strict)
+    for name, on in (
+        ("sync", opts.strict_sync),
+        ("ub", opts.strict_ub),
+        ("gm", opts.strict_gm),
+        ("assert", opts.strict_assert),
+    ):
+        if on:
+            modes.add(name)
+    return modes
+
+
+def mode_argv(spec: KernelSpec, opts: RunOptions) -> list[str]:
+    """The kernel binary's mode flags (PROTOCOL.md "Modes") for this run."""
+    modes = strict_modes(spec, opts)
+    argv = [f"--strict-{m}" for m in ("sync", "ub", "gm", "truncation") if m in modes]
+    reserve = opts.ub_reserve if opts.ub_reserve != "auto" else (spec.ub_reserve or "auto")
+    if reserve != "auto":
+        argv += ["--ub-reserve", reserve]
+    return argv
+
+
 def resolve_source(spec: KernelSpec, override: Path | None) -> Path:
     if override is not None:
         src = Path(override).expanduser().resolve()
@@ -110,6 +138,7 @@ class EmulatorToolchain(Toolchain):
             timeout=opts.compile_timeout if opts.compile_timeout is not None else opts.timeout,
             use_cache=opts.use_cache,
             fallback_line=kernel_entry_line(text, spec.kernel),
+            strict_assert="assert" in strict_modes(spec, opts),
         )
 
     def run(self, spec: KernelSpec, options: RunOptions | None = None) -> RunResult:
@@ -144,7 +173,14 @@ class EmulatorToolchain(Toolchain):
 
         # compile
         ctimeout = opts.compile_timeout if opts.compile_timeout is not None else opts.timeout
-        cr = build.build(spec, src, timeout=ctimeout, use_cache=opts.use_cache, fallback_line=entry_line)
+        cr = build.build(
+            spec,
+            src,
+            timeout=ctimeout,
+            use_cache=opts.use_cache,
+            fallback_line=entry_line,
+            strict_assert="assert" in strict_modes(spec, opts),
+        )
         res.compile_seconds, res.compile_cached = cr.seconds, cr.cached
         res.diagnostics.extend(cr.diagnostics)
         if not cr.ok or cr.binary is None:
@@ -173,8 +209,7 @@ class EmulatorToolchain(Toolchain):
             ]
             if spec.tiling is not None and spec.tiling.key is not None:
                 argv += ["--tiling-key", str(spec.tiling.key)]
-            if opts.strict:
-                argv.append("--strict")
+            argv += mode_argv(spec, opts)
             gm_bytes = sum(t.nbytes for t in (*spec.inputs, *spec.outputs)) + spec.workspace_bytes
             limits = sandbox.Limits(
                 timeout=opts.timeout,

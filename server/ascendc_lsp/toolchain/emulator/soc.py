@@ -29,11 +29,15 @@ SOC_TXT_KEYS = (
     "has_datacopypad",
     "aiv_cores",
     "aic_cores",
+    "arch",
 )
 
 _A2 = {
     "ub_bytes": 196608,  # 192 KB (2201 arch spec; Ascend910B2.ini ub_size=196608)
-    "ub_reserved_bytes": 8192,  # TMP_UB_SIZE: 8 KB kept for Select-like APIs on 2201
+    # 8 KB of UB used internally by the APIs of the reserved-UB table (Select modes 1/2, LayerNorm, ...) on 2201:
+    # docs/zh/guide/编程指南/编程模型/AI-Core-SIMD编程/基于Tensor的CPP编程/静态Tensor编程.md. Taken off UB only when
+    # such an API runs (runtime.h uses_reserved_ub), or always under --ub-reserve always / --strict-ub.
+    "ub_reserved_bytes": 8192,
     "l1_bytes": 524288,
     "l0a_bytes": 65536,
     "l0b_bytes": 65536,
@@ -46,6 +50,7 @@ _A2 = {
     "aiv_cores": 48,  # 910B2 / 910_93 per die: 24 AIC + 48 AIV (910B3/B4: 20 + 40)
     "aic_cores": 24,
     "clock_ghz": 1.8,  # msKPP arch_info default 1800 MHz
+    "arch": 2201,
 }
 _DEFAULTS: dict[str, dict[str, float]] = {
     "ascend910b": _A2,
@@ -65,6 +70,7 @@ _DEFAULTS: dict[str, dict[str, float]] = {
         "has_datacopypad": 0,
         "aiv_cores": 32,
         "aic_cores": 32,
+        "arch": 1001,
     },
     "ascend310p": {  # arch 2002: coupled, no DataCopyPad; core count from the 310P3 ini (8 AI cores)
         **_A2,
@@ -74,8 +80,9 @@ _DEFAULTS: dict[str, dict[str, float]] = {
         "has_datacopypad": 0,
         "aiv_cores": 8,
         "aic_cores": 8,
+        "arch": 2002,
     },
-    "ascend310b": {**_A2, "ub_bytes": 253952, "l1_bytes": 1048576, "aiv_cores": 1, "aic_cores": 1},
+    "ascend310b": {**_A2, "ub_bytes": 253952, "l1_bytes": 1048576, "aiv_cores": 1, "aic_cores": 1, "arch": 3002},
 }
 _ALIASES = {"ascend910": "ascend910a", "ascend910pro": "ascend910a", "ascend910premiuma": "ascend910a"}
 
@@ -128,6 +135,7 @@ def _from_profile(soc: str) -> tuple[dict[str, float], dict[str, Any], Path | No
         "has_datacopypad": None if f.datacopypad is None else int(bool(f.datacopypad)),
         "aiv_cores": c.aiv,
         "aic_cores": c.aic,
+        "arch": prof.arch,
         "clock_ghz": None if prof.cost_model.clock_mhz is None else prof.cost_model.clock_mhz / 1000.0,
     }
     if prof.layout == "coupled" and c.aiv is None and c.aic is not None:

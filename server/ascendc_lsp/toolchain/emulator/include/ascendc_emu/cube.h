@@ -310,8 +310,9 @@ inline void mmad(const LocalTensor<D>& c, const LocalTensor<A>& a, const LocalTe
     if (kB && !a.emu_check_bytes(0, a_bytes, false, P_M, api, loc, 512)) return;
     if (kB && !b.emu_check_bytes(0, b_bytes, false, P_M, api, loc, 512)) return;
     bool accumulate = !p.cmatrixInitVal && !p.cmatrixSource && !bias_tensor;
-    if (accumulate && !c.emu_check_bytes(0, c_bytes, false, P_M, api, loc, 64)) return;
-    if (!c.emu_check_bytes(0, c_bytes, true, P_M, api, loc, 64)) return;
+    // Mmad.md: dst (L0C) 1024-byte aligned, fm/filter (L0A/L0B) 512-byte aligned
+    if (accumulate && !c.emu_check_bytes(0, c_bytes, false, P_M, api, loc, 1024)) return;
+    if (!c.emu_check_bytes(0, c_bytes, true, P_M, api, loc, 1024)) return;
     // unpack the operands into dense row-major arrays
     std::vector<double> av((size_t)p.m * p.k), bv((size_t)p.k * p.n);
     for (uint32_t r = 0; r < p.m; r++)

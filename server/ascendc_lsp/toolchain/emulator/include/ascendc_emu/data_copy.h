@@ -124,6 +124,7 @@ inline void copy_gm_to_local(const LocalTensor<T>& dst, const GlobalTensor<T>& s
     uint64_t lo, hi;
     bool gm_ok = gm_check(src.ptr_, ext, false, pipe, api, loc, &lo, &hi);
     if (gm_ok) gm_shadow_access((const uint8_t*)src.ptr_ + lo, hi - lo, false, pipe, site, api, loc);
+    if (gm_ok) dcache_dma((const uint8_t*)src.ptr_ + lo, hi - lo, false, pipe, api, loc);
     uint64_t dext = x.count ? (x.count - 1) * x.dst_pitch + lpad + x.len + rpad : 0;
     if (!dst.emu_check_bytes(0, dext, true, pipe, api, loc)) return;
     const uint8_t* s = (const uint8_t*)src.ptr_;
@@ -161,6 +162,7 @@ inline void copy_local_to_gm(const GlobalTensor<T>& dst, const LocalTensor<T>& s
     uint64_t lo, hi;
     if (!gm_check(dst.ptr_, x.extent_dst(), true, pipe, api, loc, &lo, &hi)) return;
     gm_shadow_access((uint8_t*)dst.ptr_ + lo, hi - lo, true, pipe, site, api, loc);
+    dcache_dma((uint8_t*)dst.ptr_ + lo, hi - lo, true, pipe, api, loc);
     uint8_t* d = (uint8_t*)dst.ptr_;
     for (uint32_t i = 0; i < x.count; i++) {
         const uint8_t* s = src.ptr_ + i * x.src_pitch;
@@ -365,13 +367,13 @@ inline void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src, c
     detail_pad::ub_to_gm(dst, src, p.blockCount, p.blockLen, p.srcStride, p.dstStride, loc);
 }
 
-// Scalar writes to GM sit in the core's DCache until cleaned; the emulator writes through, so this only
-// drops the cache model's lines (and is traced, since it costs a flush).
+// Scalar writes to GM sit in the core's DCache until cleaned; the emulator writes through, so this drops the cache
+// model's line of the tensor's address (SINGLE_CACHE_LINE) or every line (ENTIRE_DATA_CACHE), which ends the
+// coherence hazards dcache_dma / dcache_scalar report (DataCacheCleanAndInvalid.md). Traced: it costs a flush.
 template <typename T, CacheLine entireType = CacheLine::SINGLE_CACHE_LINE, DcciDst dcciDst = DcciDst::CACHELINE_OUT>
-inline void DataCacheCleanAndInvalid(const GlobalTensor<T>&, EMU_LOC) {
+inline void DataCacheCleanAndInvalid(const GlobalTensor<T>& dst, EMU_LOC) {
     using namespace ascendc_emu;
-    Block& b = blk();
-    memset(b.dc_tag, 0, sizeof b.dc_tag);
+    dcache_clean_invalidate(dst.ptr_, entireType == CacheLine::ENTIRE_DATA_CACHE);
     Ev ev;
     trace_begin(ev, P_S, "DataCacheCleanAndInvalid", loc);
     trace_end(ev);

@@ -8,20 +8,28 @@ namespace ascendc_emu {
 
 constexpr uint64_t kRedZone = 4096;  // bytes of poisoned guard before and after every GM buffer
 constexpr uint8_t kRedByte = 0xA5;
+constexpr uint8_t kPadByte = 0xFF;  // the runtime's allocation padding holds undefined bytes: NaN / -1 shows their use
 
-EMU_RT_FN GmAlloc& gm_alloc(const char* name, uint64_t bytes)
+// The one GM allocator (harness buffers; the ACL shim's aclrtMalloc uses it too). As the runtime does
+// (aclrtMalloc, CANN runtime API reference: the size is rounded up to a multiple of 32 B and 32 B are added;
+// the start is 64-byte aligned; aclrtMallocAlign32 adds nothing: extra_pad = 0), the buffer is followed by its
+// padding, then by a red zone of at least kRedZone bytes that catches real overruns.
+EMU_RT_FN GmAlloc& gm_alloc(const char* name, uint64_t bytes, uint64_t extra_pad = 32)
 #if ASCENDC_EMU_RT_BODIES
 {
     Runtime& r = rt();
     GmAlloc a{};
-    uint64_t body = (bytes + 4095) / 4096 * 4096;
+    uint64_t padded = (bytes + 31) / 32 * 32 + extra_pad;
+    uint64_t body = (padded + 4095) / 4096 * 4096;
     a.map_bytes = body + 2 * kRedZone;
     a.map = (uint8_t*)mmap(nullptr, a.map_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (a.map == MAP_FAILED) { fprintf(stderr, "emulator: cannot map %llu B of GM\n", (unsigned long long)bytes); exit(2); }
-    a.base = a.map + kRedZone;
+    a.base = a.map + kRedZone;  // page aligned, so 64-byte aligned as the runtime promises
     a.size = bytes;
+    a.padded = padded;
     memset(a.map, kRedByte, kRedZone);
-    memset(a.base + bytes, kRedByte, a.map_bytes - kRedZone - bytes);
+    memset(a.base + bytes, kPadByte, padded - bytes);
+    memset(a.base + padded, kRedByte, a.map_bytes - kRedZone - padded);
     snprintf(a.name, sizeof a.name, "%s", name);
     r.gm.reserve(64);
     r.gm.push_back(a);
@@ -37,11 +45,14 @@ EMU_RT_FN bool gm_redzone_check(const GmAlloc& a, const Loc& loc)
 {
     uint64_t bad = 0;
     for (uint64_t i = 0; i < kRedZone; i++) bad += a.map[i] != kRedByte;
-    for (uint64_t i = a.size; i < a.map_bytes - kRedZone; i++) bad += a.base[i] != kRedByte;
+    for (uint64_t i = a.padded; i < a.map_bytes - kRedZone; i++) bad += a.base[i] != kRedByte;
+    if (rt().modes.strict_gm)  // --strict-gm: the runtime's padding counts as outside the buffer too
+        for (uint64_t i = a.size; i < a.padded; i++) bad += a.base[i] != kPadByte;
     if (!bad) return true;
     report_error("gm-redzone", "gm-out-of-bounds", -1, "kernel", loc,
-                 "%s B in the guard zones around %s (%s B) were overwritten: the kernel wrote past the "
-                 "buffer through a raw pointer", EMU_N(bad), a.name, EMU_N(a.size));
+                 "%s B in the guard zones around %s (%s B, padded to %s B by the runtime) were overwritten: the "
+                 "kernel wrote past the buffer through a raw pointer", EMU_N(bad), a.name, EMU_N(a.size),
+                 EMU_N(a.padded));
     return false;
 }
 #else
@@ -215,6 +226,7 @@ EMU_RT_FN void read_soc(const char* path)
         else if (!strcmp(k, "has_datacopypad")) s.has_pad = (int)n;
         else if (!strcmp(k, "aiv_cores")) s.aiv = (int)n;
         else if (!strcmp(k, "aic_cores")) s.aic = (int)n;
+        else if (!strcmp(k, "arch")) s.arch = (int)n;
     }
     fclose(f);
 }
@@ -264,6 +276,7 @@ EMU_RT_FN void launch_blocks(uint32_t blockDim, void (*fn)(void*), void* fn_arg)
         swapcontext(&r.main_ctx, &pick->ctx);
         if (pick->state == BS_DONE || pick->state == BS_DEAD) block_teardown(*pick);
     }
+    report_crosscore_deadlock(blocks);  // blocks left in CrossCoreWaitFlag (tpipe.h)
     // Blocks still waiting in SyncAll: some block finished (or died) without reaching it.
     std::vector<int> waiting, gone;
     for (Block* b : blocks) (b->state == BS_SYNCALL ? waiting : gone).push_back(b->idx);
@@ -301,7 +314,8 @@ public:
     template <class F>
     void Launch(uint32_t blockDim, F&& fn) {
         using Fn = typename std::remove_reference<F>::type;
-#if defined(ASCENDC_EMU_AUTO_SYNC_SCALAR)  // spec `defines`: a kernel written for bisheng's --cce-auto-sync
+#if defined(ASCENDC_EMU_AUTO_SYNC_SCALAR)  // spec `defines` of older specs: auto-sync is now the default
+        rt().modes.strict_sync = false;
         rt().autosync_scalar = true;
 #endif
         launch_blocks(blockDim, [](void* p) { (*(Fn*)p)(); }, (void*)&fn);
@@ -321,6 +335,7 @@ EMU_RT_FN Harness::Harness(int argc, char** argv)
     const char* soc = nullptr;
     const char* report = nullptr;
     const char* trace = nullptr;
+    apply_modes_env();  // ASCENDC_EMU_MODES first; flags on the command line add to it
     for (int i = 1; i < argc; i++) {
         const char* a = argv[i];
         const char* v = i + 1 < argc ? argv[i + 1] : "";
@@ -332,8 +347,7 @@ EMU_RT_FN Harness::Harness(int argc, char** argv)
             r.order = !strcmp(v, "reverse") ? ORD_REV : !strcmp(v, "interleaved") ? ORD_INTERLEAVED : ORD_SEQ;
             i++;
         } else if (!strcmp(a, "--tiling-key")) { r.tiling_key = strtoull(v, nullptr, 0); i++; }
-        else if (!strcmp(a, "--strict")) r.strict = true;
-        else if (!strcmp(a, "--auto-sync")) { r.autosync_scalar = !strcmp(v, "scalar"); i++; }
+        else if (int used = apply_mode_flag(a, v)) i += used - 1;
         else { fprintf(stderr, "emulator: unknown argument %s\n", a); exit(2); }
     }
     if (soc) read_soc(soc);

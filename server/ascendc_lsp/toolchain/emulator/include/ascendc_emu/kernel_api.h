@@ -3,6 +3,7 @@
 #ifndef ASCENDC_EMU_ASCENDC_EMU_KERNEL_API_H_
 #define ASCENDC_EMU_ASCENDC_EMU_KERNEL_API_H_
 #include "vector.h"
+#include "debug.h"
 
 #ifndef __aicore__
 #define __aicore__
@@ -118,19 +119,6 @@ inline void InitSocState() {}
 inline void SetSysWorkspace(GM_ADDR workspace) { ascendc_emu::rt().sys_workspace = workspace; }
 EMU_RT_FN GM_ADDR GetSysWorkSpacePtr();
 EMU_RT_FN GM_ADDR GetUserWorkspace(GM_ADDR workspace);
-using ::printf;
-template <class... A>
-inline void PRINTF(const char* fmt, A... a) { ::printf(fmt, a...); }
-template <typename T>
-inline void DumpTensor(const LocalTensor<T>& t, uint32_t desc, uint32_t count) {
-    ::printf("DumpTensor: desc=%u, addr=0x%x, dtype=%s, count=%u:", desc, t.addr_, ascendc_emu::dtype_name<T>(), count);
-    for (uint32_t i = 0; i < count && i < t.size_; i++) {
-        T v;
-        memcpy(&v, t.ptr_ + i * sizeof(T), sizeof(T));
-        ::printf(" %g", (double)(float)v);
-    }
-    ::printf("\n");
-}
 enum KernelLogLevel { KERNEL_DEBUG, KERNEL_INFO, KERNEL_WARN, KERNEL_ERROR };
 }  // namespace AscendC
 inline int64_t get_block_idx() { return AscendC::GetBlockIdx(); }
@@ -138,15 +126,4 @@ inline int64_t get_block_num() { return AscendC::GetBlockNum(); }
 inline int64_t get_subblockid() { return AscendC::GetSubBlockIdx(); }
 
 #define KERNEL_LOG(level, fmt, ...) ::fprintf(stderr, "[KERNEL_LOG] " fmt "\n", ##__VA_ARGS__)
-// A failed device assert traps the core (the NPU reports an aicore exception).
-#define ASCENDC_ASSERT(cond, ...)                                                                            \
-    do {                                                                                                     \
-        if (!(cond)) {                                                                                       \
-            __VA_ARGS__;                                                                                     \
-            ::ascendc_emu::report_error("assert", "aicore-exception-triage", -1, "ASCENDC_ASSERT",           \
-                                        ::ascendc_emu::Loc(), "ASCENDC_ASSERT(%s) failed", #cond);           \
-            ::ascendc_emu::kill_block(false);                                                               \
-        }                                                                                                    \
-    } while (0)
-#define ASSERT(cond) ASCENDC_ASSERT(cond)
 #endif  // ASCENDC_EMU_ASCENDC_EMU_KERNEL_API_H_

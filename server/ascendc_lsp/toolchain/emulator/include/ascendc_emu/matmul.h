@@ -261,10 +261,7 @@ template <class T> inline float mm_ld(const uint8_t* p) { T v; memcpy(&v, p, siz
 EMU_RT_FN void mm_full_sync()
 #if ASCENDC_EMU_RT_BODIES
 {
-    Block& b = blk();
-    uint32_t all[NPIPE] = {};
-    for (int q = 0; q < NPIPE; q++) join(all, b.vc[q]);
-    for (int q = 0; q < NPIPE; q++) join(b.vc[q], all);
+    join_all_pipes();
 }
 #else
 ;

@@ -238,8 +238,7 @@ EMU_RT_FN void program_start(ProgramState& p) {
     if ((v = getenv("ASCENDC_EMU_LAUNCHES")) && *v) p.launches = fopen(v, "w");
     if ((v = getenv("ASCENDC_EMU_BLOCK_ORDER")) && *v)
         r.order = !strcmp(v, "reverse") ? ORD_REV : !strcmp(v, "interleaved") ? ORD_INTERLEAVED : ORD_SEQ;
-    if ((v = getenv("ASCENDC_EMU_STRICT")) && *v == '1') r.strict = true;
-    if ((v = getenv("ASCENDC_EMU_AUTO_SYNC")) && !strcmp(v, "scalar")) r.autosync_scalar = true;
+    apply_modes_env();  // ASCENDC_EMU_MODES (PROTOCOL.md "Modes")
     StreamRec* def = new StreamRec();
     def->id = 0;
     def->loc = Loc(nullptr, 0);

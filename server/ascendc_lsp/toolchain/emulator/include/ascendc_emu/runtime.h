@@ -89,9 +89,24 @@ struct Num {
 struct Soc {
     char name[64] = "Ascend910B";
     uint64_t bytes[NSPACE] = {0, 196608, 524288, 65536, 65536, 131072, 1024, 2048};
-    uint64_t ub_reserved = 0;
+    uint64_t ub_reserved = 8192;  // UB the AscendC APIs of the reserved-UB table use internally (8 KB on arch 2201)
     int max_buffers = 64, max_live = 8, event_ids = 8, has_pad = 1, aiv = 48, aic = 24;
-    uint64_t capacity(int sp) const { return sp == SP_UB ? bytes[SP_UB] - ub_reserved : bytes[sp]; }
+    int arch = 2201;           // NPU architecture version; selects the reserved-UB API table
+};
+
+// How faithful to the NPU build each check is (PROTOCOL.md "Modes"). The defaults model what bisheng and the
+// runtime do on the NPU; each strict flag selects the stricter CPU-debug behaviour.
+enum UbReserve : uint8_t {
+    UBR_AUTO,    // default: the reserve is taken only when an API of the reserved-UB table runs (checked there)
+    UBR_ALWAYS,  // the reserve is taken off UB for every kernel (InitBuffer sees UB minus the reserve)
+    UBR_OFF      // --cce-disable-asc-reserved-ubuf: the whole UB is the kernel's; reserved-UB APIs are errors
+};
+struct Modes {
+    bool strict_sync = false;        // report the hazards bisheng's auto-sync resolves (S <-> V/MTE2/MTE3, V -> V)
+    bool strict_ub = false;          // InitBuffer totals beyond UB are rejected at InitBuffer (CPU-debug)
+    bool strict_gm = false;          // GM accesses must stay inside the requested bytes (no runtime padding)
+    bool strict_truncation = false;  // DataCopy truncation is an error, not a warning
+    UbReserve ub_reserve = UBR_AUTO;
 };
 
 // A call site interned to a small integer so shadow memory can name the last accessor cheaply.
@@ -115,7 +130,8 @@ inline int gm_slot(int p) { return p == P_S ? 0 : p == P_MTE2 ? 1 : p == P_MTE3 
 
 struct GmAlloc {
     uint8_t* base;
-    uint64_t size;
+    uint64_t size;    // bytes the program asked for
+    uint64_t padded;  // bytes the runtime allocates: size rounded up to 32 B plus 32 B (aclrtMalloc)
     uint64_t map_bytes;
     uint8_t* map;
     char name[48];
@@ -123,7 +139,7 @@ struct GmAlloc {
 };
 
 enum { HE_MAX = 40 };
-enum BlockState { BS_RUNNABLE, BS_SYNCALL, BS_DONE, BS_DEAD };
+enum BlockState { BS_RUNNABLE, BS_SYNCALL, BS_DONE, BS_DEAD, BS_XWAIT };
 
 class TPipeBase;
 
@@ -141,6 +157,8 @@ struct Block {
     uint64_t mem_bytes[NSPACE] = {};
     Shadow* shadow[NSPACE] = {};
     uint32_t vc[NPIPE][NPIPE] = {};
+    uint32_t done[NPIPE] = {};  // done[p]: the last epoch of pipe p known finished before p's next instruction
+    uint64_t ub_high = 0;       // highest UB byte the kernel's own buffers reach (TPipe, static tensors)
     uint64_t seq = 0;
     uint64_t last_seq[NPIPE] = {};
     bool has_last[NPIPE] = {};
@@ -155,6 +173,11 @@ struct Block {
     // DCache model: 32 KB, 64-byte lines, 4-way LRU, 128 sets
     uint64_t dc_tag[128][4] = {};
     uint8_t dc_age[128][4] = {};
+    // DCache coherence (dcache_* below): a line's state is valid while dc_state_tag matches dc_tag (not evicted)
+    uint8_t dc_state[128][4] = {};
+    uint64_t dc_state_tag[128][4] = {};
+    uint32_t dc_state_site[128][4] = {};
+    bool dc_marks = false;  // some line is dirty or stale since the last DataCacheCleanAndInvalid
     // pending merged scalar trace event
     const char* sc_api = nullptr;
     int sc_space = 0, sc_line = 0;
@@ -167,6 +190,10 @@ struct Block {
     uint64_t sync_epoch = 0;
     int syncall_calls = 0;
     Loc sync_loc{nullptr, 0};
+    uint64_t acc_val = 0;   // the vector accumulator vcadd(nullptr, ...) writes and GetAccVal reads
+    uint64_t ctrl = 0;      // the CTRL register (get_ctrl / set_ctrl)
+    uint8_t xcnt[16] = {};  // CrossCoreWaitFlag counters per flagId (mode 0/1 sets seen by this core)
+    int xwait_id = -1;      // the flagId this block waits on in CrossCoreWaitFlag
     Loc last_loc{nullptr, 0};
     const char* last_api = "";
 };
@@ -180,8 +207,9 @@ struct Runtime {
     char dir[1024] = ".";
     int errors = 0, warnings = 0;
     bool deadlock = false;
-    bool strict = false;
-    bool autosync_scalar = false;
+    bool strict = false;  // strict_truncation (kept: report_soft reads it)
+    bool autosync_scalar = true;  // !modes.strict_sync, for code that reads the older name; set with it
+    Modes modes;
     Order order = ORD_SEQ;
     uint64_t tiling_key = 0;
     std::vector<GmAlloc> gm;
@@ -195,6 +223,8 @@ struct Runtime {
     bool in_launch = false;
     uint64_t sync_epoch = 0;
     int sync_arrived = 0;
+    int xarrived[16] = {};  // CrossCoreSetFlag mode 0: blocks that set each flagId in the current round
+    std::vector<std::pair<const void*, uint64_t>> group_arrivals;  // GroupBarrier workspace -> Arrive calls
     int stderr_lines = 0;
     void (*fn)(void*) = nullptr;
     void* fn_arg = nullptr;
@@ -375,6 +405,97 @@ EMU_RT_FN void report_soft(const char* check, const char* category, int pipe, co
 ;
 #endif
 
+// ------------------------------------------------------------------------------------------------ modes
+// One mode flag of the kernel binary (PROTOCOL.md "Modes"): returns how many argv entries it used (1 or 2), or 0
+// when `flag` is not a mode flag. Also used for ASCENDC_EMU_MODES (a comma list of the same words, for programs
+// whose argv belongs to the user: the direct-launch runner).
+EMU_RT_FN int apply_mode_flag(const char* flag, const char* value)
+#if ASCENDC_EMU_RT_BODIES
+{
+    Runtime& r = rt();
+    Modes& m = r.modes;
+    while (*flag == '-') flag++;
+    if (!strcmp(flag, "strict")) {  // every stricter mode at once: the CPU-debug behaviour
+        m.strict_sync = m.strict_ub = m.strict_gm = m.strict_truncation = true;
+        if (m.ub_reserve == UBR_AUTO) m.ub_reserve = UBR_ALWAYS;
+    } else if (!strcmp(flag, "strict-sync")) m.strict_sync = true;
+    else if (!strcmp(flag, "strict-ub")) {
+        m.strict_ub = true;
+        if (m.ub_reserve == UBR_AUTO) m.ub_reserve = UBR_ALWAYS;
+    } else if (!strcmp(flag, "strict-gm")) m.strict_gm = true;
+    else if (!strcmp(flag, "strict-truncation")) m.strict_truncation = true;
+    else if (!strcmp(flag, "ub-reserve")) {
+        m.ub_reserve = !strcmp(value, "always") ? UBR_ALWAYS : !strcmp(value, "off") ? UBR_OFF : UBR_AUTO;
+        r.strict = m.strict_truncation;
+        return 2;
+    } else if (!strcmp(flag, "auto-sync")) {  // compatibility: --auto-sync none|scalar
+        m.strict_sync = !strcmp(value, "none");
+        r.autosync_scalar = !m.strict_sync;
+        return 2;
+    } else return 0;
+    r.strict = m.strict_truncation;
+    r.autosync_scalar = !m.strict_sync;
+    return 1;
+}
+#else
+;
+#endif
+EMU_RT_FN void apply_modes_env()
+#if ASCENDC_EMU_RT_BODIES
+{
+    const char* e = getenv("ASCENDC_EMU_MODES");
+    if (!e) return;
+    char buf[512];
+    snprintf(buf, sizeof buf, "%s", e);
+    for (char* tok = strtok(buf, ", "); tok; tok = strtok(nullptr, ", ")) {
+        char* eq = strchr(tok, '=');
+        if (eq) *eq = 0;
+        if (!apply_mode_flag(tok, eq ? eq + 1 : "")) fprintf(stderr, "emulator: unknown mode %s in ASCENDC_EMU_MODES\n", tok);
+    }
+}
+#else
+;
+#endif
+// UB the kernel's buffers may use. UBR_ALWAYS keeps the reserve off UB from the start (the CPU-debug view).
+inline uint64_t ub_capacity() {
+    const Runtime& r = rt();
+    return r.soc.bytes[SP_UB] - (r.modes.ub_reserve == UBR_ALWAYS ? r.soc.ub_reserved : 0);
+}
+inline uint64_t space_capacity(int sp) { return sp == SP_UB ? ub_capacity() : rt().soc.bytes[sp]; }
+inline void note_ub_use(uint64_t end) {
+    if (rt().cur && end > blk().ub_high) blk().ub_high = end;
+}
+// An API of the reserved-UB table (docs/zh/guide/编程指南/编程模型/AI-Core-SIMD编程/基于Tensor的CPP编程/静态Tensor编程.md,
+// "使用预留UB空间的API范围": on arch 2201 AddDeqRelu and Select (modes 1 and 2, Select.md), Digamma, Lgamma, Power,
+// Sign, LayerNorm, DropOut, SelectWithBytesMask use 8 KB of UB that AscendC reserves) runs: the kernel's own
+// buffers must leave that reserve free. Under --ub-reserve off (--cce-disable-asc-reserved-ubuf) such a call does
+// not compile on the NPU.
+EMU_RT_FN void uses_reserved_ub(const char* api, const Loc& loc)
+#if ASCENDC_EMU_RT_BODIES
+{
+    Runtime& r = rt();
+    if (!r.cur || !r.soc.ub_reserved) return;
+    Block& b = blk();
+    if (r.modes.ub_reserve == UBR_OFF) {
+        report_error("ub-reserved", "api-dtype-unsupported", P_V, api, loc,
+                     "%s uses the %s B of UB that AscendC reserves on %s, but the reserve is disabled "
+                     "(--cce-disable-asc-reserved-ubuf): the NPU build rejects this call", api,
+                     EMU_N(r.soc.ub_reserved), r.soc.name);
+        return;
+    }
+    uint64_t free_top = r.soc.bytes[SP_UB] - r.soc.ub_reserved;
+    if (b.ub_high > free_top)
+        report_error("ub-reserved", "ub-overflow", P_V, api, loc,
+                     "%s uses the %s B of UB that AscendC reserves on %s (UB %s B), but the kernel's buffers reach "
+                     "%s B, %s B into the reserve: %s's scratch data would overwrite them. Keep the buffers within %s B "
+                     "(ReserveLocalMemory / GetCoreMemSize on the host give the usable size)", api,
+                     EMU_N(r.soc.ub_reserved), r.soc.name, EMU_N(r.soc.bytes[SP_UB]), EMU_N(b.ub_high),
+                     EMU_N(b.ub_high - free_top), api, EMU_N(free_top));
+}
+#else
+;
+#endif
+
 // ------------------------------------------------------------------------------------------------ trace
 EMU_RT_FN uint32_t intern_site(const char* file, int line, const char* api)
 #if ASCENDC_EMU_RT_BODIES
@@ -509,9 +630,37 @@ inline void join(uint32_t* dst, const uint32_t* src) {
     for (int i = 0; i < NPIPE; i++)
         if (src[i] > dst[i]) dst[i] = src[i];
 }
+// Joins a snapshot of another pipe's clock into pipe p (a WaitFlag, DeQue, AllocTensor): the snapshot's own
+// entry for p says which of p's earlier instructions are known finished.
+inline void join_into(int p, const uint32_t* snap) {
+    Block& b = blk();
+    join(b.vc[p], snap);
+    if (snap[p] > b.done[p]) b.done[p] = snap[p];
+}
+// Every pipe waits for every other (PipeBarrier<PIPE_ALL>, SyncAll, the synchronous Matmul calls).
+inline void join_all_pipes() {
+    Block& b = blk();
+    uint32_t all[NPIPE] = {};
+    for (int q = 0; q < NPIPE; q++) join(all, b.vc[q]);
+    for (int q = 0; q < NPIPE; q++) { join(b.vc[q], all); b.done[q] = b.vc[q][q]; }
+}
+// Same-pipe order. docs/zh/api/SIMD-API/基础API/同步控制/核内同步/关键特性说明.md (AIV table): PIPE_V -> PIPE_V
+// barriers are inserted by the compiler (auto-sync), so they are checked only under strict_sync; PIPE_MTE2 ->
+// PIPE_MTE2 writes to overlapping addresses need a PipeBarrier<PIPE_MTE2> from the developer (PipeBarrier(ISASI).md);
+// the scalar pipe is ordered by the hardware; the other pipes are not checked (their writes go to GM or are the
+// Cube's in-order accumulation).
+inline bool same_pipe_ordered(int p, uint32_t epoch) {
+    Block& b = blk();
+    if (epoch >= b.vc[p][p]) return true;  // the same instruction (in-place operands)
+    if (p == P_V ? !rt().modes.strict_sync : p != P_MTE2) return true;
+    return b.done[p] >= epoch;
+}
+// docs .../核内同步/关键特性说明.md: with --cce-auto-sync (the default of kernel-direct and custom-op projects) bisheng
+// inserts the S <-> V / MTE2 / MTE3 syncs in both directions itself; strict_sync models --cce-auto-sync=off.
 inline bool ordered(int writer_pipe, uint32_t epoch, int reader_pipe) {
-    if (writer_pipe == reader_pipe || epoch == 0) return true;
-    if (rt().autosync_scalar && (writer_pipe == P_S || reader_pipe == P_S)) return true;
+    if (epoch == 0) return true;
+    if (writer_pipe == reader_pipe) return same_pipe_ordered(writer_pipe, epoch);
+    if ((writer_pipe == P_S || reader_pipe == P_S) && !rt().modes.strict_sync) return true;
     return blk().vc[reader_pipe][writer_pipe] >= epoch;
 }
 
@@ -540,9 +689,16 @@ EMU_RT_FN void report_race(const Conflict& c, int space, int pipe, const char* a
     const Site& o = rt().sites[c.other_site];
     int from = c.other_pipe, to = pipe;
     long extra = (long)c.other_site;  // one report per (reader/writer line, other line)
-    char hint[200];
-    if (from == P_S || to == P_S)
-        snprintf(hint, sizeof hint, "add %s between them (scalar accesses are not ordered with the %s pipe)",
+    char hint[320];
+    if (from == to && from == P_V)
+        snprintf(hint, sizeof hint, "add PipeBarrier<PIPE_V>() between them (bisheng's auto-sync inserts it; this run "
+                 "models --cce-auto-sync=off: --strict-sync)");
+    else if (from == to)
+        snprintf(hint, sizeof hint, "add PipeBarrier<PIPE_%s>() between them: two transfers on one pipe to "
+                 "overlapping addresses are not ordered, and the compiler does not insert this barrier", pipe_uc(from));
+    else if (from == P_S || to == P_S)
+        snprintf(hint, sizeof hint, "add %s between them (scalar accesses are not ordered with the %s pipe; bisheng's "
+                 "auto-sync inserts this, this run models --cce-auto-sync=off: --strict-sync)",
                  hard_event_hint(from, to), pipe_uc(from == P_S ? to : from));
     else
         snprintf(hint, sizeof hint, "add %s (or pass the tensor through a TQue EnQue/DeQue) between them",
@@ -588,7 +744,7 @@ EMU_RT_FN void shadow_access(int space, uint64_t addr, uint64_t bytes, bool writ
         if (s.w_epoch && !ordered(s.w_pipe, s.w_epoch, pipe)) { kind = write ? "WAW" : "RAW"; op = s.w_pipe; osite = s.w_site; }
         if (write && !kind)
             for (int q = 0; q < NPIPE; q++)
-                if (q != pipe && s.r_epoch[q] && !ordered(q, s.r_epoch[q], pipe)) { kind = "WAR"; op = q; osite = s.r_site[q]; break; }
+                if (s.r_epoch[q] && !ordered(q, s.r_epoch[q], pipe)) { kind = "WAR"; op = q; osite = s.r_site[q]; break; }
         if (kind) {
             if (!c.any) { c.any = true; c.kind = kind; c.other_pipe = op; c.other_site = osite; c.first = g * 32; }
             c.last = (g + 1) * 32;
@@ -613,7 +769,7 @@ EMU_RT_FN GmAlloc* gm_find(const void* p, bool with_redzone = true)
 {
     const uint8_t* q = (const uint8_t*)p;
     for (GmAlloc& a : rt().gm) {
-        if (with_redzone ? (q >= a.map && q < a.map + a.map_bytes) : (q >= a.base && q < a.base + a.size)) return &a;
+        if (with_redzone ? (q >= a.map && q < a.map + a.map_bytes) : (q >= a.base && q < a.base + a.padded)) return &a;
     }
     return nullptr;
 }
@@ -641,13 +797,20 @@ EMU_RT_FN bool gm_check(const void* p, uint64_t bytes, bool write, int pipe, con
     }
     int64_t off = (const uint8_t*)p - a->base;
     int64_t end = off + (int64_t)bytes;
-    if (off < 0 || end > (int64_t)a->size) {
+    // The runtime allocates ALIGN_UP(size, 32) + 32 B (aclrtMalloc): an access inside that padding does not fault
+    // on the NPU (it reads undefined bytes); --strict-gm holds the kernel to the bytes it asked for.
+    int64_t limit = (int64_t)(rt().modes.strict_gm ? a->size : a->padded);
+    if (off < 0 || end > limit) {
+        char pad[160] = "";
+        if (limit != (int64_t)a->size)
+            snprintf(pad, sizeof pad, "; the runtime's allocation ends at %s B (ALIGN_UP(%s, 32) + 32)",
+                     EMU_N(a->padded), EMU_N(a->size));
         report_error("gm-bounds", "gm-out-of-bounds", pipe, api, loc,
-                     "%s %s %s B at %s%+lld .. %s%+lld, outside %s (%s B): %s B out of bounds%s", api,
+                     "%s %s %s B at %s%+lld .. %s%+lld, outside %s (%s B%s): %s B out of bounds%s", api,
                      write ? "writes" : "reads", EMU_N(bytes), a->name, (long long)off, a->name, (long long)end, a->name,
-                     EMU_N(a->size), EMU_N((off < 0 ? -off : 0) + (end > (int64_t)a->size ? end - (int64_t)a->size : 0)),
-                     off >= 0 && end > (int64_t)a->size ? " past the end (tail tile or block offset?)" : " before the start");
-        int64_t l = off < 0 ? -off : 0, h = end > (int64_t)a->size ? (int64_t)a->size - off : (int64_t)bytes;
+                     EMU_N(a->size), pad, EMU_N((off < 0 ? -off : 0) + (end > limit ? end - limit : 0)),
+                     off >= 0 && end > limit ? " past the end (tail tile or block offset?)" : " before the start");
+        int64_t l = off < 0 ? -off : 0, h = end > limit ? limit - off : (int64_t)bytes;
         if (h <= l) { *hi = 0; return false; }
         *lo = (uint64_t)l;
         *hi = (uint64_t)h;
@@ -668,14 +831,14 @@ EMU_RT_FN void gm_shadow_access(const void* p, uint64_t bytes, bool write, int p
     int slot = gm_slot(pipe);
     if (slot < 0) return;
     if (!a->shadow) {
-        size_t n = (a->size + 31) / 32 * sizeof(GmShadow);
+        size_t n = (a->padded + 31) / 32 * sizeof(GmShadow);
         void* m = mmap(nullptr, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
         a->shadow = m == MAP_FAILED ? nullptr : (GmShadow*)m;
         if (!a->shadow) return;
     }
     Block& b = blk();
     uint64_t off = (const uint8_t*)p - a->base;
-    uint64_t g0 = off / 32, g1 = (off + bytes + 31) / 32, gmax = (a->size + 31) / 32;
+    uint64_t g0 = off / 32, g1 = (off + bytes + 31) / 32, gmax = (a->padded + 31) / 32;
     if (g1 > gmax) g1 = gmax;
     uint32_t ep = b.vc[pipe][pipe];
     Conflict c;
@@ -728,6 +891,116 @@ EMU_RT_FN bool dcache_access(const void* p)
     b.dc_tag[set][victim] = line + 1;
     b.dc_age[set][victim] = 0;
     return true;
+}
+#else
+;
+#endif
+
+// DCache coherence (缓存控制/DataCacheCleanAndInvalid.md, GlobalTensor/GetValue.md): scalar GM accesses go through
+// the core's Data Cache, DMA (DataCopy) does not. A SetValue leaves its 64-byte line dirty until
+// DataCacheCleanAndInvalid (or an eviction) writes it back, so a DataCopy of those bytes reads the old GM contents
+// (and a DataCopy writing them is later overwritten by the write-back); a DataCopy to GM leaves a cached copy of the
+// line stale, so a later GetValue reads old data. bisheng's auto-sync orders the pipes but does not clean the
+// cache: these stay errors in every mode. Cross-core caches are not modelled.
+enum { DC_CLEAN = 0, DC_DIRTY = 1, DC_STALE = 2 };
+inline int dcache_way(Block& b, uint64_t line) {
+    unsigned set = (unsigned)(line & 127);
+    for (int w = 0; w < 4; w++)
+        if (b.dc_tag[set][w] == line + 1) return w;
+    return -1;
+}
+inline int dcache_line_state(Block& b, unsigned set, int w) {
+    return b.dc_state_tag[set][w] == b.dc_tag[set][w] ? b.dc_state[set][w] : DC_CLEAN;
+}
+inline void dcache_mark(Block& b, uint64_t line, int state, uint32_t site) {
+    int w = dcache_way(b, line);
+    if (w < 0) return;
+    unsigned set = (unsigned)(line & 127);
+    b.dc_state[set][w] = (uint8_t)state;
+    b.dc_state_tag[set][w] = b.dc_tag[set][w];
+    b.dc_state_site[set][w] = site;
+    b.dc_marks = true;
+}
+// A scalar GM access (after dcache_access): a write dirties the line; a read of a stale line is reported.
+EMU_RT_FN void dcache_scalar(const void* p, bool write, const char* api, const Loc& loc)
+#if ASCENDC_EMU_RT_BODIES
+{
+    Block& b = blk();
+    uint64_t line = (uint64_t)(uintptr_t)p >> 6;
+    if (write) { dcache_mark(b, line, DC_DIRTY, intern_site(loc.file, loc.line, api)); return; }
+    if (!b.dc_marks) return;
+    int w = dcache_way(b, line);
+    unsigned set = (unsigned)(line & 127);
+    if (w < 0 || dcache_line_state(b, set, w) != DC_STALE) return;
+    const Site& o = rt().sites[b.dc_state_site[set][w]];
+    report_error("dcache-coherence", "sync-missing", P_S, api, loc,
+                 "%s reads GM at %p through the core's Data Cache, but its 64-byte line was cached before %s at %s:%d "
+                 "wrote those bytes by DMA: the scalar read sees the old value. Call DataCacheCleanAndInvalid on the "
+                 "GlobalTensor before reading it", api, p, o.api, o.file, o.line);
+}
+#else
+;
+#endif
+// A DMA access of GM [p, p + bytes): dirty lines in the range are reported; a write makes cached lines stale.
+EMU_RT_FN void dcache_dma(const void* p, uint64_t bytes, bool write, int pipe, const char* api, const Loc& loc)
+#if ASCENDC_EMU_RT_BODIES
+{
+    Block& b = blk();
+    if (!bytes) return;
+    uint64_t l0 = (uint64_t)(uintptr_t)p >> 6, l1 = ((uint64_t)(uintptr_t)p + bytes - 1) >> 6;
+    uint32_t site = 0;
+    bool reported = false;
+    auto visit = [&](unsigned set, int w) {
+        uint64_t tag = b.dc_tag[set][w];
+        if (!tag || tag - 1 < l0 || tag - 1 > l1) return;
+        if (b.dc_marks && !reported && dcache_line_state(b, set, w) == DC_DIRTY) {
+            reported = true;
+            const Site& o = rt().sites[b.dc_state_site[set][w]];
+            report_error("dcache-coherence", "sync-missing", pipe, api, loc,
+                         "%s %s GM bytes of a 64-byte line that %s at %s:%d wrote through the core's Data Cache and that "
+                         "is still dirty there (not written back): %s. Call DataCacheCleanAndInvalid on the GlobalTensor "
+                         "after the scalar writes", api, write ? "writes" : "reads", o.api, o.file, o.line,
+                         write ? "the later write-back overwrites what the DMA wrote" : "the DMA reads the old GM contents");
+        }
+        if (write) {
+            if (!site) site = intern_site(loc.file, loc.line, api);
+            b.dc_state[set][w] = DC_STALE;
+            b.dc_state_tag[set][w] = tag;
+            b.dc_state_site[set][w] = site;
+            b.dc_marks = true;
+        }
+    };
+    if (l1 - l0 < 128) {
+        for (uint64_t l = l0; l <= l1; l++)
+            for (int w = 0; w < 4; w++)
+                if (b.dc_tag[l & 127][w] == l + 1) visit((unsigned)(l & 127), w);
+    } else {
+        for (unsigned set = 0; set < 128; set++)
+            for (int w = 0; w < 4; w++) visit(set, w);
+    }
+}
+#else
+;
+#endif
+// DataCacheCleanAndInvalid: the line of `p` (SINGLE_CACHE_LINE) or the whole cache (ENTIRE_DATA_CACHE) is written
+// back and dropped.
+EMU_RT_FN void dcache_clean_invalidate(const void* p, bool entire)
+#if ASCENDC_EMU_RT_BODIES
+{
+    Block& b = blk();
+    if (entire) {
+        memset(b.dc_tag, 0, sizeof b.dc_tag);
+        memset(b.dc_state, 0, sizeof b.dc_state);
+        b.dc_marks = false;
+        return;
+    }
+    uint64_t line = (uint64_t)(uintptr_t)p >> 6;
+    int w = dcache_way(b, line);
+    if (w >= 0) {
+        unsigned set = (unsigned)(line & 127);
+        b.dc_tag[set][w] = 0;
+        b.dc_state[set][w] = DC_CLEAN;
+    }
 }
 #else
 ;

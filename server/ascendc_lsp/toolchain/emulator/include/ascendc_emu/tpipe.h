@@ -49,10 +49,27 @@ inline int pipe_of(pipe_t p) {
     }
 }
 
+// The HardEvent between two pipes (raw set_flag/wait_flag, TQueSync); an unsupported pair is reported.
+EMU_RT_FN HardEvent hard_event_of(int src, int dst, const char* api, const Loc& loc)
+#if ASCENDC_EMU_RT_BODIES
+{
+    for (int e = 0; e < (int)HardEvent::MAX; e++) {
+        EvInfo in = ev_info((HardEvent)e);
+        if (in.src == src && in.dst == dst) return (HardEvent)e;
+    }
+    report_error("event-pipes", "sync-deadlock", src, api, loc,
+                 "%s between PIPE_%s and PIPE_%s: there is no hardware event for this pipe pair (PIPE_S -> PIPE_S and "
+                 "PIPE_ALL have none; use PipeBarrier for one pipe)", api, pipe_uc(src), pipe_uc(dst));
+    return HardEvent::MAX;
+}
+#else
+;
+#endif
 EMU_RT_FN void set_flag(HardEvent e, int id, const Loc& loc, const char* api = "SetFlag", const char* queue = nullptr)
 #if ASCENDC_EMU_RT_BODIES
 {
     Block& b = blk();
+    if (e == HardEvent::MAX) return;  // an unsupported pipe pair, already reported
     EvInfo in = ev_info(e);
     if (id < 0 || id >= rt().soc.event_ids) {
         report_error("event-id", "sync-deadlock", in.src, api, loc,
@@ -81,6 +98,7 @@ EMU_RT_FN void wait_flag(HardEvent e, int id, const Loc& loc)
 #if ASCENDC_EMU_RT_BODIES
 {
     Block& b = blk();
+    if (e == HardEvent::MAX) return;
     EvInfo in = ev_info(e);
     if (id < 0 || id >= rt().soc.event_ids) {
         report_error("event-id", "sync-deadlock", in.dst, "WaitFlag", loc,
@@ -96,7 +114,7 @@ EMU_RT_FN void wait_flag(HardEvent e, int id, const Loc& loc)
                     pipe_uc(in.dst));
         kill_block(true);
     }
-    join(b.vc[in.dst], f.snap);
+    join_into(in.dst, f.snap);
     f.set = false;
     Ev ev;
     trace_begin(ev, in.dst, "WaitFlag", loc);
@@ -114,16 +132,15 @@ EMU_RT_FN void pipe_barrier(int p, const Loc& loc)
     uint64_t after[NPIPE];
     int n = 0;
     if (p == P_ALL) {
-        uint32_t all[NPIPE] = {};
-        for (int q = 0; q < NPIPE; q++) join(all, b.vc[q]);
-        for (int q = 0; q < NPIPE; q++) join(b.vc[q], all);
+        join_all_pipes();
         for (int q = 0; q < NPIPE; q++) if (b.has_last[q]) after[n++] = b.last_seq[q];
     } else if (p == P_S) {
         report_warning("barrier-pipe-s", "sync-missing", P_S, "PipeBarrier", loc,
                        "PipeBarrier<PIPE_S> is not supported (scalar ordering is automatic); it has no effect");
         return;
-    } else if (b.has_last[p]) {
-        after[n++] = b.last_seq[p];
+    } else {
+        b.done[p] = b.vc[p][p];  // every earlier instruction of pipe p has finished its reads and writes
+        if (b.has_last[p]) after[n++] = b.last_seq[p];
     }
     Ev ev;
     trace_begin(ev, P_ALL, "PipeBarrier", loc);
@@ -164,6 +181,13 @@ inline QueInfo que_info(TPosition src, TPosition dst) {
 }
 
 class TPipeBase;
+// A TBufPool's region (TBufPool.md): [base, base + len) of its memory, buffers handed out from `cur` on.
+struct PoolState {
+    TPipeBase* pipe = nullptr;
+    Space sp = SP_UB;
+    uint64_t base = 0, len = 0, cur = 0;
+    int bufs = 0, max_bufs = 4;
+};
 struct QueBase {
     QueInfo info{};
     int depth = 1;
@@ -177,9 +201,13 @@ struct QueBase {
     Loc init_loc{nullptr, 0};
     ~QueBase();
     Slot* alloc(const Loc& loc);
-    bool enque(Slot* s, uint32_t gen, const Loc& loc);
-    Slot* deque(const Loc& loc);
+    // prod / cons: the pipes of the EnQue<srcUserPos, dstUserPos> / DeQue<...> forms (-1: the queue's own)
+    bool enque(Slot* s, uint32_t gen, const Loc& loc, int prod = -1);
+    Slot* deque(const Loc& loc, int cons = -1);
     void free_(Slot* s, uint32_t gen, const Loc& loc);
+    // custom TBufPool (EXTERN_IMPL_BUFPOOL): InitStartBufHandle / InitBufHandle
+    void start_handles(int num, uint32_t len, const Loc& loc);
+    void handle_at(PoolState& pool, uint32_t index, uint64_t addr, uint32_t len, const Loc& loc);
     template <class T>
     AscendC::LocalTensor<T> tensor(Slot* s, uint32_t off = 0, uint32_t bytes = ~0u) const {
         AscendC::LocalTensor<T> t;
@@ -204,16 +232,48 @@ public:
     std::vector<QueBase*> ques;
     Loc ctor_loc{nullptr, 0};
     bool init_buffer(QueBase& q, int num, uint32_t len, const Loc& loc);
+    uint32_t check_init(QueBase& q, int num, uint32_t len, const char* api, const Loc& loc);
+    void place(QueBase& q, int num, uint32_t alen, uint64_t addr, const Loc& loc);
+    void initbuffer_overflow(QueBase& q, int num, uint32_t alen, int sp, const Loc& loc);
+    bool init_pool(PoolState& pool, int sp, uint32_t len, const PoolState* share, const Loc& loc);
     void reset();
 };
+EMU_RT_FN bool pool_init_buffer(PoolState& pool, QueBase& q, int num, uint32_t len, const Loc& loc);
+EMU_RT_FN bool pool_init_pool(PoolState& pool, PoolState& sub, uint32_t len, const PoolState* share, const Loc& loc);
+EMU_RT_FN void pool_reset(PoolState& pool, const Loc& loc);
 
 #if ASCENDC_EMU_RT_BODIES  // member function: defined in the runtime object only
-EMU_RT_FN bool TPipeBase::init_buffer(QueBase& q, int num, uint32_t len, const Loc& loc)
+// InitBuffer totals beyond the memory. The NPU does not check them: TPipe hands out addresses past the end and the
+// fault (507035 "the ub address out of bounds") comes from the first instruction touching them (local_check);
+// a buffer never touched costs nothing. --strict-ub rejects the InitBuffer itself, as the CPU-debug build does.
+EMU_RT_FN void TPipeBase::initbuffer_overflow(QueBase& q, int num, uint32_t alen, int sp, const Loc& loc)
 {
     Runtime& r = rt();
-    Block& b = blk();
+    uint64_t need = (uint64_t)num * alen, cap = space_capacity(sp), left = used[sp] > cap ? 0 : cap - used[sp];
+    char reserve[160] = "";
+    if (sp == SP_UB && r.modes.ub_reserve == UBR_ALWAYS && r.soc.ub_reserved)
+        snprintf(reserve, sizeof reserve, ", %s B reserved for the APIs that use the AscendC UB reserve",
+                 EMU_N(r.soc.ub_reserved));
+    char msg[700];
+    snprintf(msg, sizeof msg,
+             "InitBuffer of %s needs %s B (%d x %s B) but only %s B of %s are left (%s %s B on %s%s, %s B already "
+             "used by earlier InitBuffer calls)", q.name, EMU_N(need), num, EMU_N(alen), EMU_N(left),
+             space_name(sp), space_name(sp), EMU_N(r.soc.bytes[sp]), r.soc.name, reserve, EMU_N(used[sp]));
+    if (r.modes.strict_ub)
+        report_error("ub-capacity", "ub-overflow", P_S, "InitBuffer", loc, "%s", msg);
+    else
+        report_warning("ub-capacity", "ub-overflow", P_S, "InitBuffer", loc,
+                       "%s: bytes 0x%llx..0x%llx lie past the end of %s. The NPU faults only when an instruction "
+                       "touches them (reported there); --strict-ub rejects this InitBuffer", msg,
+                       (unsigned long long)(cap > used[sp] ? cap : used[sp]), (unsigned long long)(used[sp] + need),
+                       space_name(sp));
+}
+#endif
+#if ASCENDC_EMU_RT_BODIES  // member function: defined in the runtime object only
+EMU_RT_FN uint32_t TPipeBase::check_init(QueBase& q, int num, uint32_t len, const char* api, const Loc& loc)
+{
+    Runtime& r = rt();
     Space sp = pos_space(q.info.pos);
-    const char* api = "InitBuffer";
     if (!q.name[0]) {
         q.id = ++nque;
         if (q.is_tbuf) snprintf(q.name, sizeof q.name, "TBuf<%s>#%d", pos_name(q.info.pos), q.id);
@@ -228,39 +288,30 @@ EMU_RT_FN bool TPipeBase::init_buffer(QueBase& q, int num, uint32_t len, const L
     if (num <= 0 || len == 0) {
         report_error("initbuffer-args", "queue-misuse", P_S, api, loc,
                      "InitBuffer of %s with num=%d and len=%u: both must be > 0", q.name, num, len);
-        return false;
+        return 0;
     }
     if (sp == SP_GM) {
         report_error("initbuffer-position", "queue-misuse", P_S, api, loc,
                      "InitBuffer of %s: position %s is global memory on %s; a TQue/TBuf needs an on-chip position",
                      q.name, pos_name(q.info.pos), r.soc.name);
-        return false;
+        return 0;
     }
-    uint32_t alen = (len + 31u) / 32u * 32u;  // documented: len is rounded up to 32 B
-    uint64_t need = (uint64_t)num * alen;
-    uint64_t cap = r.soc.capacity(sp);
     if (nbuf + num > r.soc.max_buffers)
         report_error("buffer-count", "queue-misuse", P_S, api, loc,
                      "InitBuffer of %s brings the buffers managed by TPipe to %d; the limit is %d", q.name, nbuf + num,
                      r.soc.max_buffers);
-    if (used[sp] + need > cap) {
-        if (sp == SP_UB && r.soc.ub_reserved)
-            report_error("ub-capacity", "ub-overflow", P_S, api, loc,
-                         "InitBuffer of %s needs %s B (%d x %s B) but only %s B of UB are left (UB %s B on %s, %s B "
-                         "reserved, %s B already used by earlier InitBuffer calls)", q.name, EMU_N(need), num,
-                         EMU_N(alen), EMU_N(used[sp] > cap ? 0 : cap - used[sp]), EMU_N(r.soc.bytes[sp]), r.soc.name,
-                         EMU_N(r.soc.ub_reserved), EMU_N(used[sp]));
-        else
-            report_error("ub-capacity", sp == SP_UB ? "ub-overflow" : "ub-overflow", P_S, api, loc,
-                         "InitBuffer of %s needs %s B (%d x %s B) but only %s B of %s are left (%s %s B on %s, %s B "
-                         "already used by earlier InitBuffer calls)", q.name, EMU_N(need), num, EMU_N(alen),
-                         EMU_N(used[sp] > cap ? 0 : cap - used[sp]), space_name(sp), space_name(sp),
-                         EMU_N(r.soc.bytes[sp]), r.soc.name, EMU_N(used[sp]));
-    }
-    if (used[sp] + need > b.mem_bytes[sp]) {
-        report_error("ub-capacity", "ub-overflow", P_S, api, loc,
+    return (len + 31u) / 32u * 32u;  // documented: len is rounded up to 32 B
+}
+// Gives q `num` buffers of `alen` bytes at byte address `addr` of its memory (TPipe or a TBufPool region).
+EMU_RT_FN void TPipeBase::place(QueBase& q, int num, uint32_t alen, uint64_t addr, const Loc& loc)
+{
+    Block& b = blk();
+    Space sp = pos_space(q.info.pos);
+    uint64_t need = (uint64_t)num * alen;
+    if (addr + need > b.mem_bytes[sp]) {
+        report_error("ub-capacity", "ub-overflow", P_S, "InitBuffer", loc,
                      "InitBuffer of %s: %s B requested in total, far beyond %s; stopping this block", q.name,
-                     EMU_N(used[sp] + need), space_name(sp));
+                     EMU_N(addr + need), space_name(sp));
         kill_block(false);
     }
     q.slots.assign((size_t)num, Slot());
@@ -270,18 +321,119 @@ EMU_RT_FN bool TPipeBase::init_buffer(QueBase& q, int num, uint32_t len, const L
     q.pipe = this;
     for (int i = 0; i < num; i++) {
         Slot& s = q.slots[(size_t)i];
-        s.addr = (uint32_t)(used[sp] + (uint64_t)i * alen);
+        s.addr = (uint32_t)(addr + (uint64_t)i * alen);
         s.len = alen;
         s.host = b.mem[sp] + s.addr;
         s.que = &q;
         s.state = q.is_tbuf ? SL_TBUF : SL_FREE;
     }
-    used[sp] += need;
     nbuf += num;
+    if (sp == SP_UB) note_ub_use(addr + need);
     bool known = false;
     for (QueBase* x : ques) known |= x == &q;
     if (!known) ques.push_back(&q);
+}
+EMU_RT_FN bool TPipeBase::init_buffer(QueBase& q, int num, uint32_t len, const Loc& loc)
+{
+    uint32_t alen = check_init(q, num, len, "InitBuffer", loc);
+    if (!alen) return false;
+    Space sp = pos_space(q.info.pos);
+    uint64_t need = (uint64_t)num * alen;
+    if (used[sp] + need > space_capacity(sp)) initbuffer_overflow(q, num, alen, sp, loc);
+    place(q, num, alen, used[sp], loc);
+    used[sp] += need;
     return true;
+}
+// TPipe::InitBufPool (InitBufPool.md): a pool region of `len` bytes (rounded up to 32 B) cut from the TPipe, or
+// the region of `share` when given (shared mode: same start, len no larger).
+EMU_RT_FN bool TPipeBase::init_pool(PoolState& pool, int sp, uint32_t len, const PoolState* share, const Loc& loc)
+{
+    uint32_t alen = (len + 31u) / 32u * 32u;
+    pool.pipe = this;
+    pool.sp = (Space)sp;
+    pool.cur = 0;
+    pool.bufs = 0;
+    pool.len = alen;
+    if (share) {
+        if (!share->len)
+            report_error("tbufpool", "queue-misuse", P_S, "InitBufPool", loc,
+                         "InitBufPool shares a TBufPool that was never initialised");
+        if (alen > share->len)
+            report_error("tbufpool", "queue-misuse", P_S, "InitBufPool", loc,
+                         "InitBufPool of %s B shares a TBufPool of only %s B: the shared pool must be at least as long",
+                         EMU_N(alen), EMU_N(share->len));
+        pool.base = share->base;
+        return true;
+    }
+    if (used[sp] + alen > space_capacity(sp)) {
+        uint64_t cap = space_capacity(sp);
+        const char* m = "InitBufPool needs %s B but only %s B of %s are left (%s B already used)";
+        if (rt().modes.strict_ub)
+            report_error("ub-capacity", "ub-overflow", P_S, "InitBufPool", loc, m, EMU_N(alen),
+                         EMU_N(used[sp] > cap ? 0 : cap - used[sp]), space_name(sp), EMU_N(used[sp]));
+        else
+            report_warning("ub-capacity", "ub-overflow", P_S, "InitBufPool", loc, m, EMU_N(alen),
+                           EMU_N(used[sp] > cap ? 0 : cap - used[sp]), space_name(sp), EMU_N(used[sp]));
+    }
+    pool.base = used[sp];
+    used[sp] += alen;
+    if (sp == SP_UB) note_ub_use(used[sp]);
+    return true;
+}
+// TBufPool::InitBuffer (InitBuffer-56.md): buffers cut from the pool's region.
+EMU_RT_FN bool pool_init_buffer(PoolState& pool, QueBase& q, int num, uint32_t len, const Loc& loc)
+{
+    if (!pool.pipe) {
+        report_error("tbufpool", "queue-misuse", P_S, "InitBuffer", loc,
+                     "TBufPool::InitBuffer before TPipe::InitBufPool gave the pool its memory");
+        return false;
+    }
+    uint32_t alen = pool.pipe->check_init(q, num, len, "InitBuffer", loc);
+    if (!alen) return false;
+    uint64_t need = (uint64_t)num * alen;
+    if (pool.cur + need > pool.len)
+        report_error("tbufpool", "ub-overflow", P_S, "InitBuffer", loc,
+                     "TBufPool::InitBuffer of %s needs %s B but the pool has %s B left of %s B", q.name, EMU_N(need),
+                     EMU_N(pool.cur > pool.len ? 0 : pool.len - pool.cur), EMU_N(pool.len));
+    if (pool.bufs + num > pool.max_bufs)
+        report_error("tbufpool", "queue-misuse", P_S, "InitBuffer", loc,
+                     "TBufPool::InitBuffer of %s brings the pool's buffers to %d; its bufIDSize is %d", q.name,
+                     pool.bufs + num, pool.max_bufs);
+    pool.pipe->place(q, num, alen, pool.base + pool.cur, loc);
+    pool.cur += need;
+    pool.bufs += num;
+    return true;
+}
+// TBufPool::InitBufPool (InitBufPool-55.md): a sub-pool cut from this pool, or sharing `share`'s region.
+EMU_RT_FN bool pool_init_pool(PoolState& pool, PoolState& sub, uint32_t len, const PoolState* share, const Loc& loc)
+{
+    uint32_t alen = (len + 31u) / 32u * 32u;
+    sub.pipe = pool.pipe;
+    sub.sp = pool.sp;
+    sub.cur = 0;
+    sub.bufs = 0;
+    sub.len = alen;
+    if (share) {
+        if (alen > share->len)
+            report_error("tbufpool", "queue-misuse", P_S, "InitBufPool", loc,
+                         "InitBufPool of %s B shares a TBufPool of only %s B", EMU_N(alen), EMU_N(share->len));
+        sub.base = share->base;
+        return true;
+    }
+    if (pool.cur + alen > pool.len)
+        report_error("tbufpool", "ub-overflow", P_S, "InitBufPool", loc,
+                     "InitBufPool of %s B from a TBufPool with %s B left of %s B", EMU_N(alen),
+                     EMU_N(pool.cur > pool.len ? 0 : pool.len - pool.cur), EMU_N(pool.len));
+    sub.base = pool.base + pool.cur;
+    pool.cur += alen;
+    return true;
+}
+// TBufPool::Reset (Reset-57.md): ends the pool's pending events before another pool reuses its memory; the
+// buffers stay allocated. Modelled as a barrier of every pipe.
+EMU_RT_FN void pool_reset(PoolState& pool, const Loc& loc)
+{
+    (void)pool;
+    if (rt().cur) pipe_barrier(P_ALL, loc);
 }
 #endif
 #if ASCENDC_EMU_RT_BODIES  // member function: defined in the runtime object only
@@ -296,6 +448,7 @@ EMU_RT_FN void TPipeBase::reset()
     ques.clear();
     memset(used, 0, sizeof used);
     nbuf = 0;
+    if (rt().cur) blk().ub_high = 0;
 }
 #endif
 
@@ -353,7 +506,7 @@ EMU_RT_FN Slot* QueBase::alloc(const Loc& loc)
     s->state = SL_OCCUPIED;
     s->alloc_loc = loc;
     // WAR protection: the producer pipe waits for the consumer's release of this buffer.
-    if (s->has_free) join(b.vc[info.prod], s->free_snap);
+    if (s->has_free) join_into(info.prod, s->free_snap);
     Ev ev;
     trace_begin(ev, info.prod, "AllocTensor", loc);
     if (ev.on) {
@@ -367,9 +520,10 @@ EMU_RT_FN Slot* QueBase::alloc(const Loc& loc)
 }
 #endif
 #if ASCENDC_EMU_RT_BODIES  // member function: defined in the runtime object only
-EMU_RT_FN bool QueBase::enque(Slot* s, uint32_t gen, const Loc& loc)
+EMU_RT_FN bool QueBase::enque(Slot* s, uint32_t gen, const Loc& loc, int prod)
 {
     Block& b = blk();
+    if (prod < 0) prod = info.prod;
     if (!s || s->que != this) {
         report_error("queue-foreign", "queue-misuse", info.prod, "EnQue", loc,
                      "EnQue on %s of a tensor that was not allocated from this queue", name);
@@ -390,14 +544,14 @@ EMU_RT_FN bool QueBase::enque(Slot* s, uint32_t gen, const Loc& loc)
         return false;
     }
     s->state = SL_ENQUE;
-    memcpy(s->enq_snap, b.vc[info.prod], sizeof s->enq_snap);
+    memcpy(s->enq_snap, b.vc[prod], sizeof s->enq_snap);
     fifo.push_back((int)(s - slots.data()));
     Ev ev;
-    trace_begin(ev, info.prod, "EnQue", loc);
+    trace_begin(ev, prod, "EnQue", loc);
     s->enq_seq = ev.seq;
     if (ev.on) {
         char e[24];
-        snprintf(e, sizeof e, "%s_%s", pipe_uc(info.prod), pipe_uc(info.cons));
+        snprintf(e, sizeof e, "%s_%s", pipe_uc(prod), pipe_uc(info.cons));
         ev.j.s("event", e).s("queue", name);
     }
     trace_end(ev);
@@ -405,11 +559,12 @@ EMU_RT_FN bool QueBase::enque(Slot* s, uint32_t gen, const Loc& loc)
 }
 #endif
 #if ASCENDC_EMU_RT_BODIES  // member function: defined in the runtime object only
-EMU_RT_FN Slot* QueBase::deque(const Loc& loc)
+EMU_RT_FN Slot* QueBase::deque(const Loc& loc, int cons)
 {
     Block& b = blk();
+    if (cons < 0) cons = info.cons;
     if (fifo.empty()) {
-        report_hang("deque-empty", "sync-deadlock", info.cons, "DeQue", loc,
+        report_hang("deque-empty", "sync-deadlock", cons, "DeQue", loc,
                     "DeQue on %s, which holds no enqueued tensor: the consumer waits forever (every DeQue needs an "
                     "earlier EnQue on the same queue)", name[0] ? name : "a queue");
         kill_block(true);
@@ -417,12 +572,12 @@ EMU_RT_FN Slot* QueBase::deque(const Loc& loc)
     Slot* s = &slots[(size_t)fifo.front()];
     fifo.erase(fifo.begin());
     s->state = SL_DEQUE;
-    join(b.vc[info.cons], s->enq_snap);
+    join_into(cons, s->enq_snap);
     Ev ev;
-    trace_begin(ev, info.cons, "DeQue", loc);
+    trace_begin(ev, cons, "DeQue", loc);
     if (ev.on) {
         char e[24];
-        snprintf(e, sizeof e, "%s_%s", pipe_uc(info.prod), pipe_uc(info.cons));
+        snprintf(e, sizeof e, "%s_%s", pipe_uc(info.prod), pipe_uc(cons));
         ev.j.s("event", e).s("queue", name);
     }
     trace_after(ev, &s->enq_seq, 1);
@@ -466,6 +621,59 @@ EMU_RT_FN void QueBase::free_(Slot* s, uint32_t gen, const Loc& loc)
     trace_end(ev);
 }
 #endif
+#if ASCENDC_EMU_RT_BODIES  // member function: defined in the runtime object only
+// EXTERN_IMPL_BUFPOOL custom pools (自定义TBufPool/*.md, TQueBind/InitStartBufHandle.md, InitBufHandle.md): the
+// pool gives the queue `num` buffers, then each buffer's address one by one.
+EMU_RT_FN void QueBase::start_handles(int num, uint32_t len, const Loc& loc)
+{
+    if (num <= 0 || len == 0) {
+        report_error("initbuffer-args", "queue-misuse", P_S, "InitStartBufHandle", loc,
+                     "InitStartBufHandle with num=%d and len=%u: both must be > 0", num, len);
+        return;
+    }
+    slots.assign((size_t)num, Slot());
+    fifo.clear();
+    next = 0;
+    init_loc = loc;
+}
+EMU_RT_FN void QueBase::handle_at(PoolState& pool, uint32_t index, uint64_t addr, uint32_t len, const Loc& loc)
+{
+    if (!pool.pipe) {
+        report_error("tbufpool", "queue-misuse", P_S, "InitBufHandle", loc,
+                     "InitBufHandle on a custom TBufPool that TPipe::InitBufPool never initialised");
+        return;
+    }
+    if (index >= slots.size()) {
+        report_error("tbufpool", "queue-misuse", P_S, "InitBufHandle", loc,
+                     "InitBufHandle index %u, but InitStartBufHandle declared %d buffers", index, (int)slots.size());
+        return;
+    }
+    if (addr < pool.base || addr + len > pool.base + pool.len)
+        report_error("tbufpool", "ub-overflow", P_S, "InitBufHandle", loc,
+                     "InitBufHandle places %s B at 0x%llx, outside the pool's region 0x%llx..0x%llx", EMU_N(len),
+                     (unsigned long long)addr, (unsigned long long)pool.base, (unsigned long long)(pool.base + pool.len));
+    Block& b = blk();
+    Space sp = pos_space(info.pos);
+    if (addr + len > b.mem_bytes[sp]) return;
+    TPipeBase* p = pool.pipe;
+    if (!name[0]) {
+        id = ++p->nque;
+        snprintf(name, sizeof name, is_tbuf ? "TBuf<%s>#%d" : "TQue<%s>#%d", pos_name(info.pos), id);
+    }
+    Slot& s = slots[index];
+    s.addr = (uint32_t)addr;
+    s.len = len;
+    s.host = b.mem[sp] + addr;
+    s.que = this;
+    s.state = is_tbuf ? SL_TBUF : SL_FREE;
+    pipe = p;
+    p->nbuf++;
+    if (sp == SP_UB) note_ub_use(addr + len);
+    bool known = false;
+    for (QueBase* x : p->ques) known |= x == this;
+    if (!known) p->ques.push_back(this);
+}
+#endif
 }  // namespace ascendc_emu
 
 namespace AscendC {
@@ -479,17 +687,37 @@ public:
         depth = depth_;
     }
     TQueBind(const TQueBind&) = delete;
+    // AllocTensor.md / DeQue.md / EnQue.md: the non-inplace forms return a tensor, the inplace forms fill the
+    // caller's; the <srcUserPos, dstUserPos> forms of a VECIN/VECOUT-bound queue say which hand-off it is (GM ->
+    // UB: MTE2 -> V; UB -> GM: V -> MTE3).
     template <typename T>
     LocalTensor<T> AllocTensor(EMU_LOC) {
         ascendc_emu::Slot* s = alloc(loc);
         return tensor<T>(s);
     }
     template <typename T>
+    void AllocTensor(LocalTensor<T>& t, EMU_LOC) { t = tensor<T>(alloc(loc)); }
+    template <typename T>
     bool EnQue(const LocalTensor<T>& t, EMU_LOC) { return enque(t.slot_, t.gen_, loc); }
+    template <TPosition srcUserPos, TPosition dstUserPos, typename T>
+    bool EnQue(const LocalTensor<T>& t, EMU_LOC) {
+        return enque(t.slot_, t.gen_, loc, srcUserPos == TPosition::GM ? ascendc_emu::P_MTE2 : ascendc_emu::P_V);
+    }
     template <typename T>
     LocalTensor<T> DeQue(EMU_LOC) { return tensor<T>(deque(loc)); }
     template <typename T>
+    void DeQue(LocalTensor<T>& t, EMU_LOC) { t = tensor<T>(deque(loc)); }
+    template <TPosition srcUserPos, TPosition dstUserPos, typename T>
+    LocalTensor<T> DeQue(EMU_LOC) {
+        return tensor<T>(deque(loc, dstUserPos == TPosition::GM ? ascendc_emu::P_MTE3 : ascendc_emu::P_V));
+    }
+    template <typename T>
     void FreeTensor(LocalTensor<T>& t, EMU_LOC) { free_(t.slot_, t.gen_, loc); }
+    void InitStartBufHandle(uint8_t*, uint8_t num, uint32_t len, EMU_LOC) { start_handles(num, len, loc); }
+    template <class P>
+    void InitBufHandle(P* bufPool, uint32_t index, uint8_t*, uint32_t curPoolAddr, uint32_t len, EMU_LOC) {
+        handle_at(bufPool->emu_pool_, index, curPoolAddr, len, loc);
+    }
     bool VacantInQue() const { return depth == 0 || (int)fifo.size() < depth; }
     bool HasTensorInQue() const { return !fifo.empty(); }
     int32_t GetTensorCountInQue() const { return (int32_t)fifo.size(); }
@@ -512,6 +740,23 @@ public:
         is_tbuf = true;
     }
     TBuf(const TBuf&) = delete;
+    // TBuf简介.md: a TBuf is a TQueBind whose memory only takes part in computation (no EnQue/DeQue) and whose
+    // tensors need no release. The inherited AllocTensor hands out the whole buffer, FreeTensor gives it back.
+    template <typename T>
+    LocalTensor<T> AllocTensor(EMU_LOC) { return Get<T>(loc); }
+    template <typename T>
+    void AllocTensor(LocalTensor<T>& t, EMU_LOC) { t = Get<T>(loc); }
+    template <typename T>
+    void FreeTensor(LocalTensor<T>& t, EMU_LOC) {
+        if (t.slot_ && t.slot_->que != this)
+            ascendc_emu::report_error("queue-foreign", "queue-misuse", -1, "FreeTensor", loc,
+                                      "FreeTensor on %s of a tensor that does not belong to it", name);
+    }
+    void InitStartBufHandle(uint8_t*, uint8_t num, uint32_t len, EMU_LOC) { start_handles(num, len, loc); }
+    template <class P>
+    void InitBufHandle(P* bufPool, uint32_t index, uint8_t*, uint32_t curPoolAddr, uint32_t len, EMU_LOC) {
+        handle_at(bufPool->emu_pool_, index, curPoolAddr, len, loc);
+    }
     template <typename T>
     LocalTensor<T> Get(EMU_LOC) {
         if (slots.empty()) { uninit(loc); return LocalTensor<T>(); }
@@ -555,6 +800,51 @@ private:
 template <TPosition pos, int32_t depth = 1, auto mask = 0>
 using TSCM = TQueBind<pos, TPosition::TSCM, depth, mask>;
 
+using TBufHandle = uint8_t*;
+constexpr uint32_t defaultBufIDSize = 4;
+// TBufPool.md: a region of UB/L1 cut from the TPipe (InitBufPool), handing out buffers (InitBuffer) and
+// sub-pools (InitBufPool); pools may share a region; Reset ends the pool's events before another pool reuses it.
+template <TPosition pos, uint32_t bufIDSize = defaultBufIDSize>
+class TBufPool {
+public:
+    ascendc_emu::PoolState emu_pool_;
+    TBufPool() {
+        emu_pool_.sp = ascendc_emu::pos_space(pos);
+        emu_pool_.max_bufs = (int)bufIDSize;
+    }
+    TBufPool(const TBufPool&) = delete;
+    template <class T>
+    bool InitBufPool(T& bufPool, uint32_t len, EMU_LOC) {
+        return ascendc_emu::pool_init_pool(emu_pool_, bufPool.emu_pool_, len, nullptr, loc);
+    }
+    template <class T, class U>
+    bool InitBufPool(T& bufPool, uint32_t len, U& shareBuf, EMU_LOC) {
+        return ascendc_emu::pool_init_pool(emu_pool_, bufPool.emu_pool_, len, &shareBuf.emu_pool_, loc);
+    }
+    template <class T>
+    bool InitBuffer(T& que, uint8_t num, uint32_t len, EMU_LOC) {
+        return ascendc_emu::pool_init_buffer(emu_pool_, que, num, len, loc);
+    }
+    template <TPosition bufPos>
+    bool InitBuffer(TBuf<bufPos>& buf, uint32_t len, EMU_LOC) {
+        return ascendc_emu::pool_init_buffer(emu_pool_, buf, 1, len, loc);
+    }
+    void Reset(EMU_LOC) { ascendc_emu::pool_reset(emu_pool_, loc); }
+};
+
+// TQueSync (核内同步/TQueSync): SetFlag/WaitFlag between two pipes named by template arguments.
+template <pipe_t src, pipe_t dst>
+class TQueSync {
+public:
+    void SetFlag(TEventID id, EMU_LOC) { ascendc_emu::set_flag(event(loc), id, loc); }
+    void WaitFlag(TEventID id, EMU_LOC) { ascendc_emu::wait_flag(event(loc), id, loc); }
+
+private:
+    static HardEvent event(const ascendc_emu::Loc& loc) {
+        return ascendc_emu::hard_event_of(ascendc_emu::pipe_of(src), ascendc_emu::pipe_of(dst), "TQueSync", loc);
+    }
+};
+
 class TPipe : public ascendc_emu::TPipeBase {
 public:
     explicit TPipe(EMU_LOC) {
@@ -578,6 +868,20 @@ public:
     bool InitBuffer(Q& que, uint8_t num, uint32_t len, EMU_LOC) { return init_buffer(que, num, len, loc); }
     template <TPosition pos>
     bool InitBuffer(TBuf<pos>& buf, uint32_t len, EMU_LOC) { return init_buffer(buf, 1, len, loc); }
+    // InitBufPool.md: a TBufPool (or an EXTERN_IMPL_BUFPOOL class) gets a region of this TPipe, or shares one.
+    template <class T>
+    bool InitBufPool(T& bufPool, uint32_t len, EMU_LOC) {
+        return init_pool(bufPool.emu_pool_, bufPool.emu_pool_.sp, len, nullptr, loc);
+    }
+    template <class T, class U>
+    bool InitBufPool(T& bufPool, uint32_t len, U& shareBuf, EMU_LOC) {
+        return init_pool(bufPool.emu_pool_, bufPool.emu_pool_.sp, len, &shareBuf.emu_pool_, loc);
+    }
+    // GetBaseAddr.md (CPU-debug): the host address where a position's memory starts.
+    uint8_t* GetBaseAddr(int8_t logicPos) {
+        ascendc_emu::Space sp = ascendc_emu::pos_space((TPosition)logicPos);
+        return ascendc_emu::rt().cur ? ascendc_emu::blk().mem[sp] : nullptr;
+    }
     void Reset() { reset(); }
     void Destroy() { reset(); }
     void Init() {}
@@ -615,10 +919,18 @@ inline void WaitFlag(int32_t eventID, EMU_LOC) { ascendc_emu::wait_flag(event, e
 template <pipe_t pipe>
 inline void PipeBarrier(EMU_LOC) { ascendc_emu::pipe_barrier(ascendc_emu::pipe_of(pipe), loc); }
 
-// Cross-block barrier: a rendezvous of all blocks (fibres); a block that never arrives is a deadlock.
-template <bool isAIVOnly = true>
-inline void SyncAll(EMU_LOC) {
-    using namespace ascendc_emu;
+// Cross-block barrier (SyncAll.md): a rendezvous of all blocks (fibres), or of the first `usedCores` blocks for the
+// soft-sync form; a block that never arrives is a deadlock.
+struct SyncAllConfig {
+    pipe_t triggerPipe;
+    pipe_t waitPipe;
+};
+inline constexpr SyncAllConfig DEFAULT_SYNC_ALL_CONFIG = {PIPE_ALL, PIPE_ALL};
+}  // namespace AscendC
+namespace ascendc_emu {
+EMU_RT_FN void sync_all(int participants, const Loc& loc)
+#if ASCENDC_EMU_RT_BODIES
+{
     Runtime& r = rt();
     Block& b = blk();
     pipe_barrier(P_ALL, loc);
@@ -628,7 +940,8 @@ inline void SyncAll(EMU_LOC) {
     b.syncall_calls++;
     b.sync_loc = loc;
     uint64_t my = r.sync_epoch;
-    if (++r.sync_arrived == r.block_dim) {
+    int n = participants > 0 && participants < r.block_dim ? participants : r.block_dim;
+    if (++r.sync_arrived >= n) {
         r.sync_arrived = 0;
         r.sync_epoch++;
         for (Block* o : r.blocks) if (o->state == BS_SYNCALL) o->state = BS_RUNNABLE;
@@ -637,8 +950,205 @@ inline void SyncAll(EMU_LOC) {
     b.state = BS_SYNCALL;
     while (r.sync_epoch == my) swapcontext(&b.ctx, &r.main_ctx);
 }
-template <bool isAIVOnly = true, class G, class L>
-inline void SyncAll(const G&, const L&, int32_t = 0, EMU_LOC) { SyncAll<isAIVOnly>(loc); }
+#else
+;
+#endif
+// CrossCoreSetFlag / CrossCoreWaitFlag (CrossCoreSetFlag(ISASI).md, CrossCoreWaitFlag(ISASI).md), vector-core view:
+// each core has 16 counters (flagId 0-15, 0..15 each). Mode 0 (all AIV cores): when every block has set flagId,
+// every block's counter goes up by one. Mode 1 (the two AIVs of a core): the emulator runs one AIV per core
+// (GetSubBlockNum() == 1), so a set raises the setter's own counter. Mode 2 (AIC <-> AIV): the AIC side is not
+// emulated (its Matmul work runs synchronously), so an AIV's set goes nowhere and its wait returns at once.
+// A wait blocks the block (a fibre switch) until its counter is non-zero; blocks that never get released are a
+// deadlock (507014), and a counter past 15 is the documented flag-counter overflow.
+EMU_RT_FN void cross_core_set(int mode, int pipe, int flag, const Loc& loc)
+#if ASCENDC_EMU_RT_BODIES
+{
+    Runtime& r = rt();
+    Block& b = blk();
+    int id = flag & 15;  // "截取最低位4bit"
+    Ev ev;
+    trace_begin(ev, pipe < NPIPE ? pipe : P_S, "CrossCoreSetFlag", loc);
+    if (ev.on) ev.j.i("flag", id).i("mode", mode);
+    trace_end(ev);
+    auto bump = [&](Block& o) {
+        if (++o.xcnt[id] > 15)
+            report_error("crosscore-counter", "sync-deadlock", pipe, "CrossCoreSetFlag", loc,
+                         "the flag counter of flagId %d on block %d exceeds 15 (more CrossCoreSetFlag than "
+                         "CrossCoreWaitFlag): the NPU reports \"The value of the flag counter for inter-core "
+                         "communication exceeds the maximum value 15\"", id, o.idx);
+        if (o.state == BS_XWAIT && o.xwait_id == id) o.state = BS_RUNNABLE;
+    };
+    if (mode == 0) {
+        if (++r.xarrived[id] >= r.block_dim) {
+            r.xarrived[id] = 0;
+            for (Block* o : r.blocks) bump(*o);
+        }
+    } else if (mode == 1) {
+        bump(b);
+    }
+}
+#else
+;
+#endif
+EMU_RT_FN void cross_core_wait(int mode, int pipe, int flag, const Loc& loc)
+#if ASCENDC_EMU_RT_BODIES
+{
+    Runtime& r = rt();
+    Block& b = blk();
+    int id = flag & 15;
+    if (mode != 2) {
+        b.sync_loc = loc;
+        while (!b.xcnt[id]) {
+            b.state = BS_XWAIT;
+            b.xwait_id = id;
+            swapcontext(&b.ctx, &r.main_ctx);
+        }
+        b.xwait_id = -1;
+        b.xcnt[id]--;
+    }
+    Ev ev;
+    trace_begin(ev, pipe < NPIPE ? pipe : P_S, "CrossCoreWaitFlag", loc);
+    if (ev.on) ev.j.i("flag", id).i("mode", mode);
+    trace_end(ev);
+}
+#else
+;
+#endif
+// GroupBarrier (Cube分组管理（ISASI）/GroupBarrier/*.md): Arrive from the `arrive` blocks of a group, Wait in the
+// `wait` blocks until all of them arrived (the k-th Wait of a block waits for the k-th round). The group is named by
+// its GM workspace, which must be 512-byte aligned; the barrier occupies the last 1,600 B of UB.
+EMU_RT_FN uint64_t& group_arrivals(const void* ws)
+#if ASCENDC_EMU_RT_BODIES
+{
+    Runtime& r = rt();
+    for (auto& g : r.group_arrivals)
+        if (g.first == ws) return g.second;
+    r.group_arrivals.push_back({ws, 0});
+    return r.group_arrivals.back().second;
+}
+#else
+;
+#endif
+EMU_RT_FN void group_barrier_check(const void* ws, uint32_t arrive, uint32_t wait, const Loc& loc)
+#if ASCENDC_EMU_RT_BODIES
+{
+    if ((uintptr_t)ws % 512)
+        report_error("address-alignment", "misaligned-access", P_MTE3, "GroupBarrier", loc,
+                     "GroupBarrier workspace at %p is not 512-byte aligned", ws);
+    if (!arrive || !wait)
+        report_error("group-barrier", "sync-deadlock", P_MTE3, "GroupBarrier", loc,
+                     "GroupBarrier with %u arriving and %u waiting cores: both must be > 0", arrive, wait);
+    uint64_t top = rt().soc.bytes[SP_UB] - 1600;
+    if (rt().cur && blk().ub_high > top)
+        report_error("ub-reserved", "ub-overflow", P_MTE3, "GroupBarrier", loc,
+                     "GroupBarrier uses the last 1,600 B of UB, but the kernel's buffers reach %s B (limit %s B)",
+                     EMU_N(blk().ub_high), EMU_N(top));
+}
+#else
+;
+#endif
+EMU_RT_FN void group_arrive(const void* ws, const Loc& loc)
+#if ASCENDC_EMU_RT_BODIES
+{
+    Runtime& r = rt();
+    pipe_barrier(P_ALL, loc);  // the arrive message leaves after the core's earlier work
+    Ev ev;
+    trace_begin(ev, P_MTE3, "GroupBarrier::Arrive", loc);
+    trace_end(ev);
+    group_arrivals(ws)++;
+    for (Block* o : r.blocks)
+        if (o->state == BS_XWAIT && o->xwait_id == -2) o->state = BS_RUNNABLE;
+}
+#else
+;
+#endif
+EMU_RT_FN void group_wait(const void* ws, uint64_t need, const Loc& loc)
+#if ASCENDC_EMU_RT_BODIES
+{
+    Runtime& r = rt();
+    Block& b = blk();
+    b.sync_loc = loc;
+    while (group_arrivals(ws) < need) {
+        b.state = BS_XWAIT;
+        b.xwait_id = -2;
+        swapcontext(&b.ctx, &r.main_ctx);
+    }
+    b.xwait_id = -1;
+    Ev ev;
+    trace_begin(ev, P_S, "GroupBarrier::Wait", loc);
+    trace_end(ev);
+    pipe_barrier(P_ALL, loc);
+}
+#else
+;
+#endif
+// Blocks left in CrossCoreWaitFlag when no block can run any more: reported as the NPU's hang, then dead.
+EMU_RT_FN void report_crosscore_deadlock(std::vector<Block*>& blocks)
+#if ASCENDC_EMU_RT_BODIES
+{
+    Runtime& r = rt();
+    for (Block* b : blocks) {
+        if (b->state != BS_XWAIT) continue;
+        r.cur = b;
+        if (b->xwait_id == -2)
+            report_hang("group-barrier", "sync-deadlock", P_S, "GroupBarrier::Wait", b->sync_loc,
+                        "GroupBarrier::Wait on block %d waits forever: fewer cores called Arrive than the barrier's "
+                        "arriving group", b->idx);
+        else
+            report_hang("crosscore-wait", "sync-deadlock", P_S, "CrossCoreWaitFlag", b->sync_loc,
+                        "CrossCoreWaitFlag(%d) on block %d waits forever: no CrossCoreSetFlag(%d) of the cores it "
+                        "syncs with is left (mode 0 needs every block to set the flag)", b->xwait_id, b->idx,
+                        b->xwait_id);
+        r.deadlock = true;
+        b->state = BS_DEAD;
+    }
+}
+#else
+;
+#endif
+}  // namespace ascendc_emu
+namespace AscendC {
+template <bool isAIVOnly = true, const SyncAllConfig& config = DEFAULT_SYNC_ALL_CONFIG>
+inline void SyncAll(EMU_LOC) { ascendc_emu::sync_all(0, loc); }
+template <bool isAIVOnly = true>
+inline void SyncAll(const GlobalTensor<int32_t>&, const LocalTensor<int32_t>&, const int32_t usedCores = 0, EMU_LOC) {
+    ascendc_emu::sync_all(usedCores, loc);
+}
+enum class PipeMode : uint8_t { SCALAR_MODE = 0, MTE3_MODE = 1, MAX };
+template <PipeMode pipeMode = PipeMode::MTE3_MODE>
+class GroupBarrier {
+public:
+    GroupBarrier(uint8_t* groupWorkspace, uint32_t arriveSizeIn, uint32_t waitSizeIn, EMU_LOC)
+        : ws_(groupWorkspace), arrive_(arriveSizeIn), wait_(waitSizeIn) {
+        ascendc_emu::group_barrier_check(ws_, arrive_, wait_, loc);
+    }
+    void Arrive(uint32_t arriveIndex, EMU_LOC) {
+        if (arriveIndex >= arrive_)
+            ascendc_emu::report_error("group-barrier", "sync-deadlock", ascendc_emu::P_MTE3, "GroupBarrier::Arrive", loc,
+                                      "Arrive(%u) on a GroupBarrier of %u arriving cores", arriveIndex, arrive_);
+        ascendc_emu::group_arrive(ws_, loc);
+    }
+    void Wait(uint32_t waitIndex, EMU_LOC) {
+        if (waitIndex >= wait_)
+            ascendc_emu::report_error("group-barrier", "sync-deadlock", ascendc_emu::P_S, "GroupBarrier::Wait", loc,
+                                      "Wait(%u) on a GroupBarrier of %u waiting cores", waitIndex, wait_);
+        ascendc_emu::group_wait(ws_, (uint64_t)arrive_ * ++rounds_, loc);
+    }
+    uint64_t GetWorkspaceLen() const { return (uint64_t)wait_ * 512; }
+
+private:
+    uint8_t* ws_;
+    uint32_t arrive_, wait_;
+    uint64_t rounds_ = 0;
+};
+template <uint8_t modeId, pipe_t pipe>
+inline void CrossCoreSetFlag(uint16_t flagId, EMU_LOC) {
+    ascendc_emu::cross_core_set(modeId, ascendc_emu::pipe_of(pipe), flagId, loc);
+}
+template <uint8_t modeId = 0, pipe_t pipe = PIPE_S>
+inline void CrossCoreWaitFlag(uint16_t flagId, EMU_LOC) {
+    ascendc_emu::cross_core_wait(modeId, ascendc_emu::pipe_of(pipe), flagId, loc);
+}
 
 template <typename T>
 inline void SetAtomicAdd() { ascendc_emu::blk().atomic = 1; }
@@ -652,4 +1162,25 @@ inline void SetAtomicNone() { ascendc_emu::blk().atomic = 0; }
 inline void DisableDmaAtomic() { ascendc_emu::blk().atomic = 0; }
 
 }  // namespace AscendC
+
+// EXTERN_IMPL_BUFPOOL宏.md: the members a user-written TBufPool class needs (Reset, Init, GetBufHandle,
+// SetCurAddr/GetCurAddr, SetCurBufSize/GetCurBufSize); TPipe::InitBufPool gives it its region.
+#define EXTERN_IMPL_BUFPOOL(EXT_BUFPOOL, POSITION, BUFID_SIZE)                                                 \
+public:                                                                                                        \
+    ::ascendc_emu::PoolState emu_pool_;                                                                        \
+    uint8_t emu_handles_[(BUFID_SIZE) > 0 ? (BUFID_SIZE) : 1] = {};                                           \
+    void Init() {                                                                                              \
+        emu_pool_.sp = ::ascendc_emu::pos_space(POSITION);                                                     \
+        emu_pool_.max_bufs = (int)(BUFID_SIZE);                                                                \
+        emu_pool_.cur = 0;                                                                                     \
+        emu_pool_.bufs = 0;                                                                                    \
+    }                                                                                                          \
+    void Reset(EMU_LOC) { ::ascendc_emu::pool_reset(emu_pool_, loc); }                                          \
+    ::AscendC::TBufHandle GetBufHandle(uint8_t offset) {                                                       \
+        return &emu_handles_[offset < (BUFID_SIZE) ? offset : 0];                                              \
+    }                                                                                                          \
+    void SetCurAddr(uint32_t curAddr) { emu_pool_.cur = curAddr - emu_pool_.base; }                            \
+    uint32_t GetCurAddr() { return (uint32_t)(emu_pool_.base + emu_pool_.cur); }                               \
+    void SetCurBufSize(uint8_t n) { emu_pool_.bufs = n; }                                                      \
+    uint8_t GetCurBufSize() { return (uint8_t)emu_pool_.bufs; }
 #endif  // ASCENDC_EMU_ASCENDC_EMU_TPIPE_H_

@@ -168,6 +168,8 @@ template <class T, class U, class G>
 inline void run(const LocalTensor<T>& dst, const LocalTensor<U>& sel, const LocalTensor<T>& src0,
                 const LocalTensor<T>* src1, SELMODE mode, uint32_t count, const ascendc_emu::Loc& loc, G get_b) {
     using namespace ascendc_emu;
+    // Select.md: modes 1 and 2 keep intermediate data in the AscendC UB reserve (910B/910_93/310P)
+    if (mode != SELMODE::VSEL_CMPMASK_SPR) uses_reserved_ub("Select", loc);
     begin_epoch(P_V);
     const int lanes = 256 / (int)sizeof(T);
     uint64_t mbytes = mode == SELMODE::VSEL_CMPMASK_SPR ? (uint64_t)lanes / 8 : ((uint64_t)count + 7) / 8;
@@ -239,7 +241,8 @@ inline void minmax(const char* api, const LocalTensor<T>& dst, const LocalTensor
     begin_epoch(P_V);
     check_work(work, count > 0 ? (uint64_t)count : 0, calIndex, api, loc);
     bool ok = src.emu_check(0, count > 0 ? (uint64_t)count : 0, false, P_V, api, loc);
-    ok = dst.emu_check(0, calIndex ? 2 : 1, true, P_V, api, loc, 4) && ok;
+    // dst alignment: ReduceMax.md -> ReduceRepeat.md table 3 (value and index: 2 x sizeof(T); value only: sizeof(T))
+    ok = dst.emu_check(0, calIndex ? 2 : 1, true, P_V, api, loc, calIndex ? 2 * sizeof(T) : sizeof(T)) && ok;
     if (ok && count > 0) {
         const T* x = (const T*)src.ptr_;
         uint32_t best = 0;
@@ -265,7 +268,8 @@ inline void ReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, cons
     begin_epoch(P_V);
     detail_red::check_work(sharedTmpBuffer, count > 0 ? (uint64_t)count : 0, false, "ReduceSum", loc);
     bool ok = src.emu_check(0, count > 0 ? (uint64_t)count : 0, false, P_V, "ReduceSum", loc);
-    ok = dst.emu_check(0, 1, true, P_V, "ReduceSum", loc, 4) && ok;
+    // dst alignment: ReduceSum.md -> ReduceRepeat.md table 3 (SUM: 2 B for half, 4 B for float)
+    ok = dst.emu_check(0, 1, true, P_V, "ReduceSum", loc, sizeof(T)) && ok;
     if (ok && count > 0) {
         std::vector<calc_t<T>> v((size_t)count);
         const T* x = (const T*)src.ptr_;
@@ -339,7 +343,8 @@ ASCENDC_EMU_MASK_FORMS(void, WholeReduceSum,
         uint64_t elems = 0;
         int reps = 0;
         Plan pl = plan(256 / (int)sizeof(T), rep);
-        if (dst.emu_check(0, pl.reps ? (uint64_t)(pl.reps - 1) * dstRepStride + 1 : 0, true, P_V, "WholeReduceSum", loc, 2))
+        /* dst alignment: ReduceRepeat.md table 3 (SUM: sizeof(T)) */                                       \
+        if (dst.emu_check(0, pl.reps ? (uint64_t)(pl.reps - 1) * dstRepStride + 1 : 0, true, P_V, "WholeReduceSum", loc, sizeof(T)))
             detail_red::repeats(
                 "WholeReduceSum", src, rep, srcBlkStride, srcRepStride, loc,
                 [&](int r, std::vector<calc_t<T>>& v, std::vector<int>&) {
@@ -365,7 +370,8 @@ ASCENDC_EMU_MASK_FORMS(void, WholeReduceSum,
             bool both = order == ReduceOrder::ORDER_VALUE_INDEX || order == ReduceOrder::ORDER_INDEX_VALUE;     \
             uint64_t unit = both ? 2 * sizeof(T) : order == ReduceOrder::ORDER_ONLY_INDEX ? 4 : sizeof(T);      \
             uint64_t ext = pl.reps ? (uint64_t)(pl.reps - 1) * dstRepStride * unit + unit : 0;                  \
-            if (dst.emu_check_bytes(0, ext, true, P_V, #NAME, loc, sizeof(T) == 2 ? 4 : 8))                     \
+            /* dst alignment: ReduceRepeat.md table 3 (value+index 2 x sizeof(T), value sizeof(T), index 4) */ \
+            if (dst.emu_check_bytes(0, ext, true, P_V, #NAME, loc, both ? 2 * sizeof(T) : order == ReduceOrder::ORDER_ONLY_INDEX ? 4 : sizeof(T))) \
                 detail_red::repeats(                                                                            \
                     #NAME, src, rep, srcBlkStride, srcRepStride, loc,                                           \
                     [&](int r, std::vector<calc_t<T>>& v, std::vector<int>& lanes) {                            \
@@ -406,7 +412,8 @@ ASCENDC_EMU_WHOLE_MINMAX(WholeReduceMin, false)
             int reps = 0;                                                                                       \
             Plan pl = plan(256 / (int)sizeof(T), rep);                                                          \
             const int epb = 32 / (int)sizeof(T);                                                                \
-            if (dst.emu_check(0, pl.reps ? (uint64_t)(pl.reps - 1) * dstRepStride * 8 + 8 : 0, true, P_V, #NAME, loc, 2)) \
+            /* dst alignment: ReduceDataBlock.md (16 B for half, 32 B for float) */                             \
+            if (dst.emu_check(0, pl.reps ? (uint64_t)(pl.reps - 1) * dstRepStride * 8 + 8 : 0, true, P_V, #NAME, loc, sizeof(T) == 2 ? 16 : 32)) \
                 detail_red::repeats(                                                                            \
                     #NAME, src, rep, srcBlkStride, srcRepStride, loc,                                           \
                     [&](int r, std::vector<calc_t<T>>& v, std::vector<int>& lanes) {                            \
@@ -439,8 +446,9 @@ ASCENDC_EMU_MASK_FORMS(void, PairReduceSum,
         int reps = 0;
         const int half_l = 128 / (int)sizeof(T);
         Plan pl = plan(256 / (int)sizeof(T), rep);
+        /* ReducePairElem.md: every operand 32-byte aligned */                                              \
         if (dst.emu_check(0, pl.reps ? (uint64_t)(pl.reps - 1) * dstRepStride * half_l + half_l : 0, true, P_V,
-                          "PairReduceSum", loc, 2))
+                          "PairReduceSum", loc, 32))
             detail_red::repeats(
                 "PairReduceSum", src, rep, srcBlkStride, srcRepStride, loc,
                 [&](int r, std::vector<calc_t<T>>& v, std::vector<int>& lanes) {
@@ -472,7 +480,7 @@ inline void ReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, cons
     uint64_t elems = 0;
     int reps = 0;
     std::vector<calc_t<T>> all;
-    if (dst.emu_check(0, 1, true, P_V, "ReduceSum", loc, 2))
+    if (dst.emu_check(0, 1, true, P_V, "ReduceSum", loc, sizeof(T)))  // ReduceRepeat.md table 3 (SUM)
         detail_red::repeats("ReduceSum", src, repeatTime < 0 ? 0 : repeatTime, 1, (uint32_t)srcRepStride, loc,
                             [&](int, std::vector<calc_t<T>>& v, std::vector<int>&) {
                                 all.push_back(tree_sum<T>(v.data(), (int)v.size()));
@@ -488,6 +496,7 @@ template <typename T>
 inline void Brcb(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const int64_t repeatTime,
                  const BrcbRepeatParams& p, EMU_LOC) {
     using namespace ascendc_emu;
+    if (rt().soc.arch == 2002) uses_reserved_ub("Brcb", loc);  // Brcb.md: Atlas inference AI Core (310P) only
     begin_epoch(P_V);
     int rep = check_repeat(repeatTime, "Brcb", loc);
     const int epb = 32 / (int)sizeof(T);
