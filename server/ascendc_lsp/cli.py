@@ -54,8 +54,11 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--soc", help="SoC profile (default: ascendc-lsp.toml or Ascend910B)")
     check.add_argument("--format", choices=["text", "json", "sarif"], default="text")
 
-    run = sub.add_parser("run", help="compile, run, verify and estimate a kernel from its spec")
-    run.add_argument("spec", metavar="SPEC.yaml")
+    run = sub.add_parser(
+        "run", help="compile, run, verify and estimate a kernel from its spec, or an op project from a test case"
+    )
+    run.add_argument("spec", metavar="SPEC.yaml|CASE.yaml|OP_PROJECT")
+    run.add_argument("--case", metavar="CASE.yaml", help="op test case, when the first argument is the op project")
     run.add_argument("--source", help="kernel source (overrides the spec's source)")
     run.add_argument("--backend", choices=["emulator", "cann"], default=None)
     run.add_argument("--soc", help="SoC profile (overrides the spec's soc)")

@@ -199,11 +199,12 @@ class TensorSpec:
 
 @dataclass
 class TilingSpec:
-    struct: str
+    struct: str  # "" when only raw bytes are passed (no GET_TILING_DATA struct known)
     pass_mode: str = "pointer"  # pointer | value
     fields: dict[str, Any] = field(default_factory=dict)
     header: Path | None = None
     key: int | None = None
+    raw: bytes | None = None  # tiling bytes from an op's host TilingFunc; `fields` are then applied on top
 
 
 @dataclass
@@ -226,6 +227,7 @@ class KernelSpec:
     description: str = ""
     defines: dict[str, str | None] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
+    reference_vars: dict[str, Any] = field(default_factory=dict)  # extra names for the reference (op attributes)
 
     @property
     def origin(self) -> str:

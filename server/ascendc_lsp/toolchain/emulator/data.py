@@ -179,6 +179,7 @@ def evaluate_reference(spec: KernelSpec, inputs: dict[str, np.ndarray]) -> dict[
     ns: dict[str, Any] = {"__builtins__": _SAFE_BUILTINS, "np": np, "numpy": np, "math": math}
     if spec.tiling is not None:
         ns["tiling"] = dict(spec.tiling.fields)
+    ns.update(spec.reference_vars)
     for t in spec.inputs:
         ns[t.name] = to_values(inputs[t.name], t.dtype).copy()
     try:

@@ -56,11 +56,13 @@ def generate(spec: KernelSpec, source: Path) -> str:
     lines.append(
         '#include "ascendc_emu_pch.h"  // kernel_operator.h, first, so the precompiled header applies'
     )
-    if spec.tiling is not None:
+    if spec.tiling is not None and spec.tiling.struct:
         # the build defines ASCENDC_EMU_TILING_TYPE as this macro (see build.TILING_MACRO), keeping the PCH valid
         lines.append(f"#define ASCENDC_EMU_TILING_STRUCT {spec.tiling.struct}")
     lines.append('#include "ascendc_emu/harness.h"')
+    lines.append("#include <cstring>")
     lines.append("#include <type_traits>")
+    lines.append("#include <vector>")
     if spec.tiling is not None and spec.tiling.header is not None:
         lines.append(f"#include {_cstr(str(spec.tiling.header))}")
     lines.append(f"#include {_cstr(str(source))}")
@@ -73,6 +75,10 @@ def generate(spec: KernelSpec, source: Path) -> str:
         if name == "workspace":
             lines.append(f"    GM_ADDR emu_workspace = emu_h.Workspace({spec.workspace_bytes});")
             args.append("emu_workspace")
+        elif name == "tiling" and spec.tiling is not None and spec.tiling.raw is not None:
+            rt = spec.tiling
+            lines.extend(_raw_tiling(rt.struct, rt.raw or b"", rt.fields))
+            args.append("emu_tiling_value" if rt.pass_mode == "value" and rt.struct else "emu_tiling")
         elif name == "tiling":
             tl = spec.tiling
             assert tl is not None
@@ -91,6 +97,8 @@ def generate(spec: KernelSpec, source: Path) -> str:
         elif t is not None:
             lines.append(f"    GM_ADDR emu_{name} = emu_h.Output({_cstr(name)}, {t.nbytes});")
             args.append(f"emu_{name}")
+        else:  # an optional op input the test case leaves out: the kernel gets a null address
+            args.append("nullptr")
     # outputs the params list leaves out still need their buffers (the kernel cannot write them, but Finish
     # writes every Output and the runner expects the files)
     listed = set(spec.param_order())
@@ -101,6 +109,25 @@ def generate(spec: KernelSpec, source: Path) -> str:
     lines.append("    return emu_h.Finish();")
     lines.append("}")
     return "\n".join(lines) + "\n"
+
+
+def _raw_tiling(struct: str, raw: bytes, fields: dict[str, Any]) -> list[str]:
+    """The host's tiling bytes, padded to the struct GET_TILING_DATA reads; spec fields override on top."""
+    data = ", ".join(str(b) for b in raw) or "0"
+    out = [
+        f"    static const unsigned char emu_tiling_raw[{max(1, len(raw))}] = {{{data}}};",
+        f"    std::vector<unsigned char> emu_tiling_buf({max(1, len(raw))}u);",
+    ]
+    if struct:
+        out.append(f"    if (emu_tiling_buf.size() < sizeof({struct})) emu_tiling_buf.resize(sizeof({struct}));")
+    out.append(f"    std::memcpy(emu_tiling_buf.data(), emu_tiling_raw, {len(raw)}u);")
+    if struct:
+        out.append(f"    {struct} emu_tiling_value{{}};")
+        out.append("    std::memcpy(&emu_tiling_value, emu_tiling_buf.data(), sizeof(emu_tiling_value));")
+        out.extend(_assignments("emu_tiling_value", fields))
+        out.append("    std::memcpy(emu_tiling_buf.data(), &emu_tiling_value, sizeof(emu_tiling_value));")
+    out.append('    GM_ADDR emu_tiling = emu_h.Bytes("tiling", emu_tiling_buf.data(), emu_tiling_buf.size());')
+    return out
 
 
 def harness_hint(spec: KernelSpec) -> str:

@@ -1,0 +1,11 @@
+// Host shim (clean-room): the tiling API umbrella op_host code includes. The Matmul host tiling
+// (matmul_tiling::*) and the platform; the advanced APIs' tmp-size / tiling helpers come from
+// adv_api_tiling.h next to this file when it exists (written with the kernel-side advanced APIs).
+#pragma once
+#include "../ascendc_emu_host/exe_graph.h"
+#include "../ascendc_emu_host/matmul_tiling.h"
+#include "../register/tilingdata_base.h"
+#include "platform/platform_ascendc.h"
+#if __has_include("adv_api_tiling.h")
+#include "adv_api_tiling.h"
+#endif

@@ -1,0 +1,243 @@
+"""Compile an op project's op_host/*.cpp on the CPU against the clean-room host shims (emulator/host_include/)
+together with our driver, and run it sandboxed: `describe` (the registered OpDefs, tiling classes, bindings) and
+`run_tiling` (the op's own TilingFunc on a node built from the test case).
+
+The binary is cached like kernels (emulator/build.py: content key + a manifest of the headers it read).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import shutil
+import tempfile
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ascendc_lsp.toolchain import sandbox
+from ascendc_lsp.toolchain.base import Diagnostic
+from ascendc_lsp.toolchain.emulator import build, gccdiag
+from ascendc_lsp.toolchain.opproject.discovery import OpProject, OpProjectError, resolve_include_dirs
+
+HOST_FLAGS = ("-std=c++17", "-O0", "-g0", "-w", "-pthread")
+HOST_BINARY = "host"
+HOST_MEMORY = 2 << 30
+DRIVER = "ascendc_emu_host/driver.cpp"
+
+
+def host_include_dir() -> Path:
+    """The host shims: only ever on the host compile's include path."""
+    return build.include_dir().parent / "host_include"
+
+
+@dataclass
+class HostBuild:
+    binary: Path | None
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    seconds: float = 0.0
+    cached: bool = False
+    log: str = ""
+    include_dirs: list[Path] = field(default_factory=list)
+
+
+@dataclass
+class HostRun:
+    ok: bool
+    data: dict[str, Any]
+    stderr: str = ""
+    signal: str | None = None
+    timed_out: bool = False
+    error: str = ""
+
+
+def _sources(project: OpProject) -> list[Path]:
+    srcs = project.host_sources()
+    if not srcs:
+        raise OpProjectError(
+            f"{project.op_host}: no op_host source (*.cpp) to read the OpDef and TilingFunc from"
+        )
+    return srcs
+
+
+def host_include_dirs(project: OpProject, cxx: str) -> list[Path]:
+    """-I folders of the host compile: the shims, the project's op_host and root, then what the include rule finds."""
+    shims = host_include_dir()
+    base = [shims, project.op_host, project.root]
+    found = resolve_include_dirs(
+        _sources(project), project.repo_root, provided=base, system=build.compiler_include_dirs(cxx)
+    )
+    return [*base, *found]
+
+
+def build_host(project: OpProject, timeout: float = 120.0, use_cache: bool = True) -> HostBuild:
+    """Compile op_host/*.cpp + the driver (cached). Compile errors come back as diagnostics on the project's lines."""
+    t0 = time.monotonic()
+    cxx = build.find_cxx()
+    if cxx is None:
+        return HostBuild(
+            None,
+            [Diagnostic(message="g++ was not found on PATH", code="toolchain", category="toolchain-env")],
+        )
+    shims = host_include_dir()
+    kernel_inc = build.include_dir()
+    srcs = _sources(project)
+    incs = host_include_dirs(project, cxx)
+    h = hashlib.sha256()
+    for part in (
+        "host-v1",
+        build.compiler_id(cxx),
+        json.dumps(HOST_FLAGS),
+        json.dumps([str(d) for d in incs]),
+        build.headers_digest(shims),
+        build.headers_digest(kernel_inc / "kernel_tiling"),
+    ):
+        h.update(part.encode())
+        h.update(b"\0")
+    for s in srcs:
+        h.update(str(s).encode())
+        h.update(s.read_bytes())
+    entry = build.cache_root() / "host" / h.hexdigest()[:40]
+    if use_cache:
+        hit = build._lookup(entry, HOST_BINARY)
+        if hit is not None:
+            return HostBuild(hit, seconds=time.monotonic() - t0, cached=True, include_dirs=incs)
+    workdir = Path(tempfile.mkdtemp(prefix="ascendc-host-build-"))
+    try:
+        cmd = build.gxx_command(
+            cxx,
+            [*srcs, shims / DRIVER],
+            flags=[*HOST_FLAGS, *build.DIAG_FLAGS],
+            include_dirs=incs,
+            output=HOST_BINARY,
+            depfile="deps.d",
+        )
+        # -MMD with several sources writes one .d per source; merge them for the manifest
+        cmd = [c for c in cmd if c not in ("-MF", "deps.d")]
+        read = [shims, kernel_inc, project.root, project.repo_root, *incs]
+        res = sandbox.run_sandboxed(
+            cmd,
+            workdir,
+            sandbox.Limits(timeout=timeout, memory_bytes=HOST_MEMORY),
+            read_paths=read,
+            env={"PATH": "/usr/bin:/bin", "LC_ALL": "C", "LANG": "C"},
+        )
+        log = res.stderr + res.stdout
+        if res.timed_out or res.error or res.returncode != 0 or not (workdir / HOST_BINARY).is_file():
+            return HostBuild(
+                None, _compile_diagnostics(project, res), time.monotonic() - t0, log=log, include_dirs=incs
+            )
+        (workdir / "deps.d").write_text(
+            "".join(d.read_text() for d in workdir.glob("*.d") if d.name != "deps.d")
+        )
+        if not use_cache:
+            keep = Path(tempfile.mkdtemp(prefix="ascendc-host-bin-"))
+            shutil.move(str(workdir / HOST_BINARY), keep / HOST_BINARY)
+            return HostBuild(keep / HOST_BINARY, seconds=time.monotonic() - t0, log=log, include_dirs=incs)
+        final = build.store_binary(
+            workdir, entry, HOST_BINARY, skip=[shims, kernel_inc], label=str(project.root)
+        )
+        return HostBuild(final, seconds=time.monotonic() - t0, log=log, include_dirs=incs)
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+
+
+def _compile_diagnostics(project: OpProject, res: sandbox.SandboxResult) -> list[Diagnostic]:
+    fallback = (str(_sources(project)[0]), 0)
+    if res.timed_out:
+        return [
+            Diagnostic(
+                message="the op_host compile did not finish in time (compile timeout)",
+                code="host-compile",
+                category="toolchain-env",
+                file=fallback[0],
+            )
+        ]
+    if res.error:
+        return [
+            Diagnostic(message=res.error, code="host-compile", category="toolchain-env", file=fallback[0])
+        ]
+    repo = str(project.repo_root)
+
+    def is_user(f: str) -> bool:
+        return f.startswith(repo)
+
+    def line_text(f: str, line0: int) -> str:
+        try:
+            with open(f, encoding="utf-8", errors="replace") as fh:
+                for i, text in enumerate(fh):
+                    if i == line0:
+                        return text.rstrip("\n")
+        except OSError:
+            pass
+        return ""
+
+    diags = gccdiag.to_diagnostics(res.stderr, is_user, fallback, line_text, lambda _m: None)
+    for d in diags:
+        d.code = "host-compile"
+        d.message = f"op_host does not compile on the CPU host shims: {d.message}"
+    if not diags:
+        tail = " | ".join((res.stderr or res.stdout).strip().splitlines()[-3:])
+        diags = [
+            Diagnostic(
+                message=f"op_host does not compile: {tail or 'exit ' + str(res.returncode)}",
+                code="host-compile",
+                category="api-signature",
+                file=fallback[0],
+            )
+        ]
+    return diags
+
+
+def _run(binary: Path, args: Sequence[str], workdir: Path, read: Sequence[Path], timeout: float) -> HostRun:
+    res = sandbox.run_sandboxed(
+        [str(binary), *args],
+        workdir,
+        sandbox.Limits(timeout=timeout, memory_bytes=HOST_MEMORY),
+        read_paths=[binary.parent, *read],
+    )
+    out = workdir / "out.json"
+    data: dict[str, Any] = {}
+    if out.is_file():
+        try:
+            data = json.loads(out.read_text(encoding="utf-8", errors="replace"))
+        except ValueError as exc:
+            return HostRun(False, {}, res.stderr, error=f"the host driver wrote invalid JSON ({exc})")
+    ok = res.returncode == 0 and bool(data)
+    return HostRun(ok, data, res.stderr[-4000:], res.signal_name, res.timed_out, res.error or "")
+
+
+def describe(binary: Path, timeout: float = 60.0) -> dict[str, Any]:
+    """The driver's description of the registered ops, tiling classes and bindings."""
+    workdir = Path(tempfile.mkdtemp(prefix="ascendc-host-run-"))
+    try:
+        r = _run(binary, ["--describe", "out.json"], workdir, [], timeout)
+        if not r.ok:
+            why = (
+                r.error or (f"killed by {r.signal}" if r.signal else "") or ("timeout" if r.timed_out else "")
+            )
+            tail = " | ".join(r.stderr.strip().splitlines()[-3:])
+            raise OpProjectError(
+                "the op_host program could not describe its ops (an OpDef constructor failed"
+                + (f": {why}" if why else "")
+                + (f"; stderr: {tail}" if tail else "")
+                + ")"
+            )
+        return r.data
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+
+
+def run_tiling(binary: Path, node: str, data_files: dict[str, bytes], timeout: float = 60.0) -> HostRun:
+    """Run the op's TilingFunc on the node description `node` (driver.cpp read_node); data files by name."""
+    workdir = Path(tempfile.mkdtemp(prefix="ascendc-host-run-"))
+    try:
+        for name, blob in data_files.items():
+            (workdir / name).write_bytes(blob)
+        node = node.replace("@DIR@", str(workdir))
+        (workdir / "in.txt").write_text(node, encoding="utf-8")
+        return _run(binary, ["--run", "in.txt", "out.json"], workdir, [], timeout)
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
