@@ -104,11 +104,7 @@ def _strip_comments(text: str) -> str:
 def public_trees_dir() -> Path:
     """Where bench/corpus.py extracts public repositories (`ASCENDC_PUBLIC_TREES`, else the user's cache)."""
     env = os.environ.get("ASCENDC_PUBLIC_TREES")
-    if env:
-        return Path(env)
-    base = os.environ.get("XDG_CACHE_HOME")
-    root = Path(base) if base and Path(base).is_absolute() else Path.home() / ".cache"
-    return root / "ascendc-lsp" / "public"
+    return Path(env) if env else Path.home() / ".cache" / "ascendc-lsp" / "public"
 
 
 def repository_root(start: Path) -> Path:

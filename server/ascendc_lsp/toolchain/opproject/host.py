@@ -20,7 +20,12 @@ from typing import Any
 from ascendc_lsp.toolchain import sandbox
 from ascendc_lsp.toolchain.base import Diagnostic
 from ascendc_lsp.toolchain.emulator import build, gccdiag
-from ascendc_lsp.toolchain.opproject.discovery import OpProject, OpProjectError, resolve_include_dirs
+from ascendc_lsp.toolchain.opproject.discovery import (
+    OpProject,
+    OpProjectError,
+    includes_of,
+    resolve_include_dirs,
+)
 
 HOST_FLAGS = ("-std=c++17", "-O0", "-g0", "-w", "-pthread")
 HOST_BINARY = "host"
@@ -53,8 +58,64 @@ class HostRun:
     error: str = ""
 
 
+def ensure_driver(cxx: str, timeout: float) -> Path | None:
+    """driver.cpp compiled once per compiler, flags and shim version (the op_host sources link against it)."""
+    shims = host_include_dir()
+    key = hashlib.sha256(
+        "\0".join(
+            [
+                build.compiler_id(cxx),
+                json.dumps(HOST_FLAGS),
+                build.headers_digest(shims),
+                build.headers_digest(build.include_dir() / "kernel_tiling"),
+            ]
+        ).encode()
+    ).hexdigest()[:40]
+    final = build.cache_root() / "host-driver" / key / "driver.o"
+    if final.is_file():
+        return final
+    try:
+        final.parent.parent.mkdir(parents=True, exist_ok=True)
+        tmp = Path(tempfile.mkdtemp(prefix=".build-", dir=final.parent.parent))
+    except OSError:
+        return None
+    try:
+        cmd = build.gxx_command(
+            cxx, [shims / DRIVER], flags=HOST_FLAGS, include_dirs=[shims], output="driver.o", mode="object"
+        )
+        res = sandbox.run_sandboxed(
+            cmd,
+            tmp,
+            sandbox.Limits(timeout=max(timeout, 120.0), memory_bytes=HOST_MEMORY),
+            read_paths=[shims, build.include_dir()],
+            env=_ENV,
+        )
+        if res.returncode != 0 or not (tmp / "driver.o").is_file():
+            return None
+        try:
+            tmp.rename(final.parent)
+        except OSError:
+            if not final.is_file():
+                return None
+        return final
+    finally:
+        if tmp.exists():
+            shutil.rmtree(tmp, ignore_errors=True)
+
+
+_ENV = {"PATH": "/usr/bin:/bin", "LC_ALL": "C", "LANG": "C"}
+_API_LAYER = ("opdev/", "aclnn/", "aclnn_kernels/", "aclnnop/")
+
+
 def _sources(project: OpProject) -> list[Path]:
-    srcs = project.host_sources()
+    """op_host sources that define the op and its tiling; the aclnn API layer (aclnn_*.cpp, opdev/aclnn
+    includes) is host-runtime code the op build does not run, so it is left out."""
+    srcs = [
+        s
+        for s in project.host_sources()
+        if not s.name.startswith("aclnn_")
+        and not any(name.startswith(_API_LAYER) for _k, name in includes_of(s))
+    ]
     if not srcs:
         raise OpProjectError(
             f"{project.op_host}: no op_host source (*.cpp) to read the OpDef and TilingFunc from"
@@ -104,11 +165,12 @@ def build_host(project: OpProject, timeout: float = 120.0, use_cache: bool = Tru
         hit = build._lookup(entry, HOST_BINARY)
         if hit is not None:
             return HostBuild(hit, seconds=time.monotonic() - t0, cached=True, include_dirs=incs)
+    driver = ensure_driver(cxx, timeout)
     workdir = Path(tempfile.mkdtemp(prefix="ascendc-host-build-"))
     try:
         cmd = build.gxx_command(
             cxx,
-            [*srcs, shims / DRIVER],
+            [*srcs, driver if driver is not None else shims / DRIVER],
             flags=[*HOST_FLAGS, *build.DIAG_FLAGS],
             include_dirs=incs,
             output=HOST_BINARY,
@@ -116,13 +178,16 @@ def build_host(project: OpProject, timeout: float = 120.0, use_cache: bool = Tru
         )
         # -MMD with several sources writes one .d per source; merge them for the manifest
         cmd = [c for c in cmd if c not in ("-MF", "deps.d")]
-        read = [shims, kernel_inc, project.root, project.repo_root, *incs]
+        read = [
+            shims,
+            kernel_inc,
+            project.root,
+            project.repo_root,
+            *incs,
+            *([driver.parent] if driver else []),
+        ]
         res = sandbox.run_sandboxed(
-            cmd,
-            workdir,
-            sandbox.Limits(timeout=timeout, memory_bytes=HOST_MEMORY),
-            read_paths=read,
-            env={"PATH": "/usr/bin:/bin", "LC_ALL": "C", "LANG": "C"},
+            cmd, workdir, sandbox.Limits(timeout=timeout, memory_bytes=HOST_MEMORY), read_paths=read, env=_ENV
         )
         log = res.stderr + res.stdout
         if res.timed_out or res.error or res.returncode != 0 or not (workdir / HOST_BINARY).is_file():

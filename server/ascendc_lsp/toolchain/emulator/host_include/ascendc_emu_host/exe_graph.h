@@ -6,14 +6,23 @@
 // `ascendc_emu_host::Node`, which the driver (driver.cpp) fills from the test case.
 #ifndef ASCENDC_EMU_HOST_EXE_GRAPH_H_
 #define ASCENDC_EMU_HOST_EXE_GRAPH_H_
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <functional>
+#include <iostream>
 #include <map>
 #include <memory>
+#include <set>
+#include <sstream>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
-#include "graph_types.h"
+#include "graph_types.h"  // the CANN host headers bring the standard library with them; so do these
 
 namespace fe {
 // The platform description PlatformAscendC reads (platform_ascendc.h); filled from the SoC profile.
