@@ -70,7 +70,8 @@ def corpus_dir() -> Path:
 
 
 def trees_dir() -> Path:
-    from ascendc_lsp.toolchain.opproject.discovery import public_trees_dir  # op test cases resolve trees there too
+    # op test cases resolve public trees there too: one rule
+    from ascendc_lsp.toolchain.opproject.discovery import public_trees_dir
 
     return public_trees_dir()
 

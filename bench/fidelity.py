@@ -39,8 +39,6 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from corpus import EXCLUDED_PREFIXES, PREFERRED_ORDER, trees_dir
-
 from ascendc_lsp.toolchain.base import RunOptions
 from ascendc_lsp.toolchain.emulator import build
 from ascendc_lsp.toolchain.opproject import host
@@ -52,6 +50,7 @@ from ascendc_lsp.toolchain.opproject.discovery import (
 )
 from ascendc_lsp.toolchain.opproject.opbuild import Described, describe_project, kernel_build
 from ascendc_lsp.toolchain.opproject.opdef import GE_DTYPES, variants
+from corpus import EXCLUDED_PREFIXES, PREFERRED_ORDER, trees_dir
 
 ROOT = Path(__file__).resolve().parents[1]
 SOURCE_SUFFIXES = (".cpp", ".cc", ".asc", ".cce")
