@@ -465,13 +465,13 @@ def main(argv: list[str] | None = None) -> int:
         others: list[Unit] = []
         for u in units:
             if u.kind == "op":
-                by_project[find_project(u.path).root].append(u)
+                by_project[find_project(u.path).op_host].append(u)
             else:
                 others.append(u)
         checker = direct_checker()
         done = 0
         with ThreadPoolExecutor(max(1, args.jobs)) as ex:
-            futures = [ex.submit(build_op_project, find_project(root), us, args.timeout, cache, versions)
+            futures = [ex.submit(build_op_project, find_project(us[0].path), us, args.timeout, cache, versions)
                        for root, us in by_project.items()]
             for u in others:
                 if u.kind == "kernel":

@@ -560,3 +560,27 @@ def test_host_include_dir_is_beside_the_kernel_headers() -> None:
     assert (
         "kSysWorkspace = 16u << 20" in harness_h
     )  # opbuild.SYS_WORKSPACE_BYTES reports the same to the host
+
+
+@needs_gxx
+@pytest.mark.slow
+def test_a_nested_tiling_struct_first_keeps_the_plain_layout(tmp_path: Path) -> None:
+    """Host tiling classes have no common base: an empty base shared with a first nested member would pad."""
+    head = """
+    #include "register/tilingdata_base.h"
+    namespace optiling {
+    BEGIN_TILING_DATA_DEF(Inner)
+    TILING_DATA_FIELD_DEF(uint32_t, a);
+    END_TILING_DATA_DEF;
+    BEGIN_TILING_DATA_DEF(Outer)
+    TILING_DATA_FIELD_DEF_STRUCT(Inner, in);
+    TILING_DATA_FIELD_DEF(uint32_t, b);
+    END_TILING_DATA_DEF;
+    REGISTER_TILING_DATA_CLASS(BrokenCustom, Outer)
+    }
+    """
+    proj = _write_project(tmp_path, textwrap.dedent(head) + HOST_TEMPLATE.replace("BODY", ""))
+    d = describe_project(find_project(proj))
+    assert isinstance(d, Described)
+    outer = {c.name: c for c in d.classes}["Outer"]
+    assert outer.size == 8 and [(f.name, f.offset) for f in outer.fields] == [("in", 0), ("b", 4)]

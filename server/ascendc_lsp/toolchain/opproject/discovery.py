@@ -127,16 +127,20 @@ def find_project(path: str | Path) -> OpProject:
     p = p.resolve()
     start = p if p.is_dir() else p.parent
     for anc in [start, *start.parents]:
-        if (anc / "op_host").is_dir() and (anc / "op_kernel").is_dir():
-            return OpProject(anc, anc / "op_host", anc / "op_kernel", repository_root(anc))
-        if (
-            anc.name in ("op_host", "op_kernel")
-            and (anc.parent / "op_host").is_dir()
-            and (anc.parent / "op_kernel").is_dir()
-        ):
-            return OpProject(
-                anc.parent, anc.parent / "op_host", anc.parent / "op_kernel", repository_root(anc)
-            )
+        both = [a for a in (anc, anc.parent) if (a / "op_host").is_dir() and (a / "op_kernel").is_dir()]
+        if not both or (both[0] != anc and anc.name not in ("op_host", "op_kernel")):
+            continue
+        root = both[0]
+        host, kernel = root / "op_host", root / "op_kernel"
+        # a project of several ops keeps each in op_host/<op>/ and op_kernel/<op>/: narrow to the one asked for
+        if not any(q.suffix in SOURCE_SUFFIXES for q in host.iterdir() if q.is_file()):
+            for side in (host, kernel):
+                if start != side and start.is_relative_to(side):
+                    sub = start.relative_to(side).parts[0]
+                    if (host / sub).is_dir() and (kernel / sub).is_dir():
+                        host, kernel = host / sub, kernel / sub
+                    break
+        return OpProject(root, host, kernel, repository_root(root))
     raise OpProjectError(
         f"{p}: not inside an op project (no folder with both op_host/ and op_kernel/ above it)"
     )
@@ -171,6 +175,29 @@ def _index(repo: Path) -> dict[str, tuple[Path, ...]]:
         if count > MAX_INDEX_FILES:
             break
     return {k: tuple(v) for k, v in by_name.items()}
+
+
+_IMPL_TILING = re.compile(rb"\bIMPL_OP(?:_OPTILING)?\s*\(\s*(\w+)\s*\)")
+
+
+@cache
+def tiling_registrations(repo: Path) -> dict[str, tuple[Path, ...]]:
+    """Op type -> the repository's sources registering its tiling with IMPL_OP_OPTILING / IMPL_OP (op libraries
+    such as cann-ops keep shared tiling code outside the op's own op_host folder)."""
+    out: dict[str, list[Path]] = {}
+    for paths in _index(repo.resolve()).values():
+        for p in paths:
+            if p.suffix not in SOURCE_SUFFIXES:
+                continue
+            try:
+                data = p.read_bytes()
+            except OSError:
+                continue
+            if b"IMPL_OP" not in data:
+                continue
+            for m in _IMPL_TILING.finditer(data):
+                out.setdefault(m.group(1).decode(), []).append(p)
+    return {k: tuple(sorted(set(v))) for k, v in out.items()}
 
 
 def _distance(a: Path, b: Path) -> int:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import shutil
 import tempfile
 import time
@@ -25,6 +26,7 @@ from ascendc_lsp.toolchain.opproject.discovery import (
     OpProjectError,
     includes_of,
     resolve_include_dirs,
+    tiling_registrations,
 )
 
 HOST_FLAGS = ("-std=c++17", "-O0", "-g0", "-w", "-pthread")
@@ -120,7 +122,26 @@ def _sources(project: OpProject) -> list[Path]:
         raise OpProjectError(
             f"{project.op_host}: no op_host source (*.cpp) to read the OpDef and TilingFunc from"
         )
-    return srcs
+    return srcs + _shared_tiling_sources(project, srcs)
+
+
+_OP_ADD = re.compile(r"\bOP_ADD\s*\(\s*(\w+)")
+
+
+def _shared_tiling_sources(project: OpProject, srcs: list[Path]) -> list[Path]:
+    """Sources elsewhere in the repository that register the tiling of an op whose op_host has none (what the op
+    library's CMake links in, e.g. cann-ops' common foreach tiling)."""
+    text = "\n".join(s.read_text(encoding="utf-8", errors="replace") for s in srcs)
+    if "SetTiling" in text:
+        return []
+    extra: list[Path] = []
+    for op in _OP_ADD.findall(text):
+        if re.search(rf"\bIMPL_OP(?:_OPTILING)?\s*\(\s*{re.escape(op)}\s*\)", text):
+            continue
+        for p in tiling_registrations(project.repo_root).get(op, ()):
+            if p not in srcs and p not in extra and p.suffix in (".cpp", ".cc"):
+                extra.append(p)
+    return extra
 
 
 def host_include_dirs(project: OpProject, cxx: str) -> list[Path]:

@@ -116,6 +116,8 @@ enum Format : int32_t { ASCENDC_EMU_GE_FORMATS(ASCENDC_EMU_ENUM_FMT) FORMAT_END,
 #undef ASCENDC_EMU_ENUM_FMT
 
 using graphStatus = uint32_t;
+constexpr int64_t UNKNOWN_DIM = -1;      // a dimension unknown until run time
+constexpr int64_t UNKNOWN_DIM_NUM = -2;  // a rank unknown until run time
 constexpr graphStatus GRAPH_SUCCESS = 0;
 constexpr graphStatus GRAPH_FAILED = 0xFFFFFFFF;
 constexpr graphStatus GRAPH_PARAM_INVALID = 50331649;
@@ -197,6 +199,21 @@ public:
 
 private:
     std::vector<int64_t> dims_;
+};
+
+// The graph operator of the older proto API; op_host code only names it.
+class Operator {
+public:
+    Operator() = default;
+    explicit Operator(const char* type) : type_(type ? type : "") {}
+    graphStatus GetName(AscendString& name) const {
+        name = AscendString(type_.c_str());
+        return GRAPH_SUCCESS;
+    }
+    graphStatus GetOpType(AscendString& type) const { return GetName(type); }
+
+private:
+    std::string type_;
 };
 
 class TypeUtils {

@@ -6,6 +6,7 @@
 #define ASCENDC_EMU_HOST_OP_DEF_H_
 #include <cstdint>
 #include <functional>
+#include <initializer_list>
 #include <map>
 #include <string>
 #include <utility>
@@ -361,12 +362,10 @@ public:
     OpImplRegister& InferShapeRange(F) {
         return *this;
     }
+    OpImplRegister& InputsDataDependency(std::initializer_list<int32_t>) { return *this; }
+    OpImplRegister& TilingInputsDataDependency(std::initializer_list<int32_t>) { return *this; }
     template <class... A>
-    OpImplRegister& InputsDataDependency(A&&...) {
-        return *this;
-    }
-    template <class... A>
-    OpImplRegister& TilingInputsDataDependency(A&&...) {
+    OpImplRegister& TilingInputsDataDependency(std::initializer_list<int32_t>, A&&...) {
         return *this;
     }
     template <class... A>

@@ -15,7 +15,7 @@
 #include "exe_graph.h"
 
 namespace optiling {
-class TilingDef {};  // empty base: a tiling class's layout is exactly its fields, as the kernel struct's
+class TilingDef {};  // what CTilingDataClassFactory hands out (a tiling class's layout is exactly its fields)
 }  // namespace optiling
 
 namespace ascendc_emu_host {

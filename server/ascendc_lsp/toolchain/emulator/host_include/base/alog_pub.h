@@ -8,6 +8,13 @@ enum { DLOG_TYPE_DEBUG = 0, DLOG_TYPE_RUN = 1 };
 #ifndef OP
 #define OP 5
 #endif
+// normally compile definitions of the op library's build
+#ifndef OPS_UTILS_LOG_SUB_MOD_NAME
+#define OPS_UTILS_LOG_SUB_MOD_NAME "OP_TILING"
+#endif
+#ifndef OPS_UTILS_LOG_PACKAGE_TYPE
+#define OPS_UTILS_LOG_PACKAGE_TYPE "[Custom]"
+#endif
 #ifndef MSG_LENGTH
 #define MSG_LENGTH 1024
 #endif

@@ -13,8 +13,10 @@
 
 #include "../ascendc_emu_host/registry.h"
 
+// No base class: an empty base shared by a class and its first (nested tiling) member would be laid out twice
+// and pad the struct, breaking the layout the kernel reads.
 #define BEGIN_TILING_DATA_DEF(class_name)                                                                    \
-    class class_name : public ::optiling::TilingDef {                                                        \
+    class class_name {                                                                                       \
     public:                                                                                                  \
         using ascendc_emu_self = class_name;                                                                 \
         static size_t ascendc_emu_sizeof() { return sizeof(class_name); }                                    \
@@ -77,6 +79,9 @@ public:                                                                         
 #define REGISTER_TILING_DATA_CLASS(op_type, class_name)                                                      \
     static const int ascendc_emu_tiling_bind_##op_type##class_name = ::ascendc_emu_host::bind_tiling_class(  \
         #op_type, #class_name, &class_name::ascendc_emu_sizeof, __FILE__, __LINE__,                          \
-        []() -> std::shared_ptr<::optiling::TilingDef> { return std::make_shared<class_name>(); });
+        []() -> std::shared_ptr<::optiling::TilingDef> {                                                     \
+            auto obj = std::make_shared<class_name>();                                                       \
+            return std::shared_ptr<::optiling::TilingDef>(obj, reinterpret_cast<::optiling::TilingDef*>(obj.get())); \
+        });
 
 #endif  // ASCENDC_EMU_HOST_REGISTER_TILINGDATA_BASE_H_
