@@ -135,8 +135,9 @@ def classify(path: Path, text: str) -> str:
     if path.suffix == ".asc" or _MAIN.search(text) or "<<<" in text:
         return "direct"
     try:
-        find_project(path)
-        if "op_kernel" in path.parts:
+        project = find_project(path)
+        registers_op = any(b"OP_ADD" in s.read_bytes() for s in project.host_sources())
+        if "op_kernel" in path.parts and registers_op:
             return "op"
     except OpProjectError:
         pass

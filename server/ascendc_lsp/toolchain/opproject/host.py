@@ -36,8 +36,10 @@ DRIVER = "ascendc_emu_host/driver.cpp"
 
 
 def host_include_dir() -> Path:
-    """The host shims: only ever on the host compile's include path."""
-    return build.include_dir().parent / "host_include"
+    """The host shims (beside the package's kernel headers): only ever on the host compile's include path."""
+    from ascendc_lsp.resources import emulator_include_dir
+
+    return emulator_include_dir().parent / "host_include"
 
 
 @dataclass
@@ -69,7 +71,7 @@ def ensure_driver(cxx: str, timeout: float) -> Path | None:
                 build.compiler_id(cxx),
                 json.dumps(HOST_FLAGS),
                 build.headers_digest(shims),
-                build.headers_digest(build.include_dir() / "kernel_tiling"),
+                build.headers_digest(shims.parent / "include" / "kernel_tiling"),
             ]
         ).encode()
     ).hexdigest()[:40]
@@ -89,7 +91,7 @@ def ensure_driver(cxx: str, timeout: float) -> Path | None:
             cmd,
             tmp,
             sandbox.Limits(timeout=max(timeout, 120.0), memory_bytes=HOST_MEMORY),
-            read_paths=[shims, build.include_dir()],
+            read_paths=[shims, shims.parent / "include"],
             env=_ENV,
         )
         if res.returncode != 0 or not (tmp / "driver.o").is_file():
@@ -164,7 +166,7 @@ def build_host(project: OpProject, timeout: float = 120.0, use_cache: bool = Tru
             [Diagnostic(message="g++ was not found on PATH", code="toolchain", category="toolchain-env")],
         )
     shims = host_include_dir()
-    kernel_inc = build.include_dir()
+    kernel_inc = shims.parent / "include"  # host_include/kernel_tiling/kernel_tiling.h includes its structs
     srcs = _sources(project)
     incs = host_include_dirs(project, cxx)
     h = hashlib.sha256()

@@ -445,9 +445,43 @@ public:
     const Tensor* GetOptionalInputTensor(size_t ir) const { return at(n_->in_tensors, instance(ir, 0)); }
 };
 
+template <class T>
+class Range {
+public:
+    Range() = default;
+    Range(T* min, T* max) : min_(min), max_(max) {}
+    const T* GetMin() const { return min_; }
+    const T* GetMax() const { return max_; }
+    T* GetMin() { return min_; }
+    T* GetMax() { return max_; }
+    void SetMin(T* v) { min_ = v; }
+    void SetMax(T* v) { max_ = v; }
+
+private:
+    T* min_ = nullptr;
+    T* max_ = nullptr;
+};
+
+// Shape ranges: each tensor's range is [its shape, its shape] (the test case's shapes are static).
 class InferShapeRangeContext : public ExtendedKernelContext {
 public:
     using ExtendedKernelContext::ExtendedKernelContext;
+    const Range<Shape>* GetInputShapeRange(size_t i) const { return range(n_->in_plain, in_ranges_, i); }
+    const Range<Shape>* GetOptionalInputShapeRange(size_t ir) const {
+        return range(n_->in_plain, in_ranges_, instance(ir, 0));
+    }
+    Range<Shape>* GetOutputShapeRange(size_t i) { return range(n_->out_plain, out_ranges_, i); }
+
+private:
+    static Range<Shape>* range(std::vector<Shape>& shapes, std::vector<Range<Shape>>& ranges, size_t i) {
+        if (i >= shapes.size()) return nullptr;
+        if (ranges.size() != shapes.size()) {
+            ranges.clear();
+            for (auto& s : shapes) ranges.emplace_back(&s, &s);
+        }
+        return &ranges[i];
+    }
+    mutable std::vector<Range<Shape>> in_ranges_, out_ranges_;
 };
 
 class InferDataTypeContext : public ExtendedKernelContext {
