@@ -584,3 +584,18 @@ def test_a_nested_tiling_struct_first_keeps_the_plain_layout(tmp_path: Path) -> 
     assert isinstance(d, Described)
     outer = {c.name: c for c in d.classes}["Outer"]
     assert outer.size == 8 and [(f.name, f.offset) for f in outer.fields] == [("in", 0), ("b", 4)]
+
+
+EXAMPLE = TESTS.parent / "examples" / "framework_sub"
+
+
+@needs_gxx
+@pytest.mark.slow
+def test_shipped_framework_example_runs_as_an_op_project(capsys: pytest.CaptureFixture[str]) -> None:
+    r = run_case(load_test_case(EXAMPLE / "case.yaml"))
+    assert r.correct, [d.message for d in r.diagnostics]
+    # the same op with its buggy twin kernel (--source) fails as the spec's twin does
+    buggy = EXAMPLE / "op_kernel" / "sub_scale_custom_buggy.cpp"
+    assert cli_main(["run", str(EXAMPLE / "case.yaml"), "--source", str(buggy), "--format", "json"]) == 1
+    out = json.loads(capsys.readouterr().out)
+    assert out["category"] == "gm-out-of-bounds"

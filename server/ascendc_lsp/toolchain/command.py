@@ -157,7 +157,11 @@ def _run_case(case: TestCase, args: argparse.Namespace) -> int:
     trace = getattr(args, "trace", None)
     if trace is not None and not Path(trace).parent.resolve().is_dir():
         return _err(f"--trace: directory not found: {Path(trace).parent}")
+    source = getattr(args, "source", None)
+    if source is not None and not Path(source).is_file():
+        return _err(f"--source: file not found: {source}")
     opts = RunOptions(
+        source=Path(source) if source else None,  # another kernel file for the op (a rewrite, a buggy twin)
         soc=getattr(args, "soc", None) or case.soc,
         timeout=timeout,
         block_order=getattr(args, "block_order", "sequential") or "sequential",
