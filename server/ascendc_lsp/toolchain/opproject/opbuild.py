@@ -16,6 +16,7 @@ from __future__ import annotations
 import hashlib
 import math
 import os
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -29,6 +30,7 @@ from ascendc_lsp.toolchain.opproject.discovery import (
     OpProject,
     OpProjectError,
     find_project,
+    includes_of,
     public_trees_dir,
     resolve_include_dirs,
 )
@@ -253,6 +255,37 @@ def _attr_line(case: TestCase, op: OpDef, a: Any) -> str:
     raise OpProjectError(
         f"{case.origin}: attrs.{a.name}: attribute type {kind} is not supported by the emulator"
     )
+
+
+_MIX_MARKS = re.compile(r"\bREGIST_MATMUL_OBJ\b|\bMatmul(?:Impl)?\s*<|KERNEL_TYPE_MIX_AIC_1_[12]\b")
+_AIV_ONLY = re.compile(r"KERNEL_TASK_TYPE(?:_DEFAULT)?\s*\([^)]*KERNEL_TYPE_AIV_ONLY")
+
+
+def mix_ratio(kernel: KernelEntry, include_dirs: list[Path], soc_name: str) -> int:
+    """AIV blocks per logical AI core for a kernel that drives the cube through the Matmul API (a mix kernel):
+    on a split SoC numBlocks logical cores start numBlocks AIC and ratio x numBlocks AIV
+    (docs/zh/api/SIMD-API/基础API/工具接口/系统资源与变量/GetBlockNum.md); 1 for a vector-only kernel."""
+    texts = [kernel.file.read_text(encoding="utf-8", errors="replace")]
+    for kind, name in includes_of(kernel.file):
+        for d in [kernel.file.parent, *include_dirs]:
+            q = d / name
+            if kind == '"' and q.is_file():
+                texts.append(q.read_text(encoding="utf-8", errors="replace"))
+                break
+    text = "\n".join(texts)
+    if _AIV_ONLY.search(text) or not _MIX_MARKS.search(text):
+        return 1
+    if "KERNEL_TYPE_MIX_AIC_1_1" in text:
+        return 1
+    try:
+        from ascendc_lsp.hardware.soc import find_soc
+
+        prof = find_soc(soc_name)
+        if prof is None or prof.layout != "split":
+            return 1
+        return int(prof.cores.aiv_per_aic or 1)
+    except Exception:  # a broken profile must not break runs; `kb validate` reports it
+        return 1
 
 
 @dataclass
@@ -480,6 +513,20 @@ def prepare(case: TestCase, options: RunOptions | None = None) -> Prepared | Run
         ws_user = total - SYS_WORKSPACE_BYTES if total >= SYS_WORKSPACE_BYTES else total
 
     kb = kernel_build(d, op, variant, key)
+    ratio = mix_ratio(kb.entry, kb.include_dirs, soc_name) if case.block_dim is None else 1
+    if ratio > 1:
+        notes.append(
+            Diagnostic(
+                message=f"{kb.entry.name} drives the cube through the Matmul API (a mix kernel): block_dim "
+                f"{block_dim} logical AI cores run as {block_dim * ratio} vector-core blocks, the view the emulator "
+                "executes",
+                severity="information",
+                code="op-build",
+                file=str(kb.entry.file),
+                line=kb.entry.line - 1,
+            )
+        )
+        block_dim *= ratio
     params = [p.name if p.name in ins else f"__absent_{p.name}" for p in op.inputs]
     params += [outs[p.name].name for p in op.outputs]
     params += ["workspace", "tiling"]

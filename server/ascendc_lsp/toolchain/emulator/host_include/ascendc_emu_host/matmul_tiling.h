@@ -354,8 +354,9 @@ public:
     }
 
 protected:
-    // Split the M x N output over at most dim cores: the (mDim, nDim) pair that uses the most cores and, among
-    // those, gives the squarest single-core block; single-core sizes 16-aligned.
+    // Split the M x N output over at most dim cores. Single-core sizes are multiples of 16 (of a fixed base
+    // size when SetFixSplit gave one, so every core walks whole base blocks). Preferred, in order: splits
+    // without a tail block (M and N divide evenly), more cores used, the squarest single-core block.
     void split_cores(int32_t& sm, int32_t& sn, int32_t& used) override {
         int32_t dim = dim_ > 0 ? dim_ : 1;
         if (singleM_ > 0 || singleN_ > 0) {
@@ -364,20 +365,27 @@ protected:
             used = ceil_div(m_, sm) * ceil_div(n_, sn);
             return;
         }
-        int32_t bestM = 1, bestN = 1, bestUsed = 1;
+        const int32_t unitM = std::max(fixM_ > 0 ? fixM_ : 16, alignM_);
+        const int32_t unitN = std::max(fixN_ > 0 ? fixN_ : 16, alignN_);
+        int32_t bestM = 1, bestN = 1, bestUsed = 0;
+        bool bestEven = false;
         double bestRatio = 1e30;
         for (int32_t md = 1; md <= dim; ++md) {
-            int32_t nd = dim / md;
-            if (nd < 1) break;
-            int32_t cm = align(ceil_div(m_, md), std::max(16, alignM_));
-            int32_t cn = align(ceil_div(n_, nd), std::max(16, alignN_));
-            int32_t u = ceil_div(m_, cm) * ceil_div(n_, cn);
-            double ratio = cm > cn ? static_cast<double>(cm) / cn : static_cast<double>(cn) / cm;
-            if (u > bestUsed || (u == bestUsed && ratio < bestRatio)) {
-                bestUsed = u;
-                bestRatio = ratio;
-                bestM = cm;
-                bestN = cn;
+            for (int32_t nd = 1; md * nd <= dim; ++nd) {
+                int32_t cm = std::min(align(ceil_div(m_, md), unitM), align(m_, unitM));
+                int32_t cn = std::min(align(ceil_div(n_, nd), unitN), align(n_, unitN));
+                int32_t u = ceil_div(m_, cm) * ceil_div(n_, cn);
+                if (u > dim) continue;
+                bool even = m_ % cm == 0 && n_ % cn == 0;
+                double ratio = cm > cn ? static_cast<double>(cm) / cn : static_cast<double>(cn) / cm;
+                bool better = (even && !bestEven) || (even == bestEven && (u > bestUsed || (u == bestUsed && ratio < bestRatio)));
+                if (better) {
+                    bestEven = even;
+                    bestUsed = u;
+                    bestRatio = ratio;
+                    bestM = cm;
+                    bestN = cn;
+                }
             }
         }
         sm = std::min(bestM, std::max(m_, 1));
