@@ -108,6 +108,65 @@ def ensure_driver(cxx: str, timeout: float) -> Path | None:
 
 
 _ENV = {"PATH": "/usr/bin:/bin", "LC_ALL": "C", "LANG": "C"}
+HOST_PCH = "ascendc_emu_host_pch.h"
+# What op_host code includes most (bench/fidelity.py counts): precompiled once, forced first into every op_host
+# translation unit (the CANN host headers bring the same standard headers with them).
+_HOST_PCH_TEXT = """// ascendc-lsp host precompiled header
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+#include "register/op_def_registry.h"
+#include "tiling/tiling_api.h"
+"""
+
+
+def ensure_host_pch(cxx: str, timeout: float) -> Path | None:
+    """Folder holding the precompiled host header for HOST_FLAGS and this shim version; None when it cannot be."""
+    shims = host_include_dir()
+    key = hashlib.sha256(
+        "\0".join(
+            [build.compiler_id(cxx), json.dumps(HOST_FLAGS), build.headers_digest(shims), str(shims), _HOST_PCH_TEXT]
+        ).encode()
+    ).hexdigest()[:40]
+    final = build.cache_root() / "host-pch" / key
+    if (final / f"{HOST_PCH}.gch").is_file():
+        return final
+    try:
+        final.parent.mkdir(parents=True, exist_ok=True)
+        tmp = Path(tempfile.mkdtemp(prefix=".build-", dir=final.parent))
+    except OSError:
+        return None
+    try:
+        (tmp / HOST_PCH).write_text(_HOST_PCH_TEXT, encoding="utf-8")
+        cmd = build.gxx_command(
+            cxx, [HOST_PCH], flags=HOST_FLAGS, include_dirs=[shims], output=f"{HOST_PCH}.gch", mode="header"
+        )
+        res = sandbox.run_sandboxed(
+            cmd,
+            tmp,
+            sandbox.Limits(timeout=max(timeout, 120.0), memory_bytes=HOST_MEMORY),
+            read_paths=[shims, shims.parent / "include"],
+            env=_ENV,
+        )
+        if res.returncode != 0 or not (tmp / f"{HOST_PCH}.gch").is_file():
+            return None
+        try:
+            tmp.rename(final)
+        except OSError:
+            if not (final / f"{HOST_PCH}.gch").is_file():
+                return None
+        return final
+    finally:
+        if tmp.exists():
+            shutil.rmtree(tmp, ignore_errors=True)
 _API_LAYER = ("opdev/", "aclnn/", "aclnn_kernels/", "aclnnop/")
 
 
@@ -191,17 +250,19 @@ def build_host(project: OpProject, timeout: float = 120.0, use_cache: bool = Tru
     driver = ensure_driver(cxx, timeout)
     workdir = Path(tempfile.mkdtemp(prefix="ascendc-host-build-"))
     try:
+        pch = ensure_host_pch(cxx, timeout) if use_cache else None
         cmd = build.gxx_command(
             cxx,
             [*srcs, driver if driver is not None else shims / DRIVER],
-            flags=[*HOST_FLAGS, *build.DIAG_FLAGS],
-            include_dirs=incs,
+            flags=[*HOST_FLAGS, *build.DIAG_FLAGS, *(["-include", HOST_PCH] if pch is not None else [])],
+            include_dirs=[*([pch] if pch is not None else []), *incs],
             output=HOST_BINARY,
             depfile="deps.d",
         )
         # -MMD with several sources writes one .d per source; merge them for the manifest
         cmd = [c for c in cmd if c not in ("-MF", "deps.d")]
         read = [
+            *([pch] if pch is not None else []),
             shims,
             kernel_inc,
             project.root,
