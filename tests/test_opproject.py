@@ -599,3 +599,72 @@ def test_shipped_framework_example_runs_as_an_op_project(capsys: pytest.CaptureF
     assert cli_main(["run", str(EXAMPLE / "case.yaml"), "--source", str(buggy), "--format", "json"]) == 1
     out = json.loads(capsys.readouterr().out)
     assert out["category"] == "gm-out-of-bounds"
+
+
+@needs_gxx
+@pytest.mark.slow
+def test_host_matmul_tiling_meets_the_documented_constraints(tmp_path: Path) -> None:
+    """MultiCoreMatmulTiling on the CPU: the TCubeTiling fields the kernel-side Matmul reads, within L0/L1 sizes."""
+    head = """
+    #include "register/tilingdata_base.h"
+    #include "tiling/tiling_api.h"
+    namespace optiling {
+    BEGIN_TILING_DATA_DEF(MmTiling)
+    TILING_DATA_FIELD_DEF_STRUCT(TCubeTiling, cube);
+    END_TILING_DATA_DEF;
+    REGISTER_TILING_DATA_CLASS(BrokenCustom, MmTiling)
+    }
+    """
+    body = """
+        auto plat = platform_ascendc::PlatformAscendC(context->GetPlatformInfo());
+        matmul_tiling::MultiCoreMatmulTiling mm(plat);
+        mm.SetDim(plat.GetCoreNumAiv());
+        mm.SetAType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND, matmul_tiling::DataType::DT_FLOAT16);
+        mm.SetBType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND, matmul_tiling::DataType::DT_FLOAT16);
+        mm.SetCType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND, matmul_tiling::DataType::DT_FLOAT);
+        mm.SetShape(1024, 640, 256);
+        mm.SetOrgShape(1024, 640, 256);
+        mm.SetFixSplit(-1, 160, -1);
+        mm.SetBias(true);
+        MmTiling t;
+        if (mm.GetTiling(t.cube) == -1) return ge::GRAPH_FAILED;
+        t.SaveToBuffer(context->GetRawTilingData()->GetData(), context->GetRawTilingData()->GetCapacity());
+        context->GetRawTilingData()->SetDataSize(t.GetDataSize());
+        context->SetBlockDim(plat.GetCoreNumAic());
+    """
+    src = textwrap.dedent(head) + HOST_TEMPLATE.replace("BODY", body).replace(
+        '#include "register/op_def_registry.h"',
+        '#include "register/op_def_registry.h"\n    #include "tiling/tiling_api.h"',
+    )
+    proj = _write_project(tmp_path, src)
+    prep = prepare(case_from_dict(_broken_case(proj), tmp_path, origin="c.yaml"))
+    assert isinstance(prep, Prepared), prep
+    raw = prep.spec.tiling.raw if prep.spec.tiling else b""
+    assert raw is not None and len(raw) >= 4 * 20
+    names = [
+        "usedCoreNum",
+        "M",
+        "N",
+        "Ka",
+        "Kb",
+        "singleCoreM",
+        "singleCoreN",
+        "singleCoreK",
+        "baseM",
+        "baseN",
+        "baseK",
+        "depthA1",
+        "depthB1",
+        "stepM",
+        "stepN",
+        "isBias",
+    ]
+    f = {n: int.from_bytes(raw[4 * i : 4 * i + 4], "little", signed=True) for i, n in enumerate(names)}
+    assert (f["M"], f["N"], f["Ka"], f["Kb"], f["isBias"]) == (1024, 640, 256, 256, 1)
+    assert f["baseN"] == 160 and f["singleCoreN"] % 160 == 0  # the fixed baseN, whole base blocks per core
+    assert 1024 % f["singleCoreM"] == 0 and 640 % f["singleCoreN"] == 0  # no tail blocks
+    assert f["usedCoreNum"] == (1024 // f["singleCoreM"]) * (640 // f["singleCoreN"]) <= 48
+    assert f["baseM"] % 16 == 0 and f["baseM"] * f["baseN"] * 4 <= 131072  # L0C (float accumulators)
+    assert (
+        f["baseM"] * f["baseK"] * 2 * 2 <= 65536 and f["baseN"] * f["baseK"] * 2 * 2 <= 65536
+    )  # L0A/L0B, doubled
