@@ -133,7 +133,13 @@ def ensure_host_pch(cxx: str, timeout: float) -> Path | None:
     shims = host_include_dir()
     key = hashlib.sha256(
         "\0".join(
-            [build.compiler_id(cxx), json.dumps(HOST_FLAGS), build.headers_digest(shims), str(shims), _HOST_PCH_TEXT]
+            [
+                build.compiler_id(cxx),
+                json.dumps(HOST_FLAGS),
+                build.headers_digest(shims),
+                str(shims),
+                _HOST_PCH_TEXT,
+            ]
         ).encode()
     ).hexdigest()[:40]
     final = build.cache_root() / "host-pch" / key
@@ -167,10 +173,12 @@ def ensure_host_pch(cxx: str, timeout: float) -> Path | None:
     finally:
         if tmp.exists():
             shutil.rmtree(tmp, ignore_errors=True)
+
+
 _API_LAYER = ("opdev/", "aclnn/", "aclnn_kernels/", "aclnnop/")
 
 
-def _sources(project: OpProject) -> list[Path]:
+def _sources(project: OpProject, extra: Sequence[Path] = ()) -> list[Path]:
     """op_host sources that define the op and its tiling; the aclnn API layer (aclnn_*.cpp, opdev/aclnn
     includes) is host-runtime code the op build does not run, so it is left out."""
     srcs = [
@@ -183,7 +191,8 @@ def _sources(project: OpProject) -> list[Path]:
         raise OpProjectError(
             f"{project.op_host}: no op_host source (*.cpp) to read the OpDef and TilingFunc from"
         )
-    return srcs + _shared_tiling_sources(project, srcs)
+    shared = _shared_tiling_sources(project, srcs)
+    return srcs + shared + [p for p in extra if p not in srcs and p not in shared]
 
 
 _OP_ADD = re.compile(r"\bOP_ADD\s*\(\s*(\w+)")
@@ -191,31 +200,42 @@ _OP_ADD = re.compile(r"\bOP_ADD\s*\(\s*(\w+)")
 
 def _shared_tiling_sources(project: OpProject, srcs: list[Path]) -> list[Path]:
     """Sources elsewhere in the repository that register the tiling of an op whose op_host has none (what the op
-    library's CMake links in, e.g. cann-ops' common foreach tiling)."""
+    library's CMake links in, e.g. cann-ops' common foreach tiling), for the ops OP_ADD names literally; ops
+    registered through a macro are found after a first describe (`shared_tiling_sources`)."""
     text = "\n".join(s.read_text(encoding="utf-8", errors="replace") for s in srcs)
     if "SetTiling" in text:
         return []
+    todo = [
+        op
+        for op in _OP_ADD.findall(text)
+        if not re.search(rf"\bIMPL_OP(?:_OPTILING)?\s*\(\s*{re.escape(op)}\s*\)", text)
+    ]
+    return [p for p in shared_tiling_sources(project, todo) if p not in srcs]
+
+
+def shared_tiling_sources(project: OpProject, op_types: Sequence[str]) -> list[Path]:
+    """The repository's sources registering the tiling of these op types (IMPL_OP_OPTILING / IMPL_OP)."""
     extra: list[Path] = []
-    for op in _OP_ADD.findall(text):
-        if re.search(rf"\bIMPL_OP(?:_OPTILING)?\s*\(\s*{re.escape(op)}\s*\)", text):
-            continue
+    for op in op_types:
         for p in tiling_registrations(project.repo_root).get(op, ()):
-            if p not in srcs and p not in extra and p.suffix in (".cpp", ".cc"):
+            if p not in extra and p.suffix in (".cpp", ".cc"):
                 extra.append(p)
     return extra
 
 
-def host_include_dirs(project: OpProject, cxx: str) -> list[Path]:
+def host_include_dirs(project: OpProject, cxx: str, extra: Sequence[Path] = ()) -> list[Path]:
     """-I folders of the host compile: the shims, the project's op_host and root, then what the include rule finds."""
     shims = host_include_dir()
     base = [shims, project.op_host, project.root]
     found = resolve_include_dirs(
-        _sources(project), project.repo_root, provided=base, system=build.compiler_include_dirs(cxx)
+        _sources(project, extra), project.repo_root, provided=base, system=build.compiler_include_dirs(cxx)
     )
     return [*base, *found]
 
 
-def build_host(project: OpProject, timeout: float = 120.0, use_cache: bool = True) -> HostBuild:
+def build_host(
+    project: OpProject, timeout: float = 120.0, use_cache: bool = True, extra: Sequence[Path] = ()
+) -> HostBuild:
     """Compile op_host/*.cpp + the driver (cached). Compile errors come back as diagnostics on the project's lines."""
     t0 = time.monotonic()
     cxx = build.find_cxx()
@@ -226,8 +246,8 @@ def build_host(project: OpProject, timeout: float = 120.0, use_cache: bool = Tru
         )
     shims = host_include_dir()
     kernel_inc = shims.parent / "include"  # host_include/kernel_tiling/kernel_tiling.h includes its structs
-    srcs = _sources(project)
-    incs = host_include_dirs(project, cxx)
+    srcs = _sources(project, extra)
+    incs = host_include_dirs(project, cxx, extra)
     h = hashlib.sha256()
     for part in (
         "host-v1",
