@@ -246,6 +246,47 @@ def test_harness_passes_host_bytes_with_field_overrides() -> None:
 # test case format
 
 
+def test_tensor_lists_expand_to_members_and_a_descriptor_in_gm(tmp_path: Path) -> None:
+    case = case_from_dict(
+        {
+            "project": str(SCALE_ADD),
+            "inputs": [
+                {
+                    "name": "x",
+                    "dtype": "float16",
+                    "init": {"zeros": None},
+                    "list": [{"shape": [4]}, {"shape": [2, 3]}],
+                }
+            ],
+            "outputs": [{"name": "y", "list": [{"shape": [4]}, {"shape": [2, 3], "dtype": "float32"}]}],
+            "reference": "y = x",
+        },
+        tmp_path,
+        origin="c.yaml",
+    )
+    assert [(t.name, t.group, t.shape, t.dtype) for t in case.inputs] == [
+        ("x_0", "x", (4,), "float16"),
+        ("x_1", "x", (2, 3), "float16"),
+    ]
+    assert [(t.name, t.dtype) for t in case.outputs] == [("y_0", None), ("y_1", "float32")]
+    spec = KernelSpec(
+        kernel="k",
+        block_dim=1,
+        inputs=[t.spec for t in case.inputs if t.spec is not None],
+        outputs=[TensorSpec("y_0", (4,), "float16"), TensorSpec("y_1", (2, 3), "float32")],
+        reference="y = x",
+        base_dir=tmp_path,
+        params=["x", "y"],
+        tensor_lists={"x": ["x_0", "x_1"], "y": ["y_0", "y_1"]},
+    )
+    text = harness.generate(spec, Path("/k.cpp"))
+    # word 0: byte offset of the address table (8 + 2 + 3 words); per tensor (index << 32 | rank) and its dims
+    assert "emu_x_list[] = {48ull, (0ull << 32) | 1ull, 4ull, (1ull << 32) | 2ull, 2ull, 3ull," in text
+    assert "(uint64_t)(uintptr_t)emu_x_0, (uint64_t)(uintptr_t)emu_x_1}" in text
+    assert 'emu_y_1 = emu_h.Output("y_1", 24);' in text and "k(emu_x, emu_y)" in text
+    assert text.count('emu_h.Output("y_0"') == 1  # members of a listed parameter are not allocated twice
+
+
 def test_test_case_validation_messages(tmp_path: Path) -> None:
     base = {
         "project": str(SCALE_ADD),
@@ -344,7 +385,9 @@ def test_host_tiling_decides_block_dim_key_bytes_and_workspace() -> None:
 
 @needs_gxx
 @pytest.mark.slow
-@pytest.mark.parametrize("case", ["scale_add_fp16_bias", "scale_add_fp32_nobias", "square_negate"])
+@pytest.mark.parametrize(
+    "case", ["scale_add_fp16_bias", "scale_add_fp32_nobias", "square_negate", "list_scale"]
+)
 def test_our_op_projects_run_from_their_test_cases(case: str) -> None:
     r = run_case(load_test_case(CASES / f"{case}.yaml"))
     assert r.correct, [d.message for d in r.diagnostics]

@@ -228,6 +228,8 @@ class KernelSpec:
     defines: dict[str, str | None] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
     reference_vars: dict[str, Any] = field(default_factory=dict)  # extra names for the reference (op attributes)
+    # kernel parameters that are tensor lists (an op's dynamic inputs/outputs): name -> member tensor names
+    tensor_lists: dict[str, list[str]] = field(default_factory=dict)
 
     @property
     def origin(self) -> str:

@@ -91,6 +91,9 @@ def generate(spec: KernelSpec, source: Path) -> str:
                     '    GM_ADDR emu_tiling = emu_h.Bytes("tiling", &emu_tiling_value, sizeof(emu_tiling_value));'
                 )
                 args.append("emu_tiling")
+        elif name in spec.tensor_lists:
+            lines.extend(_tensor_list(spec, name))
+            args.append(f"emu_{name}")
         elif t is not None and any(t is i for i in spec.inputs):
             lines.append(f"    GM_ADDR emu_{name} = emu_h.Input({_cstr(name)});")
             args.append(f"emu_{name}")
@@ -101,7 +104,7 @@ def generate(spec: KernelSpec, source: Path) -> str:
             args.append("nullptr")
     # outputs the params list leaves out still need their buffers (the kernel cannot write them, but Finish
     # writes every Output and the runner expects the files)
-    listed = set(spec.param_order())
+    listed = set(spec.param_order()) | {m for ms in spec.tensor_lists.values() for m in ms}
     for t in spec.outputs:
         if t.name not in listed:
             lines.append(f"    (void)emu_h.Output({_cstr(t.name)}, {t.nbytes});")
@@ -109,6 +112,29 @@ def generate(spec: KernelSpec, source: Path) -> str:
     lines.append("    return emu_h.Finish();")
     lines.append("}")
     return "\n".join(lines) + "\n"
+
+
+def _tensor_list(spec: KernelSpec, name: str) -> list[str]:
+    """A tensor list parameter (an op's dynamic input/output): each member its own GM buffer, the parameter a
+    descriptor in GM: word 0 the byte offset of the address table; per tensor a word (index << 32 | rank) and
+    its dims; then the members' addresses (the layout the kernel-side ListTensorDesc reads)."""
+    out: list[str] = []
+    words: list[str] = []
+    members = spec.tensor_lists[name]
+    for i, m in enumerate(members):
+        t = spec.tensor(m)
+        assert t is not None
+        if any(t is x for x in spec.inputs):
+            out.append(f"    GM_ADDR emu_{m} = emu_h.Input({_cstr(m)});")
+        else:
+            out.append(f"    GM_ADDR emu_{m} = emu_h.Output({_cstr(m)}, {t.nbytes});")
+        words.append(f"({i}ull << 32) | {len(t.shape)}ull")
+        words += [f"{d}ull" for d in t.shape]
+    table = 8 * (1 + len(words))
+    words = [f"{table}ull", *words] + [f"(uint64_t)(uintptr_t)emu_{m}" for m in members]
+    out.append(f"    uint64_t emu_{name}_list[] = {{{', '.join(words)}}};")
+    out.append(f"    GM_ADDR emu_{name} = emu_h.Bytes({_cstr(name)}, emu_{name}_list, sizeof(emu_{name}_list));")
+    return out
 
 
 def _raw_tiling(struct: str, raw: bytes, fields: dict[str, Any]) -> list[str]:

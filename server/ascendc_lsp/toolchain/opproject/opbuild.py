@@ -307,43 +307,53 @@ class Prepared:
     notes: list[Diagnostic] = field(default_factory=list)
 
 
-def _match_params(case: TestCase, op: OpDef) -> tuple[dict[str, CaseTensor], dict[str, CaseTensor]]:
-    ins = {t.name: t for t in case.inputs}
-    outs = {t.name: t for t in case.outputs}
+def _match_params(
+    case: TestCase, op: OpDef
+) -> tuple[dict[str, list[CaseTensor]], dict[str, list[CaseTensor]]]:
+    """The test case's tensors per OpDef parameter (a dynamic parameter's are the members of its `list:`)."""
     in_names = [p.name for p in op.inputs]
     out_names = [p.name for p in op.outputs]
-    for n in ins:
-        if n not in in_names:
+    ins: dict[str, list[CaseTensor]] = {}
+    for t in case.inputs:
+        key = t.group or t.name
+        if key not in in_names:
             raise OpProjectError(
-                f"{case.origin}: inputs: '{n}' is not an input of {op.type} (the OpDef at {op.where} has: "
+                f"{case.origin}: inputs: '{key}' is not an input of {op.type} (the OpDef at {op.where} has: "
                 f"{', '.join(in_names) or 'none'})"
             )
-    by_out: dict[str, CaseTensor] = {}
-    for n, t in outs.items():
+        ins.setdefault(key, []).append(t)
+    outs: dict[str, list[CaseTensor]] = {}
+    for t in case.outputs:
+        n = t.group or t.name
         key = n[:-4] if n.endswith("_ref") and n[:-4] in out_names and n[:-4] in in_names else n
         if key not in out_names:
             raise OpProjectError(
                 f"{case.origin}: outputs: '{n}' is not an output of {op.type} (the OpDef at {op.where} has: "
                 f"{', '.join(out_names) or 'none'})"
             )
-        by_out[key] = t
-    for p in op.inputs:
-        if p.param_type == "dynamic":
-            raise OpProjectError(
-                f"{case.origin}: {op.type} input '{p.name}' is a dynamic (tensor list) input: not supported by the "
-                "emulator harness yet"
-            )
-        if p.name not in ins and p.param_type == "required":
-            raise OpProjectError(
-                f"{case.origin}: inputs: the required input '{p.name}' of {op.type} is missing"
-            )
-    for p in op.outputs:
-        if p.name not in by_out:
-            raise OpProjectError(
-                f"{case.origin}: outputs: the output '{p.name}' of {op.type} is missing (give compare: false to "
-                "skip checking it)"
-            )
-    return ins, by_out
+        outs.setdefault(key, []).append(t)
+    for params, given, where in ((op.inputs, ins, "inputs"), (op.outputs, outs, "outputs")):
+        for p in params:
+            ts = given.get(p.name)
+            if ts is None:
+                if where == "outputs" or p.param_type == "required":
+                    raise OpProjectError(
+                        f"{case.origin}: {where}: the {'required input' if where == 'inputs' else 'output'} "
+                        f"'{p.name}' of {op.type} is missing"
+                        + (" (give compare: false to skip checking it)" if where == "outputs" else "")
+                    )
+                continue
+            if p.param_type == "dynamic" and ts[0].group is None:
+                raise OpProjectError(
+                    f"{case.origin}: {where}: '{p.name}' of {op.type} is a dynamic (tensor list) parameter: give "
+                    f"its tensors as `list: [...]`"
+                )
+            if p.param_type != "dynamic" and ts[0].group is not None:
+                raise OpProjectError(
+                    f"{case.origin}: {where}: '{p.name}' of {op.type} is one tensor, not a list (the OpDef at "
+                    f"{op.where})"
+                )
+    return ins, outs
 
 
 def _failure(
@@ -372,8 +382,8 @@ def prepare(case: TestCase, options: RunOptions | None = None) -> Prepared | Run
         return res
     op = d.op(case.op).for_soc(soc_name)
     ins, outs = _match_params(case, op)
-    wanted = {n: t.dtype for n, t in ins.items() if t.dtype}
-    wanted.update({n: t.dtype for n, t in outs.items() if t.dtype})
+    wanted = {n: ts[0].dtype for n, ts in ins.items() if ts[0].dtype}
+    wanted.update({n: ts[0].dtype for n, ts in outs.items() if ts[0].dtype})
     try:
         variant = pick_variant(op, wanted)
     except ValueError as exc:
@@ -403,24 +413,25 @@ def prepare(case: TestCase, options: RunOptions | None = None) -> Prepared | Run
         except data.DataError as exc:
             raise SpecError(f"{case.origin}: {exc}") from None
     for p in op.inputs:
-        t = ins.get(p.name)
-        if t is None or t.shape is None:
+        if p.name not in ins:
             lines.append(f"absent {p.name}")
             continue
         dt = d.dtype_numbers.get(variant.dtype(p.name), 28)
         fmt = d.format_numbers.get(variant.format(p.name), 2)
-        lines.append(f"input {p.name} {dt} {fmt} {len(t.shape)} {' '.join(map(str, t.shape))}")
-        if p.value_depend and p.name in arrays:
-            fname = f"in_{index}.bin"
-            data_files[fname] = arrays[p.name].tobytes()
-            lines.append(f"data {index} @DIR@/{fname}")
-        index += 1
+        for t in ins[p.name]:  # one line per tensor: a dynamic input's instances
+            dims_in = t.shape or (1,)
+            lines.append(f"input {p.name} {dt} {fmt} {len(dims_in)} {' '.join(map(str, dims_in))}")
+            if p.value_depend and t.name in arrays:
+                fname = f"in_{index}.bin"
+                data_files[fname] = arrays[t.name].tobytes()
+                lines.append(f"data {index} @DIR@/{fname}")
+            index += 1
     for p in op.outputs:
-        t = outs[p.name]
         dt = d.dtype_numbers.get(variant.dtype(p.name), 28)
         fmt = d.format_numbers.get(variant.format(p.name), 2)
-        dims = f"{len(t.shape)} {' '.join(map(str, t.shape))}" if t.shape is not None else "-1"
-        lines.append(f"output {p.name} {dt} {fmt} {dims}")
+        for t in outs[p.name]:
+            dims = f"{len(t.shape)} {' '.join(map(str, t.shape))}" if t.shape is not None else "-1"
+            lines.append(f"output {p.name} {dt} {fmt} {dims}")
     for a in op.attrs:
         lines.append(_attr_line(case, op, a))
 
@@ -480,8 +491,8 @@ def prepare(case: TestCase, options: RunOptions | None = None) -> Prepared | Run
     # outputs, with what the op decided
     out_shapes = hd.get("out_shapes", [])
     out_specs: list[TensorSpec] = []
-    for i, p in enumerate(op.outputs):
-        t = outs[p.name]
+    out_list = [(p, t) for p in op.outputs for t in outs[p.name]]  # one per output tensor (instance)
+    for i, (p, t) in enumerate(out_list):
         shape = t.shape
         if shape is None:
             got = out_shapes[i] if i < len(out_shapes) and hd.get("inferred") else None
@@ -537,8 +548,10 @@ def prepare(case: TestCase, options: RunOptions | None = None) -> Prepared | Run
             )
         )
         block_dim *= ratio
+    lists = {p.name: [t.name for t in ts] for p in op.inputs if (ts := ins.get(p.name)) and ts[0].group}
+    lists.update({p.name: [t.name for t in outs[p.name]] for p in op.outputs if outs[p.name][0].group})
     params = [p.name if p.name in ins else f"__absent_{p.name}" for p in op.inputs]
-    params += [outs[p.name].name for p in op.outputs]
+    params += [p.name if p.name in lists else outs[p.name][0].name for p in op.outputs]
     params += ["workspace", "tiling"]
     spec = KernelSpec(
         kernel=kb.entry.name,
@@ -566,6 +579,7 @@ def prepare(case: TestCase, options: RunOptions | None = None) -> Prepared | Run
         description=case.description,
         warnings=list(case.warnings),
         reference_vars={a.name: case.attrs.get(a.name, a.default) for a in op.attrs},
+        tensor_lists=lists,
     )
     if case.tiling_fields and not kb.struct:
         raise OpProjectError(

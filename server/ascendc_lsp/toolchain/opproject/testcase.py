@@ -58,6 +58,7 @@ class CaseTensor:
     )
     tolerance: Tolerance | None = None
     compare: bool = True
+    group: str | None = None  # the dynamic (tensor list) parameter this tensor is a member of: `<group>_<i>`
 
 
 @dataclass
@@ -244,7 +245,34 @@ class _CaseValidator(_Validator):
             return []
         if not isinstance(x, list):
             raise self.fail(where, f"expected a list of tensors, got {_show(x)}")
-        return [self.case_tensor(f"{where}[{i}]", item, is_output) for i, item in enumerate(x)]
+        out: list[CaseTensor] = []
+        for i, item in enumerate(x):
+            if isinstance(item, dict) and "list" in item:
+                out += self.tensor_list(f"{where}[{i}]", item, is_output)
+            else:
+                out.append(self.case_tensor(f"{where}[{i}]", item, is_output))
+        return out
+
+    def tensor_list(self, where: str, x: dict[str, Any], is_output: bool) -> list[CaseTensor]:
+        """A dynamic (tensor list) parameter: `list:` entries are tensors named `<name>_<i>`; keys given beside
+        `list` (dtype, init, tolerance...) apply to every entry that does not set its own."""
+        self.unknown_keys(where, x, (*CASE_TENSOR_KEYS, "list"))
+        if "name" not in x:
+            raise self.fail(f"{where}.name", "missing")
+        name = self.identifier(f"{where}.name", x["name"])
+        items = x["list"]
+        if not isinstance(items, list) or not items:
+            raise self.fail(f"{where}.list", f"expected a non-empty list of tensors, got {_show(items)}")
+        shared = {k: v for k, v in x.items() if k not in ("name", "list")}
+        members: list[CaseTensor] = []
+        for j, item in enumerate(items):
+            if not isinstance(item, dict):
+                raise self.fail(f"{where}.list[{j}]", f"expected a mapping like {{shape: [16]}}, got {_show(item)}")
+            merged = {**shared, **item, "name": f"{name}_{j}"}
+            t = self.case_tensor(f"{where}.list[{j}]", merged, is_output)
+            t.group = name
+            members.append(t)
+        return members
 
     def case_tensor(self, where: str, x: Any, is_output: bool) -> CaseTensor:
         if not isinstance(x, dict):
