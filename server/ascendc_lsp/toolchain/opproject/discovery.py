@@ -28,6 +28,7 @@ _GLOBAL_KERNEL = re.compile(
     r"(\w+)\s*\(",
 )
 MAX_INDEX_FILES = 200_000
+_NOT_SOURCES = frozenset({"node_modules", "__pycache__", "site-packages"})
 
 
 class OpProjectError(Exception):
@@ -167,7 +168,9 @@ def _index(repo: Path) -> dict[str, tuple[Path, ...]]:
     count = 0
     for dirpath, dirnames, filenames in os.walk(repo):
         d = Path(dirpath)
-        dirnames[:] = sorted(n for n in dirnames if not n.startswith(".") and (d / n) not in skip)
+        dirnames[:] = sorted(
+            n for n in dirnames if not n.startswith(".") and n not in _NOT_SOURCES and (d / n) not in skip
+        )
         for f in filenames:
             if f.endswith(HEADER_SUFFIXES + SOURCE_SUFFIXES):
                 by_name.setdefault(f, []).append(d / f)
