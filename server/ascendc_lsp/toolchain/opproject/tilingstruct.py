@@ -100,7 +100,7 @@ def kernel_registrations(text: str) -> KernelRegistrations:
     text = re.sub(r"//[^\n]*", "", text)
     regs = KernelRegistrations()
     m = _REG_DEFAULT.search(text)
-    if m and m.group(1) not in ("tiling_struct",):  # the macro's own documentation in sample comments
+    if m:
         regs.default = m.group(1)
     for m in _REG_FOR_KEY.finditer(text):
         k = _KEY_EQ.match(m.group(1))
