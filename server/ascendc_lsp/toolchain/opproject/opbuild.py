@@ -41,7 +41,6 @@ from ascendc_lsp.toolchain.opproject.opdef import (
     build_macros,
     opdefs_from_description,
     pick_variant,
-    variants,
 )
 from ascendc_lsp.toolchain.opproject.testcase import CaseTensor, TestCase, output_spec
 from ascendc_lsp.toolchain.opproject.tilingstruct import (
@@ -599,7 +598,3 @@ def run_case(case: TestCase, options: RunOptions | None = None) -> RunResult:
     res = EmulatorToolchain().run(prep.spec, opts)
     res.diagnostics[:0] = prep.notes
     return res
-
-
-def all_variants(op: OpDef) -> list[Variant]:
-    return variants(op)

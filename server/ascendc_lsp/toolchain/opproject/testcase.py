@@ -6,7 +6,6 @@ Tensors, init, tolerances and the reference use the kernel spec's rules and mess
 
 from __future__ import annotations
 
-import math
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -310,7 +309,3 @@ def output_spec(t: CaseTensor, shape: tuple[int, ...], dtype: str) -> TensorSpec
     if dtype not in DTYPES:
         raise SpecError(f"output '{t.name}': dtype {dtype} cannot be compared by the emulator harness")
     return TensorSpec(name=t.name, shape=shape, dtype=dtype, tolerance=t.tolerance, compare=t.compare)
-
-
-def attr_is_finite(v: Any) -> bool:
-    return not isinstance(v, float) or math.isfinite(v)
