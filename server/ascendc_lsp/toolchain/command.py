@@ -175,6 +175,7 @@ def _run_case(case: TestCase, args: argparse.Namespace) -> int:
         else:
             result, spec = tc.run(prep.spec, opts), prep.spec
             result.diagnostics[:0] = prep.notes
+            result.kernel = prep.kernel.entry.name
     except ToolchainUnavailable as exc:
         return _err(str(exc))
     except (SpecError, OpProjectError) as exc:

@@ -58,6 +58,70 @@ from ascendc_lsp.toolchain.spec import KernelSpec, SpecError, TensorSpec, Tiling
 # reports the same number from PlatformAscendC::GetLibApiWorkSpaceSize (16 MB, as on Atlas A2).
 SYS_WORKSPACE_BYTES = 16 << 20
 TILING_CAPACITY = 64 * 1024
+# C library functions an op's kernel entry may be named after (Sqrt -> sqrt): C linkage allows one of each.
+C_LIBRARY_NAMES = frozenset(
+    [
+        "abs",
+        "labs",
+        "llabs",
+        "fabs",
+        "div",
+        "sqrt",
+        "cbrt",
+        "exp",
+        "exp2",
+        "expm1",
+        "log",
+        "log2",
+        "log10",
+        "log1p",
+        "logb",
+        "sin",
+        "cos",
+        "tan",
+        "asin",
+        "acos",
+        "atan",
+        "atan2",
+        "sinh",
+        "cosh",
+        "tanh",
+        "asinh",
+        "acosh",
+        "atanh",
+        "erf",
+        "erfc",
+        "tgamma",
+        "lgamma",
+        "ceil",
+        "floor",
+        "trunc",
+        "round",
+        "lround",
+        "rint",
+        "nearbyint",
+        "fmod",
+        "remainder",
+        "pow",
+        "hypot",
+        "fmin",
+        "fmax",
+        "fdim",
+        "fma",
+        "copysign",
+        "nan",
+        "modf",
+        "frexp",
+        "ldexp",
+        "ilogb",
+        "scalbn",
+        "signbit",
+        "isnan",
+        "isinf",
+        "isfinite",
+        "select",
+    ]
+)
 
 
 @dataclass
@@ -101,6 +165,7 @@ class KernelBuild:
     struct: str | None
     struct_reason: str
     macros: list[tuple[str, str]] = field(default_factory=list)
+    kernel_name: str = ""  # the entry as the harness calls it (renamed when it collides with the C library)
 
 
 def resolve_case_project(case: TestCase) -> Path:
@@ -155,6 +220,12 @@ def kernel_build(d: Described, op: OpDef, variant: Variant, key: int | None) -> 
     text = entry.file.read_text(encoding="utf-8", errors="replace")
     struct, why = struct_for(op.type, key, d.bindings, d.classes, kernel_registrations(text))
     macros = build_macros(op, variant, d.dtype_numbers, d.format_numbers)
+    kernel_name = entry.name
+    if entry.name in C_LIBRARY_NAMES:
+        # an `extern "C"` kernel named like a C library function (sqrt, abs, trunc) cannot coexist with the host
+        # C library the emulator links; on the NPU there is none. The entry is renamed for the CPU build.
+        kernel_name = f"ascendc_emu_op_{entry.name}"
+        macros = [*macros, (entry.name, kernel_name)]
     header_text = generate_header(macros, d.classes, f"op {op.type} ({op.where})")
     digest = hashlib.sha256(header_text.encode()).hexdigest()[:32]
     folder = build.cache_root() / "opbuild" / digest
@@ -173,7 +244,7 @@ def kernel_build(d: Described, op: OpDef, variant: Variant, key: int | None) -> 
         provided=[build.include_dir(), *base],
         system=build.compiler_include_dirs(cxx),
     )
-    return KernelBuild(entry, header, [*base, *found], struct, why, macros)
+    return KernelBuild(entry, header, [*base, *found], struct, why, macros, kernel_name)
 
 
 def platform_lines(soc_name: str | None) -> list[str]:
@@ -553,7 +624,7 @@ def prepare(case: TestCase, options: RunOptions | None = None) -> Prepared | Run
     params += [p.name if p.name in lists else outs[p.name][0].name for p in op.outputs]
     params += ["workspace", "tiling"]
     spec = KernelSpec(
-        kernel=kb.entry.name,
+        kernel=kb.kernel_name,
         block_dim=block_dim,
         inputs=in_specs,
         outputs=out_specs,
@@ -597,4 +668,5 @@ def run_case(case: TestCase, options: RunOptions | None = None) -> RunResult:
         return prep
     res = EmulatorToolchain().run(prep.spec, opts)
     res.diagnostics[:0] = prep.notes
+    res.kernel = prep.kernel.entry.name
     return res
