@@ -711,3 +711,29 @@ def test_host_matmul_tiling_meets_the_documented_constraints(tmp_path: Path) -> 
     assert (
         f["baseM"] * f["baseK"] * 2 * 2 <= 65536 and f["baseN"] * f["baseK"] * 2 * 2 <= 65536
     )  # L0A/L0B, doubled
+
+
+@needs_gxx
+@pytest.mark.slow
+def test_a_kernel_named_like_a_c_library_function_still_builds(tmp_path: Path) -> None:
+    """`extern "C" void abs(...)` clashes with the host C library on the CPU (not on the NPU): renamed there."""
+    (tmp_path / ".git").mkdir()
+    proj = tmp_path / "Abs"
+    (proj / "op_host").mkdir(parents=True)
+    (proj / "op_kernel").mkdir()
+    host_src = HOST_TEMPLATE.replace("BODY", "context->SetBlockDim(1);").replace("BrokenCustom", "Abs")
+    (proj / "op_host" / "abs.cpp").write_text(textwrap.dedent(host_src))
+    (proj / "op_kernel" / "abs.cpp").write_text(
+        '#include <cstdlib>\n#include "kernel_operator.h"\n'
+        'extern "C" __global__ __aicore__ void abs(GM_ADDR x, GM_ADDR y, GM_ADDR w, GM_ADDR t) {\n'
+        "    AscendC::GlobalTensor<float> xg, yg;\n"
+        "    xg.SetGlobalBuffer((__gm__ float*)x, 8);\n"
+        "    yg.SetGlobalBuffer((__gm__ float*)y, 8);\n"
+        "    for (int i = 0; i < 8; ++i) { float v = xg.GetValue(i); yg.SetValue(i, v < 0 ? -v : v); }\n"
+        "}\n"
+    )
+    case = _broken_case(proj)
+    case["reference"] = "y = np.abs(x)"
+    r = run_case(case_from_dict(case, tmp_path, origin="c.yaml"))
+    assert r.correct, [d.message for d in r.diagnostics]
+    assert r.kernel == "abs"
