@@ -284,13 +284,35 @@ def check_kernel_unit(u: Unit, timeout: float, cache: Cache, versions: str) -> O
 
 
 def direct_checker() -> Callable[[Path, float], tuple[bool, str]] | None:
-    """The direct-launch toolchain's build check, when it is installed (branch `direct`)."""
+    """The direct-launch toolchain's build check, when it is installed (branch `direct`): its own
+    `program.fidelity.check`, else its program discovery + build (compile and link, no run)."""
     try:
         mod = importlib.import_module("ascendc_lsp.toolchain.program.fidelity")
+        fn = getattr(mod, "check", None)
+        if callable(fn):
+            return fn
+    except ImportError:
+        pass
+    try:
+        discover = importlib.import_module("ascendc_lsp.toolchain.program.discover")
+        pbuild = importlib.import_module("ascendc_lsp.toolchain.program.build")
     except ImportError:
         return None
-    fn = getattr(mod, "check", None)
-    return fn if callable(fn) else None
+    if not callable(getattr(discover, "discover", None)) or not callable(getattr(pbuild, "build_program", None)):
+        return None
+
+    def check(path: Path, timeout: float) -> tuple[bool, str]:
+        try:
+            layout = discover.discover(path)
+        except Exception as exc:  # its DiscoveryError, or a bug of the plug-in: a cause either way
+            return False, f"discovery: {exc}"
+        pb = pbuild.build_program(layout, timeout=timeout)
+        if getattr(pb, "ok", False):
+            return True, ""
+        diags = getattr(pb, "diagnostics", [])
+        return False, diags[0].message if diags else (getattr(pb, "log", "") or "build failed")
+
+    return check
 
 
 def check_direct_unit(u: Unit, timeout: float, checker: Callable[[Path, float], tuple[bool, str]] | None) -> Outcome:
