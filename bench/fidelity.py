@@ -28,6 +28,7 @@ import collections
 import hashlib
 import importlib
 import json
+import os
 import re
 import sys
 import threading
@@ -464,6 +465,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
 
     trees = args.trees or trees_dir()
+    os.environ["ASCENDC_PUBLIC_TREES"] = str(trees.resolve())  # each repository's root is its tree's top
     outcomes: list[Outcome] = []
     cases: list[CaseOutcome] = []
     t0 = time.monotonic()

@@ -5,6 +5,7 @@ program (OpDef + TilingFunc on the CPU), end-to-end runs, failures, and the `run
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import textwrap
 from pathlib import Path
@@ -737,3 +738,34 @@ def test_a_kernel_named_like_a_c_library_function_still_builds(tmp_path: Path) -
     r = run_case(case_from_dict(case, tmp_path, origin="c.yaml"))
     assert r.correct, [d.message for d in r.diagnostics]
     assert r.kernel == "abs"
+
+
+@needs_gxx
+@pytest.mark.slow
+def test_fidelity_bench_counts_kinds_rates_and_causes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import sys
+
+    sys.path.insert(0, str(TESTS.parent / "bench"))
+    import fidelity
+
+    repo = tmp_path / "trees" / "me+repo"
+    shutil.copytree(PROJECTS / "square", repo / "ops" / "square")
+    shutil.copytree(PROJECTS / "common", repo / "common")
+    (repo / "kernels").mkdir()
+    (repo / "kernels" / "broken.cpp").write_text(
+        '#include "kernel_operator.h"\n'
+        'extern "C" __global__ __aicore__ void broken(GM_ADDR x) {\n    AscendC::NoSuchApi(x);\n}\n'
+    )
+    (repo / "kernels" / "sample.asc").write_text('__global__ __aicore__ void k(GM_ADDR x) {\n}\nint main() {}\n')
+    monkeypatch.setattr(fidelity, "direct_checker", lambda: None)
+    assert fidelity.main(["--trees", str(tmp_path / "trees"), "--no-run", "--no-cache", "--jobs", "1"]) == 0
+    out = capsys.readouterr().out
+    assert re.search(r"me\+repo\s+op\s+1\s+1\s+100\.0%", out), out
+    assert re.search(r"me\+repo\s+kernel\s+1\s+0\s+0\.0%", out), out
+    assert re.search(r"me\+repo\s+direct\s+1\s+0\s+not built", out), out
+    assert "'NoSuchApi' is not a member of 'AscendC'" in out
+    assert fidelity.normalise("/a/b/k.cpp:12:5: error: 'X' is not a member of 'AscendC'") == (
+        "'X' is not a member of 'AscendC'"
+    )
