@@ -203,6 +203,25 @@ def tiling_registrations(repo: Path) -> dict[str, tuple[Path, ...]]:
     return {k: tuple(sorted(set(v))) for k, v in out.items()}
 
 
+def companion_sources(headers: Sequence[Path], repo: Path, exclude: Sequence[Path] = ()) -> list[Path]:
+    """For each header, the source file of the same name nearest to it (`foo.h` -> `foo.cpp`): what a library's
+    build compiles beside the header (cann-ops keeps `common/inc/x/y.h` and `common/src/x/y.cpp`)."""
+    index = _index(repo.resolve())
+    out: list[Path] = []
+    for h in headers:
+        cands = [
+            p
+            for suffix in (".cpp", ".cc")
+            for p in index.get(h.stem + suffix, ())
+            if p not in exclude and "op_api" not in p.parts and not p.name.startswith("aclnn_")
+        ]
+        if cands:
+            best = min(cands, key=lambda p: (_distance(h.parent, p.parent), str(p)))
+            if best not in out:
+                out.append(best)
+    return out
+
+
 def _distance(a: Path, b: Path) -> int:
     pa, pb = a.parts, b.parts
     common = 0
@@ -236,6 +255,21 @@ def resolve_include_dirs(
     `provided`: include folders already on the path (the emulator's or the host shims', the project's);
     `system`: the compiler's own folders (angled includes found there are left alone).
     """
+    return _walk_includes(roots, repo, provided, system, max_files)[0]
+
+
+def repository_headers(
+    roots: Sequence[Path], repo: Path, provided: Sequence[Path], system: Sequence[Path] = ()
+) -> list[Path]:
+    """The repository's files the includes reachable from `roots` resolve to (the roots excluded)."""
+    seen = _walk_includes(roots, repo, provided, system, 2000)[1]
+    rs = {r.resolve() for r in roots}
+    return sorted(f for f in seen if f not in rs and f.is_relative_to(repo.resolve()))
+
+
+def _walk_includes(
+    roots: Sequence[Path], repo: Path, provided: Sequence[Path], system: Sequence[Path], max_files: int
+) -> tuple[list[Path], set[Path]]:
     added: list[Path] = []
     seen: set[Path] = set()
     queue: list[Path] = [r.resolve() for r in roots]
@@ -261,7 +295,7 @@ def resolve_include_dirs(
             if base not in added:
                 added.append(base)
             queue.append(best.resolve())
-    return added
+    return added, seen
 
 
 def _lookup(name: str, kind: str, here: Path, dirs: Iterable[Path], system: Iterable[Path]) -> Path | None:

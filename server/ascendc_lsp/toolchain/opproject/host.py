@@ -24,7 +24,9 @@ from ascendc_lsp.toolchain.emulator import build, gccdiag
 from ascendc_lsp.toolchain.opproject.discovery import (
     OpProject,
     OpProjectError,
+    companion_sources,
     includes_of,
+    repository_headers,
     resolve_include_dirs,
     tiling_registrations,
 )
@@ -234,7 +236,11 @@ def host_include_dirs(project: OpProject, cxx: str, extra: Sequence[Path] = ()) 
 
 
 def build_host(
-    project: OpProject, timeout: float = 120.0, use_cache: bool = True, extra: Sequence[Path] = ()
+    project: OpProject,
+    timeout: float = 120.0,
+    use_cache: bool = True,
+    extra: Sequence[Path] = (),
+    extra_retry: bool = False,
 ) -> HostBuild:
     """Compile op_host/*.cpp + the driver (cached). Compile errors come back as diagnostics on the project's lines."""
     t0 = time.monotonic()
@@ -295,6 +301,12 @@ def build_host(
         )
         log = res.stderr + res.stdout
         if res.timed_out or res.error or res.returncode != 0 or not (workdir / HOST_BINARY).is_file():
+            if "undefined reference" in log and not extra_retry:
+                # a library's functions declared in its headers and defined beside them: link those sources too
+                headers = repository_headers(srcs, project.repo_root, incs, build.compiler_include_dirs(cxx))
+                more = [p for p in companion_sources(headers, project.repo_root, srcs) if p not in srcs]
+                if more:
+                    return build_host(project, timeout, use_cache, [*extra, *more], extra_retry=True)
             return HostBuild(
                 None, _compile_diagnostics(project, res), time.monotonic() - t0, log=log, include_dirs=incs
             )

@@ -25,6 +25,7 @@
 #include "graph_types.h"  // the CANN host headers bring the standard library with them; so do these
 
 namespace fe {
+enum class LocalMemType { L0_A = 0, L0_B = 1, L0_C = 2, L1 = 3, L2 = 4, UB = 5, HBM = 6, RESERVED };
 // The platform description PlatformAscendC reads (platform_ascendc.h); filled from the SoC profile.
 class PlatFormInfos {
 public:
@@ -56,6 +57,18 @@ public:
     }
     uint32_t GetCoreNum() const { return core_num; }
     void GetLocalMemSize(uint64_t& size) const { size = ub; }
+    void GetLocalMemSize(const LocalMemType& t, uint64_t& size) const {
+        switch (t) {
+            case LocalMemType::L0_A: size = l0a; break;
+            case LocalMemType::L0_B: size = l0b; break;
+            case LocalMemType::L0_C: size = l0c; break;
+            case LocalMemType::L1: size = l1; break;
+            case LocalMemType::L2: size = l2; break;
+            case LocalMemType::UB: size = ub; break;
+            case LocalMemType::HBM: size = hbm; break;
+            default: size = 0;
+        }
+    }
     void GetLocalMemBw(uint64_t& bw) const { bw = 0; }
     void SetCoreNumByCoreType(const std::string&) {}
     uint32_t GetCoreNumByType(const std::string& type) const { return type == "AiCore" ? core_num_aic : core_num_aiv; }

@@ -116,6 +116,10 @@ enum Format : int32_t { ASCENDC_EMU_GE_FORMATS(ASCENDC_EMU_ENUM_FMT) FORMAT_END,
 #undef ASCENDC_EMU_ENUM_FMT
 
 using graphStatus = uint32_t;
+using char_t = char;
+using Status = uint32_t;
+constexpr Status SUCCESS = 0;
+constexpr Status FAILED = 0xFFFFFFFF;
 constexpr int64_t UNKNOWN_DIM = -1;      // a dimension unknown until run time
 constexpr int64_t UNKNOWN_DIM_NUM = -2;  // a rank unknown until run time
 constexpr graphStatus GRAPH_SUCCESS = 0;

@@ -74,10 +74,12 @@ public:                                                                         
     }                                                                                                        \
     void InitData() {}                                                                                       \
     bool CheckAlignAndGenPlaceHolder(const char*, size_t) { return true; }                                   \
-    }
+    };  /* the semicolon is the macro's: public code writes END_TILING_DATA_DEF with and without one */
 
+#define ASCENDC_EMU_TD_CAT_(a, b) a##b
+#define ASCENDC_EMU_TD_CAT(a, b) ASCENDC_EMU_TD_CAT_(a, b)
 #define REGISTER_TILING_DATA_CLASS(op_type, class_name)                                                      \
-    static const int ascendc_emu_tiling_bind_##op_type##class_name = ::ascendc_emu_host::bind_tiling_class(  \
+    static const int ASCENDC_EMU_TD_CAT(ascendc_emu_tiling_bind_, __COUNTER__) = ::ascendc_emu_host::bind_tiling_class( \
         #op_type, #class_name, &class_name::ascendc_emu_sizeof, __FILE__, __LINE__,                          \
         []() -> std::shared_ptr<::optiling::TilingDef> {                                                     \
             auto obj = std::make_shared<class_name>();                                                       \

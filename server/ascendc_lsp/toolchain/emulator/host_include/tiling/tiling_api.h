@@ -9,3 +9,6 @@
 #if __has_include("adv_api_tiling.h")
 #include "adv_api_tiling.h"
 #endif
+// Public op_host code that includes this header names map/vector/string unqualified (ge_glu_grad_v2,
+// dynamic_rnn, scatter_list in cann-ops): the SDK's tiling headers evidently bring namespace std along.
+using namespace std;
