@@ -23,7 +23,7 @@ from typing import Any
 
 from ascendc_lsp.toolchain.base import Diagnostic, RunOptions, RunResult
 from ascendc_lsp.toolchain.emulator import build
-from ascendc_lsp.toolchain.emulator.soc import load_soc
+from ascendc_lsp.toolchain.emulator.soc import DEFAULT_SOC, load_soc
 from ascendc_lsp.toolchain.opproject import host
 from ascendc_lsp.toolchain.opproject.discovery import (
     KernelEntry,
@@ -440,7 +440,7 @@ def _failure(
 def prepare(case: TestCase, options: RunOptions | None = None) -> Prepared | RunResult:
     """Everything up to the KernelSpec: host build, OpDef, variant, host tiling, kernel build."""
     opts = options or RunOptions()
-    soc_name = opts.soc or case.soc or "Ascend910B"
+    soc_name = opts.soc or case.soc or DEFAULT_SOC
     project = find_project(resolve_case_project(case))
     d = describe_project(project, timeout=max(opts.timeout, 120.0), use_cache=opts.use_cache)
     if isinstance(d, host.HostBuild):
