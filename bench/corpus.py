@@ -70,8 +70,10 @@ def corpus_dir() -> Path:
 
 
 def trees_dir() -> Path:
-    env = os.environ.get("ASCENDC_PUBLIC_TREES")
-    return Path(env) if env else Path.home() / ".cache" / "ascendc-lsp" / "public"
+    # op test cases resolve public trees there too: one rule
+    from ascendc_lsp.toolchain.opproject.discovery import public_trees_dir
+
+    return public_trees_dir()
 
 
 def public_tree(name: str) -> Path | None:

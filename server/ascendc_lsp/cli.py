@@ -55,9 +55,15 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--format", choices=["text", "json", "sarif"], default="text")
 
     run = sub.add_parser(
-        "run", help="compile, run, verify and estimate a kernel from its spec, or a direct-launch program"
+        "run",
+        help="compile, run, verify and estimate a kernel from its spec, an op project from a test case, or a "
+        "direct-launch program",
     )
-    run.add_argument("spec", metavar="SPEC.yaml|PROGRAM", help="a kernel spec, or an .asc / main.cpp / sample folder")
+    run.add_argument(
+        "spec", metavar="SPEC.yaml|CASE.yaml|OP_PROJECT|PROGRAM",
+        help="a kernel spec, an op test case (or the op project with --case), or an .asc / main.cpp / sample folder",
+    )
+    run.add_argument("--case", metavar="CASE.yaml", help="op test case, when the first argument is the op project")
     run.add_argument("--source", help="kernel source (overrides the spec's source)")
     run.add_argument("--backend", choices=["emulator", "cann"], default=None)
     run.add_argument("--soc", help="SoC profile (overrides the spec's soc)")

@@ -1,8 +1,9 @@
-"""`ascendc-lsp run SPEC.yaml | PROGRAM`: compile, run, verify and estimate a kernel from its spec, or a
-direct-launch program (an .asc file, a host main.cpp or a sample folder; toolchain/program/).
+"""`ascendc-lsp run SPEC.yaml | CASE.yaml | OP_PROJECT --case CASE.yaml | PROGRAM`: compile, run, verify and
+estimate a kernel (kernel spec, docs/kernel-spec.md), an op project's op (op test case, docs/op-test-case.md)
+or a direct-launch program (an .asc file, a host main.cpp or a sample folder, docs/direct-launch.md).
 
 Exit codes: 0 the kernel is correct; 1 it is not (compile error, runtime error, mismatch); 2 bad usage or an
-unreadable / invalid spec or program (one line on stderr naming the file and field).
+unreadable / invalid spec, test case or program (one line on stderr naming the file and field).
 """
 
 from __future__ import annotations
@@ -15,7 +16,8 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from ascendc_lsp.toolchain.base import RunOptions, RunResult, Toolchain, ToolchainUnavailable
-from ascendc_lsp.toolchain.spec import KernelSpec, SpecError, load_spec
+from ascendc_lsp.toolchain.opproject.testcase import TestCase
+from ascendc_lsp.toolchain.spec import KernelSpec, SpecError, load_spec, parse_yaml, spec_from_dict
 
 EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
 
@@ -68,25 +70,55 @@ def get_toolchain(backend: str) -> Toolchain:
     return tc
 
 
-def run_kind(path: Path) -> str:
-    """What `run PATH` runs: "spec" (a kernel spec, .yaml/.yml) or "program" (a direct-launch program: an .asc
-    file, a host main.cpp or a sample folder)."""
-    if path.suffix.lower() in (".yaml", ".yml"):
+def run_kind(path: Path, case: str | None = None) -> str:
+    """What `run PATH` runs: "spec" (a kernel spec or op test case: a .yaml, or an op project with --case; see
+    load_target) or "program" (a direct-launch program: an .asc file, a host main.cpp or a sample folder). An op
+    project folder without --case is "spec" too, so load_target names the missing test case."""
+    if case is not None or path.suffix.lower() in (".yaml", ".yml"):
+        return "spec"
+    if path.is_dir() and (path / "op_host").is_dir() and (path / "op_kernel").is_dir():
         return "spec"
     return "program"
 
 
+def load_target(path: str, case: str | None = None) -> KernelSpec | TestCase:
+    """What `run PATH` runs: a kernel spec, or an op test case (a YAML naming `project:`/`op:`, or PATH being the
+    op project with --case). Raises SpecError / OpProjectError with a one-line message."""
+    from ascendc_lsp.toolchain.opproject.testcase import case_from_dict, is_test_case, load_test_case
+
+    p = Path(path)
+    if case is not None:
+        return load_test_case(case, project=p)
+    if p.is_dir() or (p.exists() and p.suffix not in (".yaml", ".yml")):
+        raise SpecError(f"{path}: an op project runs from a test case: ascendc-lsp run {path} --case CASE.yaml")
+    try:
+        text = p.read_text(encoding="utf-8")
+    except OSError:
+        return load_spec(p)  # its message names the problem
+    except UnicodeDecodeError:
+        return load_spec(p)
+    data = parse_yaml(text, str(p))
+    if is_test_case(data):
+        return case_from_dict(data, base_dir=p.resolve().parent, path=p.resolve(), origin=str(p))
+    return spec_from_dict(data, base_dir=p.resolve().parent, path=p.resolve(), origin=str(p))
+
+
 def command(args: argparse.Namespace) -> int:
+    from ascendc_lsp.toolchain.opproject.discovery import OpProjectError
+
     spec_arg = getattr(args, "spec", None)
     if not spec_arg:
         return _err("missing SPEC.yaml or PROGRAM")
-    if run_kind(Path(spec_arg)) == "program":
+    if run_kind(Path(spec_arg), getattr(args, "case", None)) == "program":
         return program_command(args)
     spec_path = Path(spec_arg)
     try:
-        spec = load_spec(spec_path)
-    except SpecError as exc:
+        target = load_target(spec_arg, getattr(args, "case", None))
+    except (SpecError, OpProjectError) as exc:
         return _err(str(exc))
+    if not isinstance(target, KernelSpec):
+        return _run_case(target, args)
+    spec = target
     cfg_backend, cfg_soc = _settings(spec_path)
     backend = getattr(args, "backend", None) or cfg_backend or "emulator"
     soc = getattr(args, "soc", None) or spec.soc or cfg_soc
@@ -128,6 +160,56 @@ def command(args: argparse.Namespace) -> int:
         sys.stdout.write("\n")
     else:
         print_text(result, spec, sys.stdout)
+    return EXIT_OK if result.correct else EXIT_FAIL
+
+
+def _run_case(case: TestCase, args: argparse.Namespace) -> int:
+    """An op project's op from its test case: host build + TilingFunc on the CPU, then the kernel on the emulator."""
+    from ascendc_lsp.toolchain.opproject.discovery import OpProjectError
+    from ascendc_lsp.toolchain.opproject.opbuild import prepare
+
+    backend = getattr(args, "backend", None) or "emulator"
+    if backend != "emulator":
+        return _err(f"{case.origin}: op test cases run on the emulator backend only (got --backend {backend})")
+    timeout = float(getattr(args, "timeout", 60.0) or 60.0)
+    if timeout <= 0:
+        return _err(f"--timeout must be > 0, got {timeout:g}")
+    trace = getattr(args, "trace", None)
+    if trace is not None and not Path(trace).parent.resolve().is_dir():
+        return _err(f"--trace: directory not found: {Path(trace).parent}")
+    source = getattr(args, "source", None)
+    if source is not None and not Path(source).is_file():
+        return _err(f"--source: file not found: {source}")
+    opts = RunOptions(
+        source=Path(source) if source else None,  # another kernel file for the op (a rewrite, a buggy twin)
+        soc=getattr(args, "soc", None) or case.soc,
+        timeout=timeout,
+        block_order=getattr(args, "block_order", "sequential") or "sequential",
+        trace_out=Path(trace) if trace else None,
+    )
+    try:
+        tc = get_toolchain("emulator")
+        prep = prepare(case, opts)
+        if isinstance(prep, RunResult):
+            result, spec = prep, None
+        else:
+            result, spec = tc.run(prep.spec, opts), prep.spec
+            result.diagnostics[:0] = prep.notes
+            result.kernel = prep.kernel.entry.name
+    except ToolchainUnavailable as exc:
+        return _err(str(exc))
+    except (SpecError, OpProjectError) as exc:
+        return _err(str(exc))
+    fmt = getattr(args, "format", "text") or "text"
+    if fmt == "json":
+        json.dump(result.to_json(), sys.stdout, indent=2, ensure_ascii=False)
+        sys.stdout.write("\n")
+    elif spec is not None:
+        print_text(result, spec, sys.stdout)
+    else:
+        sys.stdout.write(f"{case.op or case.origin}: did not build: NOT CORRECT\ndiagnostics:\n")
+        for d in result.diagnostics:
+            sys.stdout.write(f"  {_rel(d.file)}:{d.line + 1}: {d.severity} [{d.code}] {d.message}\n")
     return EXIT_OK if result.correct else EXIT_FAIL
 
 

@@ -204,11 +204,12 @@ class TensorSpec:
 
 @dataclass
 class TilingSpec:
-    struct: str
+    struct: str  # "" when only raw bytes are passed (no GET_TILING_DATA struct known)
     pass_mode: str = "pointer"  # pointer | value
     fields: dict[str, Any] = field(default_factory=dict)
     header: Path | None = None
     key: int | None = None
+    raw: bytes | None = None  # tiling bytes from an op's host TilingFunc; `fields` are then applied on top
 
 
 @dataclass
@@ -233,6 +234,9 @@ class KernelSpec:
     strict: tuple[str, ...] = ()  # stricter emulator modes (STRICT_MODES) this kernel is checked under
     ub_reserve: str | None = None  # auto | always | off
     warnings: list[str] = field(default_factory=list)
+    reference_vars: dict[str, Any] = field(default_factory=dict)  # extra names for the reference (op attributes)
+    # kernel parameters that are tensor lists (an op's dynamic inputs/outputs): name -> member tensor names
+    tensor_lists: dict[str, list[str]] = field(default_factory=dict)
 
     @property
     def origin(self) -> str:

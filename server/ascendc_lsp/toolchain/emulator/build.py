@@ -22,7 +22,7 @@ import shutil
 import subprocess
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -99,6 +99,27 @@ def compiler_id(cxx: str) -> str:
     except OSError:
         mtime = 0
     return f"{real}|{version}|{mtime}"
+
+
+@cache
+def compiler_include_dirs(cxx: str) -> tuple[Path, ...]:
+    """The compiler's own C++ include folders (where <vector> and friends live)."""
+    try:
+        r = subprocess.run(
+            [cxx, "-x", "c++", "-E", "-v", "-"], input="", capture_output=True, text=True, timeout=30, check=False
+        )
+    except (OSError, subprocess.SubprocessError):
+        return ()
+    dirs: list[Path] = []
+    inside = False
+    for line in r.stderr.splitlines():
+        if line.startswith("#include <...> search starts here"):
+            inside = True
+        elif line.startswith("End of search list"):
+            break
+        elif inside and line.startswith(" "):
+            dirs.append(Path(line.strip()))
+    return tuple(dirs)
 
 
 def _digest_dir(root: Path) -> str:
@@ -190,8 +211,8 @@ def plan(spec: KernelSpec, source: Path, cxx: str, strict_assert: bool = False) 
     return BuildPlan(cxx=cxx, source=source, harness=harness, flags=flags, key=h.hexdigest()[:40])
 
 
-def _lookup(entry: Path) -> Path | None:
-    binary = entry / "kernel"
+def _lookup(entry: Path, name: str = "kernel") -> Path | None:
+    binary = entry / name
     manifest = entry / "manifest.json"
     if not binary.is_file() or not manifest.is_file():
         return None
@@ -233,6 +254,50 @@ def _parse_depfile(text: str) -> list[str]:
     return deps
 
 
+def store_binary(
+    workdir: Path, entry: Path, name: str = "kernel", skip: Sequence[Path] = (), label: str = ""
+) -> Path | None:
+    """Move `workdir/name` into the cache entry `entry` with a manifest of the headers the compile read
+    (`workdir/deps.d`, minus files under `skip`); returns the cached binary (or a private copy when the cache
+    cannot be written), None when there is no binary."""
+    binary = workdir / name
+    if not binary.is_file():
+        return None
+    deps: dict[str, str] = {}
+    skip_roots = [Path(x).resolve() for x in skip]
+    with contextlib.suppress(OSError):
+        for d in _parse_depfile((workdir / "deps.d").read_text()):
+            p = (workdir / d).resolve()
+            if any(p.is_relative_to(r) for r in skip_roots) or p.parent == workdir.resolve():
+                continue
+            digest = _sha(p)
+            if digest is not None:
+                deps[str(p)] = digest
+    bin_dir = entry.parent
+    tmp_entry: Path | None = None
+    try:
+        bin_dir.mkdir(parents=True, exist_ok=True)
+        tmp_entry = Path(tempfile.mkdtemp(prefix=".new-", dir=bin_dir))
+        shutil.move(str(binary), tmp_entry / name)
+        (tmp_entry / "manifest.json").write_text(json.dumps({"deps": deps, "source": label}, indent=1))
+        try:
+            tmp_entry.rename(entry)
+        except OSError:  # another run stored the same key first
+            shutil.rmtree(tmp_entry, ignore_errors=True)
+        _prune(bin_dir)
+        final = entry / name
+        if not final.is_file():
+            raise OSError("cache entry vanished")
+        return final
+    except OSError:
+        src = binary if binary.exists() else (tmp_entry / name if tmp_entry is not None else None)
+        if src is None or not src.exists():
+            return None
+        keep = Path(tempfile.mkdtemp(prefix="ascendc-emu-bin-"))
+        shutil.move(str(src), keep / name)
+        return keep / name
+
+
 def _prune(bin_dir: Path) -> None:
     try:
         entries = sorted((p for p in bin_dir.iterdir() if p.is_dir()), key=lambda p: p.stat().st_mtime)
@@ -268,7 +333,7 @@ def ensure_pch(cxx: str, timeout: float, extra_flags: Sequence[str] = ()) -> Pat
         return None
     try:
         (tmp / PCH_HEADER).write_text(PCH_WRAPPER, encoding="utf-8")
-        cmd = [cxx, *flags, f"-I{inc}", "-x", "c++-header", PCH_HEADER, "-o", gch]
+        cmd = gxx_command(cxx, [PCH_HEADER], flags=flags, include_dirs=[inc], output=gch, mode="header")
         limits = sandbox.Limits(timeout=max(timeout, 60.0), memory_bytes=COMPILE_MEMORY)
         res = sandbox.run_sandboxed(cmd, tmp, limits, read_paths=[inc], env=_compile_env())
         if res.returncode != 0 or not (tmp / gch).is_file():
@@ -305,7 +370,9 @@ def ensure_runtime(cxx: str, timeout: float) -> Path | None:
         return None
     try:
         (tmp / "runtime.cpp").write_text(RUNTIME_SOURCE, encoding="utf-8")
-        cmd = [cxx, *BASE_FLAGS, f"-I{inc}", "-c", "runtime.cpp", "-o", RUNTIME_OBJ]
+        cmd = gxx_command(
+            cxx, ["runtime.cpp"], flags=BASE_FLAGS, include_dirs=[inc], output=RUNTIME_OBJ, mode="object"
+        )
         limits = sandbox.Limits(timeout=max(timeout, 60.0), memory_bytes=COMPILE_MEMORY)
         res = sandbox.run_sandboxed(cmd, tmp, limits, read_paths=[inc], env=_compile_env())
         if res.returncode != 0 or not (tmp / RUNTIME_OBJ).is_file():
@@ -322,94 +389,49 @@ def ensure_runtime(cxx: str, timeout: float) -> Path | None:
             shutil.rmtree(tmp, ignore_errors=True)
 
 
-def compile_command(
-    cxx: str,
-    flags: Sequence[str],
-    inputs: Sequence[str | Path],
-    output: str | Path,
-    *,
-    include_dirs: Sequence[Path] = (),
-    quote_dirs: Sequence[Path] = (),
-    pch: Path | None = None,
-    forced_pch: bool = False,
-    depfile: str | None = None,
-    compile_only: bool = False,
-    language: str | None = None,
-) -> list[str]:
-    """The one g++ command line of the emulator's builds (spec harnesses and direct-launch programs).
-
-    Search order: `-iquote` dirs (a lowered source's original folder), then the PCH folder, the caller's include
-    dirs, the emulator headers. `forced_pch` adds `-include ascendc_emu_pch.h` (a program's kernel sources include
-    kernel_operator.h wherever they like; forcing the wrapper first lets the precompiled header apply).
-    `language` ("c++") compiles inputs whatever their suffix (`.asc`).
-    """
-    cmd = [cxx, *flags, *DIAG_FLAGS]
-    for d in quote_dirs:
-        cmd.append(f"-iquote{d}")
-    if pch is not None:
-        cmd.append(f"-I{pch}")
-    cmd += [f"-I{d}" for d in include_dirs]
-    cmd.append(f"-I{include_dir()}")
-    if forced_pch:
-        cmd += ["-include", PCH_HEADER]
-    if depfile is not None:
-        cmd += ["-MMD", "-MF", depfile]
-    if compile_only:
-        cmd.append("-c")
-    if language is not None:
-        cmd += ["-x", language, *[str(i) for i in inputs], "-x", "none"]
-    else:
-        cmd += [str(i) for i in inputs]
-    cmd += ["-o", str(output)]
-    return cmd
-
-
-def cached_binary(key: str) -> Path | None:
+def cached_binary(key: str, name: str = "kernel") -> Path | None:
     """The linked binary stored under `key` when it and every dependency it was built from are unchanged."""
-    return _lookup(cache_root() / "bin" / key)
-
-
-def dependencies(depfile: Path, workdir: Path, rename: dict[str, str] | None = None) -> dict[str, str]:
-    """User files a compile read (g++ -MMD), with their hashes: emulator headers and the workdir's own files
-    are left out; `rename` maps generated copies (a lowered source) to the file they stand for."""
-    inc = include_dir().resolve()
-    deps: dict[str, str] = {}
-    with contextlib.suppress(OSError):
-        for d in _parse_depfile(depfile.read_text()):
-            p = (workdir / d).resolve()
-            if str(p) in (rename or {}):
-                p = Path((rename or {})[str(p)])
-            elif p.is_relative_to(inc) or p.is_relative_to(workdir.resolve()):
-                continue
-            digest = _sha(p)
-            if digest is not None:
-                deps[str(p)] = digest
-    return deps
-
-
-def store_binary(key: str, binary: Path, deps: dict[str, str], source: str) -> Path | None:
-    """Move a freshly linked binary into the cache under `key` (atomic rename); its final path, else None."""
-    bin_dir = cache_root() / "bin"
-    entry = bin_dir / key
-    try:
-        bin_dir.mkdir(parents=True, exist_ok=True)
-        tmp_entry = Path(tempfile.mkdtemp(prefix=".new-", dir=bin_dir))
-        shutil.move(str(binary), tmp_entry / "kernel")
-        (tmp_entry / "manifest.json").write_text(json.dumps({"deps": deps, "source": source}, indent=1))
-        try:
-            tmp_entry.rename(entry)
-        except OSError:  # another run stored the same key first
-            shutil.rmtree(tmp_entry, ignore_errors=True)
-        _prune(bin_dir)
-        final = entry / "kernel"
-        return final if final.is_file() else None
-    except OSError:
-        return None
+    return _lookup(cache_root() / "bin" / key, name)
 
 
 def _compile_env() -> dict[str, str]:
     env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LC_ALL": "C", "LANG": "C"}
     return env
+
+
+def gxx_command(
+    cxx: str,
+    sources: Sequence[str | Path],
+    *,
+    flags: Sequence[str],
+    include_dirs: Sequence[str | Path] = (),
+    defines: Mapping[str, str | None] | None = None,
+    output: str | None = None,
+    mode: str = "link",
+    depfile: str | None = None,
+    language: str | None = None,
+) -> list[str]:
+    """The one g++ command line of the toolchain (kernels, the PCH, the runtime object, op_host programs,
+    syntax checks). mode: link (an executable), object (-c), header (a PCH, -x c++-header), syntax
+    (-fsyntax-only, no output)."""
+    cmd = [cxx, *flags]
+    for name, val in (defines or {}).items():
+        cmd.append(f"-D{name}" if val is None else f"-D{name}={val}")
+    cmd += [f"-I{d}" for d in include_dirs]
+    if depfile is not None:
+        cmd += ["-MMD", "-MF", depfile]
+    if mode == "syntax":
+        cmd.append("-fsyntax-only")
+    elif mode == "object":
+        cmd.append("-c")
+    elif mode == "header":
+        language = language or "c++-header"
+    if language is not None:
+        cmd += ["-x", language]
+    cmd += [str(x) for x in sources]
+    if output is not None and mode != "syntax":
+        cmd += ["-o", output]
+    return cmd
 
 
 def build(
@@ -456,12 +478,12 @@ def build(
         (workdir / "harness.cpp").write_text(bp.harness, encoding="utf-8")
         if pch is None:  # the harness includes the wrapper first; without a PCH it is a plain header
             (workdir / PCH_HEADER).write_text(PCH_WRAPPER, encoding="utf-8")
-        cmd = compile_command(
+        cmd = gxx_command(
             cxx,
-            flags,
-            ["harness.cpp", *([str(runtime)] if runtime is not None else [])],
-            "kernel",
-            pch=pch,
+            ["harness.cpp", *([runtime] if runtime is not None else [])],
+            flags=[*flags, *DIAG_FLAGS],
+            include_dirs=[*([pch] if pch is not None else []), inc],
+            output="kernel",
             depfile="deps.d",
         )
         read = [inc, source, *spec.include_dirs, *_project_root([source, spec.base_dir])]
@@ -487,29 +509,16 @@ def build(
             keep = Path(tempfile.mkdtemp(prefix="ascendc-emu-bin-"))
             shutil.move(str(binary), keep / "kernel")
             return CompileResult(ok=True, binary=keep / "kernel", seconds=time.monotonic() - t0, log=log)
-        deps = dependencies(workdir / "deps.d", workdir)
-        try:
-            final = store_binary(bp.key, binary, deps, str(source))
-            if final is None:
-                raise OSError("cache entry vanished")
-            return CompileResult(ok=True, binary=final, seconds=time.monotonic() - t0, log=log)
-        except OSError:
-            keep = Path(tempfile.mkdtemp(prefix="ascendc-emu-bin-"))
-            src_bin = binary if binary.exists() else None
-            if src_bin is None:
-                return CompileResult(
-                    ok=False,
-                    diagnostics=[
-                        Diagnostic(
-                            message="could not store the compiled kernel",
-                            code="toolchain",
-                            category="toolchain-env",
-                        )
-                    ],
-                    seconds=time.monotonic() - t0,
-                )
-            shutil.move(str(src_bin), keep / "kernel")
-            return CompileResult(ok=True, binary=keep / "kernel", seconds=time.monotonic() - t0, log=log)
+        final = store_binary(workdir, entry, skip=[inc], label=str(source))
+        if final is None:
+            return CompileResult(
+                ok=False,
+                diagnostics=[
+                    Diagnostic(message="could not store the compiled kernel", code="toolchain", category="toolchain-env")
+                ],
+                seconds=time.monotonic() - t0,
+            )
+        return CompileResult(ok=True, binary=final, seconds=time.monotonic() - t0, log=log)
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
 
@@ -579,3 +588,59 @@ def _failure_diagnostics(
             )
         ]
     return diags
+
+
+@dataclass
+class SyntaxResult:
+    ok: bool
+    stderr: str
+    seconds: float
+    timed_out: bool = False
+
+
+def syntax_check(
+    source: Path,
+    *,
+    include_dirs: Sequence[Path] = (),
+    defines: Mapping[str, str | None] | None = None,
+    prelude: str = "",
+    read_paths: Sequence[Path] = (),
+    timeout: float = 60.0,
+) -> SyntaxResult:
+    """Compile a kernel translation unit the way `run` does (the emulator headers through the same PCH and flags,
+    `prelude` C++ text before the source), syntax only: what bench/fidelity.py measures."""
+    t0 = time.monotonic()
+    cxx = find_cxx()
+    if cxx is None:
+        return SyntaxResult(False, "g++ was not found on PATH", 0.0)
+    inc = include_dir()
+    pch = ensure_pch(cxx, timeout)
+    workdir = Path(tempfile.mkdtemp(prefix="ascendc-emu-syntax-"))
+    try:
+        if pch is None:
+            (workdir / PCH_HEADER).write_text(PCH_WRAPPER, encoding="utf-8")
+        tu = (
+            f'#include "{PCH_HEADER}"\n#include "ascendc_emu/harness.h"\n{prelude}\n'
+            f"#include {json.dumps(str(source))}\n"
+        )
+        (workdir / "tu.cpp").write_text(tu, encoding="utf-8")
+        cmd = gxx_command(
+            cxx,
+            ["tu.cpp"],
+            flags=[*BASE_FLAGS, *DIAG_FLAGS],
+            include_dirs=[*([pch] if pch is not None else []), inc, *include_dirs],
+            defines=defines,
+            mode="syntax",
+        )
+        read = [inc, source.parent, *include_dirs, *read_paths, *([pch] if pch is not None else [])]
+        res = sandbox.run_sandboxed(
+            cmd,
+            workdir,
+            sandbox.Limits(timeout=timeout, memory_bytes=COMPILE_MEMORY),
+            read_paths=read,
+            env=_compile_env(),
+        )
+        ok = res.returncode == 0 and not res.timed_out and not res.error
+        return SyntaxResult(ok, res.error or res.stderr, time.monotonic() - t0, res.timed_out)
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)

@@ -179,8 +179,12 @@ def evaluate_reference(spec: KernelSpec, inputs: dict[str, np.ndarray]) -> dict[
     ns: dict[str, Any] = {"__builtins__": _SAFE_BUILTINS, "np": np, "numpy": np, "math": math}
     if spec.tiling is not None:
         ns["tiling"] = dict(spec.tiling.fields)
+    ns.update(spec.reference_vars)
     for t in spec.inputs:
         ns[t.name] = to_values(inputs[t.name], t.dtype).copy()
+    for group, members in spec.tensor_lists.items():  # a tensor list input is also bound as a list
+        if all(m in ns for m in members):
+            ns[group] = [ns[m] for m in members]
     try:
         code = compile(spec.reference, f"{spec.origin}:reference", "exec")
         with np.errstate(all="ignore"):
@@ -188,6 +192,10 @@ def evaluate_reference(spec: KernelSpec, inputs: dict[str, np.ndarray]) -> dict[
     except Exception as exc:  # the user's code: report anything it raises, with its line
         line = _reference_line(exc)
         raise DataError(f"{spec.origin}: reference{line}: {type(exc).__name__}: {exc}") from None
+    for group, members in spec.tensor_lists.items():  # a tensor list output may be assigned as a list
+        value = ns.get(group)
+        if isinstance(value, list | tuple) and len(value) == len(members) and not all(m in ns for m in members):
+            ns.update(dict(zip(members, value, strict=True)))
     out: dict[str, np.ndarray] = {}
     for t in spec.outputs:
         if not t.compare:

@@ -62,11 +62,13 @@ def generate(spec: KernelSpec, source: Path, strict_assert: bool = False) -> str
     )
     if strict_assert:
         lines += ["#undef ASCENDC_EMU_ASSERT_TRAP", "#define ASCENDC_EMU_ASSERT_TRAP 1"]
-    if spec.tiling is not None:
+    if spec.tiling is not None and spec.tiling.struct:
         # the build defines ASCENDC_EMU_TILING_TYPE as this macro (see build.TILING_MACRO), keeping the PCH valid
         lines.append(f"#define ASCENDC_EMU_TILING_STRUCT {spec.tiling.struct}")
     lines.append('#include "ascendc_emu/harness.h"')
+    lines.append("#include <cstring>")
     lines.append("#include <type_traits>")
+    lines.append("#include <vector>")
     if spec.tiling is not None and spec.tiling.header is not None:
         lines.append(f"#include {_cstr(str(spec.tiling.header))}")
     lines.append(f"#include {_cstr(str(source))}")
@@ -79,6 +81,10 @@ def generate(spec: KernelSpec, source: Path, strict_assert: bool = False) -> str
         if name == "workspace":
             lines.append(f"    GM_ADDR emu_workspace = emu_h.Workspace({spec.workspace_bytes});")
             args.append("emu_workspace")
+        elif name == "tiling" and spec.tiling is not None and spec.tiling.raw is not None:
+            rt = spec.tiling
+            lines.extend(_raw_tiling(rt.struct, rt.raw or b"", rt.fields))
+            args.append("emu_tiling_value" if rt.pass_mode == "value" and rt.struct else "emu_tiling")
         elif name == "tiling":
             tl = spec.tiling
             assert tl is not None
@@ -91,15 +97,20 @@ def generate(spec: KernelSpec, source: Path, strict_assert: bool = False) -> str
                     '    GM_ADDR emu_tiling = emu_h.Bytes("tiling", &emu_tiling_value, sizeof(emu_tiling_value));'
                 )
                 args.append("emu_tiling")
+        elif name in spec.tensor_lists:
+            lines.extend(_tensor_list(spec, name))
+            args.append(f"emu_{name}")
         elif t is not None and any(t is i for i in spec.inputs):
             lines.append(f"    GM_ADDR emu_{name} = emu_h.Input({_cstr(name)});")
             args.append(f"emu_{name}")
         elif t is not None:
             lines.append(f"    GM_ADDR emu_{name} = emu_h.Output({_cstr(name)}, {t.nbytes});")
             args.append(f"emu_{name}")
+        else:  # an optional op input the test case leaves out: the kernel gets a null address
+            args.append("nullptr")
     # outputs the params list leaves out still need their buffers (the kernel cannot write them, but Finish
     # writes every Output and the runner expects the files)
-    listed = set(spec.param_order())
+    listed = set(spec.param_order()) | {m for ms in spec.tensor_lists.values() for m in ms}
     for t in spec.outputs:
         if t.name not in listed:
             lines.append(f"    (void)emu_h.Output({_cstr(t.name)}, {t.nbytes});")
@@ -107,6 +118,48 @@ def generate(spec: KernelSpec, source: Path, strict_assert: bool = False) -> str
     lines.append("    return emu_h.Finish();")
     lines.append("}")
     return "\n".join(lines) + "\n"
+
+
+def _tensor_list(spec: KernelSpec, name: str) -> list[str]:
+    """A tensor list parameter (an op's dynamic input/output): each member its own GM buffer, the parameter a
+    descriptor in GM: word 0 the byte offset of the address table; per tensor a word (index << 32 | rank) and
+    its dims; then the members' addresses (the layout the kernel-side ListTensorDesc reads)."""
+    out: list[str] = []
+    words: list[str] = []
+    members = spec.tensor_lists[name]
+    for i, m in enumerate(members):
+        t = spec.tensor(m)
+        assert t is not None
+        if any(t is x for x in spec.inputs):
+            out.append(f"    GM_ADDR emu_{m} = emu_h.Input({_cstr(m)});")
+        else:
+            out.append(f"    GM_ADDR emu_{m} = emu_h.Output({_cstr(m)}, {t.nbytes});")
+        words.append(f"({i}ull << 32) | {len(t.shape)}ull")
+        words += [f"{d}ull" for d in t.shape]
+    table = 8 * (1 + len(words))
+    words = [f"{table}ull", *words] + [f"(uint64_t)(uintptr_t)emu_{m}" for m in members]
+    out.append(f"    uint64_t emu_{name}_list[] = {{{', '.join(words)}}};")
+    out.append(f"    GM_ADDR emu_{name} = emu_h.Bytes({_cstr(name)}, emu_{name}_list, sizeof(emu_{name}_list));")
+    return out
+
+
+def _raw_tiling(struct: str, raw: bytes, fields: dict[str, Any]) -> list[str]:
+    """The host's tiling bytes, padded to the struct GET_TILING_DATA reads; spec fields override on top."""
+    data = ", ".join(str(b) for b in raw) or "0"
+    out = [
+        f"    static const unsigned char emu_tiling_raw[{max(1, len(raw))}] = {{{data}}};",
+        f"    std::vector<unsigned char> emu_tiling_buf({max(1, len(raw))}u);",
+    ]
+    if struct:
+        out.append(f"    if (emu_tiling_buf.size() < sizeof({struct})) emu_tiling_buf.resize(sizeof({struct}));")
+    out.append(f"    std::memcpy(emu_tiling_buf.data(), emu_tiling_raw, {len(raw)}u);")
+    if struct:
+        out.append(f"    {struct} emu_tiling_value{{}};")
+        out.append("    std::memcpy(&emu_tiling_value, emu_tiling_buf.data(), sizeof(emu_tiling_value));")
+        out.extend(_assignments("emu_tiling_value", fields))
+        out.append("    std::memcpy(emu_tiling_buf.data(), &emu_tiling_value, sizeof(emu_tiling_value));")
+    out.append('    GM_ADDR emu_tiling = emu_h.Bytes("tiling", emu_tiling_buf.data(), emu_tiling_buf.size());')
+    return out
 
 
 def harness_hint(spec: KernelSpec) -> str:

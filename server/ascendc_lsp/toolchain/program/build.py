@@ -212,7 +212,7 @@ def build_program(layout: ProgramLayout, timeout: float = 120.0, use_cache: bool
     flags = [*emu_build.BASE_FLAGS, *mode_flags, *defines]
     key = _key(layout, cxx, flags, units, headers)
     if use_cache:
-        hit = emu_build.cached_binary(key)
+        hit = emu_build.cached_binary(key, "program")
         if hit is not None:
             return ProgramBuild(
                 ok=True,
@@ -245,7 +245,7 @@ def build_program(layout: ProgramLayout, timeout: float = 120.0, use_cache: bool
             read.append(pch)
         if runtime is not None:
             read.append(runtime.parent)
-        deps: dict[str, str] = {}
+        depfiles: list[Path] = []
         for i, u in enumerate(units):
             if u.lowered:
                 copy = workdir / "src" / _relative(layout.root, u.original)
@@ -257,17 +257,25 @@ def build_program(layout: ProgramLayout, timeout: float = 120.0, use_cache: bool
                 source = u.original
             obj = f"obj{i}.o"
             depfile = f"obj{i}.d"
-            cmd = emu_build.compile_command(
+            unit_flags = [*flags, *emu_build.DIAG_FLAGS]
+            if u.lowered:  # the lowered copy still finds the headers beside its original
+                unit_flags.append(f"-iquote{u.original.parent}")
+            if u.kernel:  # the emulator headers first, so the precompiled header applies
+                unit_flags += ["-include", emu_build.PCH_HEADER]
+            cmd = emu_build.gxx_command(
                 cxx,
-                flags,
                 [source],
-                obj,
-                include_dirs=[gen, *layout.include_dirs, *extra_includes],
-                quote_dirs=[u.original.parent] if u.lowered else [],
-                pch=pch if u.kernel else None,
-                forced_pch=u.kernel,
+                flags=unit_flags,
+                include_dirs=[
+                    *([pch] if pch is not None and u.kernel else []),
+                    gen,
+                    *layout.include_dirs,
+                    *extra_includes,
+                    emu_build.include_dir(),
+                ],
+                output=obj,
+                mode="object",
                 depfile=depfile,
-                compile_only=True,
                 language="c++",
             )
             res = sandbox.run_sandboxed(
@@ -288,9 +296,9 @@ def build_program(layout: ProgramLayout, timeout: float = 120.0, use_cache: bool
                     kernels=kernels,
                 )
             objs.append(obj)
-            deps.update(emu_build.dependencies(workdir / depfile, workdir, rename))
+            depfiles.append(workdir / depfile)
         link_inputs: list[str | Path] = [*objs, *([runtime] if runtime is not None else [])]
-        cmd = [cxx, "-pthread", *[str(x) for x in link_inputs], "-ldl", "-o", "program"]
+        cmd = emu_build.gxx_command(cxx, [*link_inputs, "-ldl"], flags=["-pthread"], output="program")
         res = sandbox.run_sandboxed(
             cmd,
             workdir,
@@ -308,22 +316,46 @@ def build_program(layout: ProgramLayout, timeout: float = 120.0, use_cache: bool
                 launches=launches,
                 kernels=kernels,
             )
-        binary = workdir / "program"
-        final: Path | None = None
-        if use_cache:
-            for u in units:  # the sources themselves (the lowered copies stand for them)
-                digest = hashlib.sha256(u.original.read_bytes()).hexdigest()
-                deps[str(u.original)] = digest
-            final = emu_build.store_binary(key, binary, deps, str(layout.root))
-        if final is None:
+        final: Path | None
+        if use_cache:  # one depfile for the cache manifest: every unit's, lowered copies named by their originals
+            _merge_depfiles(depfiles, workdir / "deps.d", rename, [u.original for u in units])
+            final = emu_build.store_binary(
+                workdir,
+                emu_build.cache_root() / "bin" / key,
+                name="program",
+                skip=[emu_build.include_dir(), gen],
+                label=str(layout.root),
+            )
+        else:
             keep = Path(tempfile.mkdtemp(prefix="ascendc-emu-bin-"))
-            shutil.move(str(binary), keep / "kernel")
-            final = keep / "kernel"
+            shutil.move(str(workdir / "program"), keep / "program")
+            final = keep / "program"
+        if final is None:
+            return ProgramBuild(
+                ok=False,
+                diagnostics=[_diag("could not store the linked program", layout.root)],
+                seconds=time.monotonic() - t0,
+                log=log,
+            )
         return ProgramBuild(
             ok=True, binary=final, seconds=time.monotonic() - t0, log=log, launches=launches, kernels=kernels
         )
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
+
+
+def _merge_depfiles(depfiles: list[Path], out: Path, rename: dict[str, str], sources: list[Path]) -> None:
+    deps: list[str] = [str(s) for s in sources]
+    for f in depfiles:
+        try:
+            text = f.read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            continue
+        for d in emu_build._parse_depfile(text):
+            p = str((f.parent / d).resolve())
+            deps.append(rename.get(p, p))
+    unique = list(dict.fromkeys(deps))
+    out.write_text("program: " + " ".join(d.replace(" ", "\\ ") for d in unique) + "\n", encoding="utf-8")
 
 
 def _lowering_diag(message: str) -> Diagnostic:

@@ -6,9 +6,16 @@
 #include <cstdint>
 #include <cstring>
 
-#define BEGIN_TILING_DATA_DEF(name) \
-    struct name {                   \
-        using ascendc_emu_self = name;
+// When ascendc-lsp generated the op's tiling structs (at global scope, with optiling:: aliases) a host tiling
+// header the kernel also includes declares renamed copies, so the kernel sees one struct per name.
+#ifdef ASCENDC_EMU_GENERATED_TILING
+#define ASCENDC_EMU_TILING_NAME(name) ascendc_emu_host_copy_##name
+#else
+#define ASCENDC_EMU_TILING_NAME(name) name
+#endif
+#define BEGIN_TILING_DATA_DEF(name)     \
+    struct ASCENDC_EMU_TILING_NAME(name) { \
+        using ascendc_emu_self = ASCENDC_EMU_TILING_NAME(name);
 #define TILING_DATA_FIELD_DEF(type, field)        \
     type field;                                   \
     void set_##field(type v) { field = v; }       \

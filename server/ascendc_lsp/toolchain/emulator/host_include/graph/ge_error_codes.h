@@ -1,0 +1,3 @@
+// Host shim (clean-room): ge::graphStatus.
+#pragma once
+#include "../ascendc_emu_host/graph_types.h"
