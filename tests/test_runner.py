@@ -136,7 +136,7 @@ def test_npy_file_init(tmp_path: Path) -> None:
 
 def test_reference_errors_are_clear(tmp_path: Path) -> None:
     inputs = {"x": np.zeros(64, dtype=np.float16)}
-    with pytest.raises(data.DataError, match=r"reference line 2: NameError"):
+    with pytest.raises(data.DataError, match=r"reference failed: line 2: NameError"):
         data.evaluate_reference(_spec(tmp_path, reference="a = 1\ny = nope"), inputs)  # type: ignore[arg-type]
     with pytest.raises(data.DataError, match="does not assign output 'y'"):
         data.evaluate_reference(_spec(tmp_path, reference="q = x"), inputs)  # type: ignore[arg-type]

@@ -19,6 +19,13 @@ if shutil.which("unshare") and sandbox._probe(sandbox._unshare_prefix()):
     MODES.append("unshare")
 
 
+@pytest.fixture(autouse=True)
+def _allow_unisolated(monkeypatch: pytest.MonkeyPatch) -> None:
+    """These tests check each mode's mechanisms (limits, kill, signals) on our own commands; the refusal of
+    untrusted code without bubblewrap is tested in test_sandbox_hostile.py."""
+    monkeypatch.setenv(sandbox.ALLOW_UNISOLATED_ENV, "1")
+
+
 def test_detection_is_a_known_mode() -> None:
     assert sandbox.isolation_mode() in ("bwrap", "unshare", "rlimits")
 

@@ -1,15 +1,23 @@
-"""Run an untrusted subprocess (the compiler, an emulated kernel) with limits and without network.
+"""Run an untrusted subprocess (the compiler on a user's kernel, an emulated kernel, a spec's reference, a sample's
+Python script) with limits and without network.
 
 Always: resource limits (RLIMIT_AS, RLIMIT_CPU, RLIMIT_NOFILE, RLIMIT_FSIZE, no core dumps), a new session /
-process group that is killed as a whole on timeout, a wall-clock timeout, stdout/stderr captured and capped.
+process group that is killed as a whole on timeout, a wall-clock timeout, stdout/stderr captured and capped, and
+a watcher that bounds the whole sandbox (every process in it together): resident memory (`Limits.memory_bytes`)
+and the number of processes (`Limits.max_processes`); over either, everything is killed and the result says so.
 
 Isolation, best available, detected once per process:
-1. `bwrap` (bubblewrap): new user/pid/net/ipc/uts namespaces, no network, a read-only view of the system
-   directories (/usr, /lib*, /bin, /etc...), a private /tmp, and only the paths the caller names
-   (read-only or writable);
-2. `unshare --user --map-root-user --net`: no network, same file view as the caller;
+1. `bwrap` (bubblewrap): new user/pid/net/ipc/uts/cgroup namespaces, running as uid/gid 65534 (nobody), no
+   network, a read-only view of the system directories (/usr, /lib*, /bin, /sbin and the few /etc files the
+   dynamic loader and compilers need; not /etc/shadow, not /opt, not $HOME), a private /tmp, and only the paths
+   the caller names (read-only or writable); everything in it dies with the sandbox (pid namespace);
+2. `unshare --user --map-root-user --net --pid --fork --kill-child`: no network, its own pid namespace (a
+   `setsid` daemon dies with it), but the caller's file view and rights;
 3. limits only (reported as `isolation="rlimits"`).
 Set `ASCENDC_LSP_SANDBOX=bwrap|unshare|none` to force one (for tests and for machines where detection lies).
+
+Untrusted code runs only under bubblewrap: in modes 2 and 3 `run_sandboxed` refuses (the result's `error` names
+the package to install) unless the user sets `ASCENDC_LSP_ALLOW_UNISOLATED=1`, saying they trust the code they run.
 
 Limits are set with `preexec_fn` only when the `prlimit` tool is missing; with it they are applied by
 `prlimit` before `exec`, which is safe in multi-threaded callers such as the language server.
@@ -23,6 +31,7 @@ import resource
 import shutil
 import signal
 import subprocess
+import sys
 import threading
 import time
 from collections.abc import Mapping, Sequence
@@ -35,7 +44,27 @@ DEFAULT_FILE_BYTES = 1 << 30  # largest file the child may write (outputs, trace
 DEFAULT_NOFILE = 256
 OUTPUT_CAP = 1 << 20  # bytes of stdout/stderr kept
 
-_SYSTEM_RO = ("/usr", "/lib", "/lib64", "/lib32", "/libx32", "/bin", "/sbin", "/etc", "/opt")
+DEFAULT_MAX_PROCESSES = 256  # processes in the whole sandbox (make -j, g++ and its cc1plus/as/ld fit easily)
+WATCH_INTERVAL = 0.1  # seconds between two looks at the sandbox's memory and process count
+SANDBOX_UID = 65534  # nobody: the uid inside bubblewrap's user namespace
+
+_SYSTEM_RO = ("/usr", "/lib", "/lib64", "/lib32", "/libx32", "/bin", "/sbin")
+# What of /etc a compiler, the dynamic loader and Python need; nothing else (no shadow, ssh keys, hosts' secrets).
+_ETC_RO = (
+    "/etc/ld.so.cache",
+    "/etc/ld.so.conf",
+    "/etc/ld.so.conf.d",
+    "/etc/alternatives",
+    "/etc/localtime",
+    "/etc/nsswitch.conf",
+    "/etc/mime.types",
+)
+ALLOW_UNISOLATED_ENV = "ASCENDC_LSP_ALLOW_UNISOLATED"
+UNISOLATED_REFUSAL = (
+    "refusing to run untrusted code without isolation: bubblewrap is not usable here (sandbox mode {mode}); "
+    "install the `bubblewrap` package (e.g. `apt install bubblewrap`), or set "
+    f"{ALLOW_UNISOLATED_ENV}=1 to run it with limits only (it could then read and write your files)"
+)
 
 
 @dataclass
@@ -45,6 +74,7 @@ class Limits:
     memory_bytes: int = DEFAULT_MEMORY_BYTES
     file_bytes: int = DEFAULT_FILE_BYTES
     nofile: int = DEFAULT_NOFILE
+    max_processes: int = DEFAULT_MAX_PROCESSES
 
 
 @dataclass
@@ -56,7 +86,18 @@ class SandboxResult:
     timed_out: bool = False
     signal: int | None = None  # the signal that ended the process, if any
     isolation: str = "rlimits"
-    error: str | None = None  # could not start at all (the message says why)
+    error: str | None = None  # could not start at all, or refused (the message says why)
+    memory_exceeded: bool = False  # killed: the sandbox's processes together held more than memory_bytes
+    processes_exceeded: bool = False  # killed: more than max_processes processes at once (a fork bomb)
+
+    @property
+    def limit_message(self) -> str | None:
+        """One line when the watcher killed the sandbox, else None."""
+        if self.memory_exceeded:
+            return "killed: the sandbox's processes together exceeded the memory limit"
+        if self.processes_exceeded:
+            return "killed: too many processes at once in the sandbox (a fork bomb?)"
+        return None
 
     @property
     def signal_name(self) -> str | None:
@@ -89,13 +130,17 @@ class Sandbox:
 
 def _bwrap_prefix(workdir: Path, read_paths: Sequence[Path], write_paths: Sequence[Path]) -> list[str]:
     bwrap = shutil.which("bwrap") or "/usr/bin/bwrap"
-    args = [bwrap, "--unshare-all", "--die-with-parent", "--new-session", "--cap-drop", "ALL"]
+    args = [bwrap, "--unshare-all", "--unshare-user", "--uid", str(SANDBOX_UID), "--gid", str(SANDBOX_UID)]
+    args += ["--die-with-parent", "--new-session", "--cap-drop", "ALL", "--hostname", "sandbox"]
     for d in _SYSTEM_RO:
         p = Path(d)
         if p.is_symlink():
             args += ["--symlink", os.readlink(p), d]
         elif p.is_dir():
             args += ["--ro-bind", d, d]
+    for f in _ETC_RO:
+        if os.path.lexists(f):
+            args += ["--ro-bind", f, f]
     args += ["--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp"]
     seen: set[str] = set()
     for p in read_paths:
@@ -114,7 +159,22 @@ def _bwrap_prefix(workdir: Path, read_paths: Sequence[Path], write_paths: Sequen
 
 
 def _unshare_prefix() -> list[str]:
-    return [shutil.which("unshare") or "/usr/bin/unshare", "--user", "--map-root-user", "--net", "--"]
+    return [
+        shutil.which("unshare") or "/usr/bin/unshare",
+        "--user",
+        "--map-root-user",
+        "--net",
+        "--pid",
+        "--fork",
+        "--kill-child",
+        "--",
+        # a shell as the namespace's init (pid 1 ignores signals it has no handler for): the command runs as
+        # pid 2, and a death by signal N comes back as status 128+N, like under bwrap
+        "/bin/sh",
+        "-c",
+        '"$@"; exit $?',
+        "sh",
+    ]
 
 
 def _probe(prefix: list[str]) -> bool:
@@ -189,6 +249,11 @@ def _reader(stream: object, sink: list[bytes]) -> None:
         sink.append(f"\n[... {total - OUTPUT_CAP} more bytes cut]\n".encode())
 
 
+def allow_unisolated() -> bool:
+    """The user said they trust what they run, so limits without bubblewrap are enough."""
+    return os.environ.get(ALLOW_UNISOLATED_ENV, "").strip().lower() in ("1", "true", "yes", "on")
+
+
 def run_sandboxed(
     argv: Sequence[str],
     workdir: Path,
@@ -197,10 +262,16 @@ def run_sandboxed(
     write_paths: Sequence[Path] = (),
     env: Mapping[str, str] | None = None,
     isolation: str | None = None,
+    untrusted: bool = True,
 ) -> SandboxResult:
-    """Run argv in workdir under the limits and the best isolation; never raises for child failures."""
+    """Run argv in workdir under the limits and the best isolation; never raises for child failures.
+
+    `untrusted` (the default) refuses to run without bubblewrap unless the user allowed it
+    (ASCENDC_LSP_ALLOW_UNISOLATED=1); pass False only for our own code (building the emulator's runtime)."""
     lim = limits or Limits()
     mode = isolation or isolation_mode()
+    if untrusted and mode != "bwrap" and not allow_unisolated():
+        return SandboxResult(None, "", "", 0.0, isolation=mode, error=UNISOLATED_REFUSAL.format(mode=mode))
     prefix: list[str] = []
     if mode == "bwrap":
         prefix = _bwrap_prefix(workdir, list(read_paths), list(write_paths))
@@ -233,15 +304,18 @@ def run_sandboxed(
     ]
     for t in threads:
         t.start()
+    watcher = _Watcher(proc, lim)
+    watcher.start()
     timed_out = False
     try:
         proc.wait(timeout=lim.timeout)
     except subprocess.TimeoutExpired:
         timed_out = True
-        _kill_group(proc)
+        _kill_group(proc, watcher.tree())
     finally:
         if proc.poll() is None:  # KeyboardInterrupt or another surprise: leave nothing behind
-            _kill_group(proc)
+            _kill_group(proc, watcher.tree())
+        watcher.stop()
     for t in threads:
         t.join(timeout=5)
     seconds = time.monotonic() - start
@@ -254,24 +328,152 @@ def run_sandboxed(
         sig = rc - 128
     if timed_out:
         rc = None
-    return SandboxResult(
+    stderr = b"".join(err).decode("utf-8", "replace")
+    result = SandboxResult(
         returncode=rc,
         stdout=b"".join(out).decode("utf-8", "replace"),
-        stderr=b"".join(err).decode("utf-8", "replace"),
+        stderr=stderr,
         seconds=seconds,
         timed_out=timed_out,
         signal=None if timed_out else sig,
         isolation=mode,
+        memory_exceeded=watcher.memory_exceeded,
+        processes_exceeded=watcher.processes_exceeded,
     )
+    if result.limit_message:
+        result.stderr = (stderr + "\n" if stderr else "") + f"ascendc-lsp sandbox: {result.limit_message}\n"
+    return result
 
 
-def _kill_group(proc: subprocess.Popen[bytes]) -> None:
+def _proc_table() -> dict[int, tuple[int, int]]:
+    """pid -> (parent pid, resident pages) for every process we can see."""
+    table: dict[int, tuple[int, int]] = {}
+    try:
+        names = os.listdir("/proc")
+    except OSError:
+        return table
+    for name in names:
+        if not name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{name}/stat", "rb") as f:
+                raw = f.read()
+        except OSError:
+            continue
+        # the command name may hold spaces and parentheses: the fields start after the last ')'
+        fields = raw[raw.rfind(b")") + 2 :].split()
+        if len(fields) > 21:
+            table[int(name)] = (int(fields[1]), int(fields[21]))
+    return table
+
+
+class _Watcher:
+    """Bounds the whole sandbox: the resident memory of the child and all its descendants together, and their
+    number. Descendants are found through parent links; in a pid namespace (bwrap, unshare) orphans are
+    re-parented to the namespace's init, itself a descendant, so a daemon stays counted."""
+
+    def __init__(self, proc: subprocess.Popen[bytes], limits: Limits) -> None:
+        self._proc = proc
+        self._limits = limits
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._loop, daemon=True)
+        self._last: list[int] = []
+        self.memory_exceeded = False
+        self.processes_exceeded = False
+
+    def start(self) -> None:
+        if os.path.isdir("/proc/self"):
+            self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._thread.is_alive():
+            self._thread.join(timeout=2)
+
+    def tree(self) -> list[int]:
+        return list(self._last)
+
+    def _loop(self) -> None:
+        page = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
+        while not self._stop.wait(WATCH_INTERVAL):
+            if self._proc.poll() is not None:
+                return
+            table = _proc_table()
+            children: dict[int, list[int]] = {}
+            for pid, (ppid, _rss) in table.items():
+                children.setdefault(ppid, []).append(pid)
+            tree: list[int] = []
+            todo = [self._proc.pid]
+            while todo:
+                pid = todo.pop()
+                tree.append(pid)
+                todo.extend(children.get(pid, ()))
+            self._last = tree
+            rss = sum(table[p][1] for p in tree if p in table) * page
+            if rss > self._limits.memory_bytes:
+                self.memory_exceeded = True
+            elif len(tree) > self._limits.max_processes:
+                self.processes_exceeded = True
+            else:
+                continue
+            _kill_group(self._proc, tree)
+            return
+
+
+def _kill_group(proc: subprocess.Popen[bytes], tree: Sequence[int] = ()) -> None:
     with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(proc.pid, signal.SIGKILL)
     with contextlib.suppress(ProcessLookupError):
         proc.kill()
+    for pid in tree:  # processes that left the group (setsid) but were seen as descendants
+        if pid != proc.pid:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(pid, signal.SIGKILL)
     with contextlib.suppress(subprocess.TimeoutExpired):
         proc.wait(timeout=5)
+
+
+def python_read_paths() -> list[Path]:
+    """What the sandboxed interpreter needs to see: its prefix (a virtualenv too) and NumPy."""
+    paths = {Path(sys.prefix), Path(sys.base_prefix), Path(sys.executable).resolve().parent}
+    try:
+        import numpy
+
+        paths.add(Path(numpy.__file__).resolve().parent.parent)
+    except ImportError:
+        pass
+    return sorted(paths)
+
+
+PYTHON_ENV = {
+    "PATH": "/usr/bin:/bin",
+    "LC_ALL": "C.UTF-8",
+    "LANG": "C.UTF-8",
+    "PYTHONDONTWRITEBYTECODE": "1",
+    "PYTHONIOENCODING": "utf-8",
+    "OMP_NUM_THREADS": "1",
+    "OPENBLAS_NUM_THREADS": "1",
+    "MKL_NUM_THREADS": "1",
+}
+
+
+def run_python(
+    script_argv: Sequence[str],
+    workdir: Path,
+    limits: Limits,
+    read_paths: Sequence[Path] = (),
+    write_paths: Sequence[Path] = (),
+) -> SandboxResult:
+    """`python SCRIPT ARGS...` (this interpreter, NumPy importable) sandboxed like a kernel, in workdir, with a
+    minimal environment (no secrets); the one path for Python we did not write (references, sample scripts)."""
+    return run_sandboxed(
+        [sys.executable, *script_argv],
+        workdir,
+        limits,
+        read_paths=[*python_read_paths(), *read_paths],
+        write_paths=write_paths,
+        env=PYTHON_ENV,
+    )
 
 
 def _clean_env() -> dict[str, str]:

@@ -335,7 +335,7 @@ def ensure_pch(cxx: str, timeout: float, extra_flags: Sequence[str] = ()) -> Pat
         (tmp / PCH_HEADER).write_text(PCH_WRAPPER, encoding="utf-8")
         cmd = gxx_command(cxx, [PCH_HEADER], flags=flags, include_dirs=[inc], output=gch, mode="header")
         limits = sandbox.Limits(timeout=max(timeout, 60.0), memory_bytes=COMPILE_MEMORY)
-        res = sandbox.run_sandboxed(cmd, tmp, limits, read_paths=[inc], env=_compile_env())
+        res = sandbox.run_sandboxed(cmd, tmp, limits, read_paths=[inc], env=_compile_env(), untrusted=False)
         if res.returncode != 0 or not (tmp / gch).is_file():
             return None
         try:
@@ -374,7 +374,7 @@ def ensure_runtime(cxx: str, timeout: float) -> Path | None:
             cxx, ["runtime.cpp"], flags=BASE_FLAGS, include_dirs=[inc], output=RUNTIME_OBJ, mode="object"
         )
         limits = sandbox.Limits(timeout=max(timeout, 60.0), memory_bytes=COMPILE_MEMORY)
-        res = sandbox.run_sandboxed(cmd, tmp, limits, read_paths=[inc], env=_compile_env())
+        res = sandbox.run_sandboxed(cmd, tmp, limits, read_paths=[inc], env=_compile_env(), untrusted=False)
         if res.returncode != 0 or not (tmp / RUNTIME_OBJ).is_file():
             return None
         (tmp / "runtime.cpp").unlink()

@@ -3,8 +3,9 @@
 - Inputs are generated from the spec's `init` with a seeded generator and written as raw little-endian bytes.
   bfloat16 has no numpy dtype: values are rounded to bf16 (nearest-even) and stored as their uint16 bits; the
   reference sees them as float32 arrays holding exactly the bf16 values.
-- The reference runs in a restricted namespace: `np`, the inputs by name, `tiling` (the spec's fields) and a few
-  harmless builtins. It must assign every compared output; results are cast to the output dtype (as the samples'
+- The reference is untrusted code (a shared spec, an LLM-written task): it runs in the kernel sandbox, in its
+  own interpreter (reference_child.py), data passed as .npy files. Its namespace: `np`, the inputs by name,
+  `tiling` (the spec's fields) and a few harmless builtins. It must assign every compared output; results are cast to the output dtype (as the samples'
   golden files are stored) before comparing in float64.
 - An element passes when |out - ref| <= atol + rtol * |ref|, or both are equal (covers +-inf), and NaN matches NaN
   only where the reference has NaN.
@@ -12,14 +13,17 @@
 
 from __future__ import annotations
 
-import builtins
+import json
 import math
+import shutil
+import tempfile
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
+from ascendc_lsp.toolchain import sandbox
 from ascendc_lsp.toolchain.base import OutputCheck
 from ascendc_lsp.toolchain.spec import FLOAT_DTYPES, KernelSpec, TensorSpec, Tolerance
 
@@ -36,12 +40,6 @@ NP_DTYPES: dict[str, Any] = {
     "int64": np.int64,
     "bool": np.uint8,
 }
-
-# The reference is the user's own code (like the samples' gen_data.py); the namespace is kept small for hygiene,
-# not as a security boundary: no file, console or code-evaluation builtins.
-_BLOCKED_BUILTINS = frozenset({"open", "input", "exec", "eval", "compile", "breakpoint", "help", "exit", "quit"})
-_SAFE_BUILTINS = {k: v for k, v in vars(builtins).items() if k not in _BLOCKED_BUILTINS}
-
 
 class DataError(Exception):
     """A problem with the spec's data (init file, reference): the message names the field."""
@@ -172,66 +170,126 @@ def generate_inputs(spec: KernelSpec) -> dict[str, np.ndarray]:
     return {t.name: generate_input(t, rng, f"inputs[{i}]") for i, t in enumerate(spec.inputs)}
 
 
-def evaluate_reference(spec: KernelSpec, inputs: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
-    """Run the spec's reference; returns value arrays (float64-comparable) shaped like each compared output."""
+REFERENCE_MEMORY = 2 << 30  # address space of the reference's interpreter beyond its data (NumPy maps a lot)
+_CHILD = Path(__file__).with_name("reference_child.py")
+
+
+def _json_safe(value: Any, where: str) -> Any:
+    try:
+        return json.loads(json.dumps(value, default=_json_default))
+    except (TypeError, ValueError) as exc:
+        raise DataError(f"{where}: cannot pass to the reference ({exc})") from None
+
+
+def _json_default(value: Any) -> Any:
+    if isinstance(value, np.generic):
+        return value.item()
+    if isinstance(value, np.ndarray):
+        return value.tolist()
+    raise TypeError(f"{type(value).__name__} is not a number, string or list")
+
+
+def evaluate_reference(
+    spec: KernelSpec, inputs: dict[str, np.ndarray], timeout: float = 60.0
+) -> dict[str, np.ndarray]:
+    """Run the spec's reference in the sandbox (toolchain/sandbox.py: a separate interpreter with time and memory
+    limits, no network, a private working directory); returns value arrays (float64-comparable) shaped like each
+    compared output. Any failure of the reference raises DataError "<origin>: reference failed: ...", never a
+    kernel verdict: its exit status means nothing, only the result file it writes last counts."""
     if spec.reference is None:
         return {}
-    ns: dict[str, Any] = {"__builtins__": _SAFE_BUILTINS, "np": np, "numpy": np, "math": math}
-    if spec.tiling is not None:
-        ns["tiling"] = dict(spec.tiling.fields)
-    ns.update(spec.reference_vars)
-    for t in spec.inputs:
-        ns[t.name] = to_values(inputs[t.name], t.dtype).copy()
-    for group, members in spec.tensor_lists.items():  # a tensor list input is also bound as a list
-        if all(m in ns for m in members):
-            ns[group] = [ns[m] for m in members]
+    compared = [t for t in spec.outputs if t.compare]
+    job_dir = Path(tempfile.mkdtemp(prefix="ascendc-ref-"))
     try:
-        code = compile(spec.reference, f"{spec.origin}:reference", "exec")
-        with np.errstate(all="ignore"):
-            exec(code, ns)
-    except Exception as exc:  # the user's code: report anything it raises, with its line
-        line = _reference_line(exc)
-        raise DataError(f"{spec.origin}: reference{line}: {type(exc).__name__}: {exc}") from None
-    for group, members in spec.tensor_lists.items():  # a tensor list output may be assigned as a list
-        value = ns.get(group)
-        if isinstance(value, list | tuple) and len(value) == len(members) and not all(m in ns for m in members):
-            ns.update(dict(zip(members, value, strict=True)))
-    out: dict[str, np.ndarray] = {}
-    for t in spec.outputs:
-        if not t.compare:
-            continue
-        if t.name not in ns:
-            raise DataError(f"{spec.origin}: reference: does not assign output '{t.name}'")
-        try:
-            arr = np.asarray(ns[t.name])
-        except Exception as exc:
-            raise DataError(f"{spec.origin}: reference: output '{t.name}' is not an array ({exc})") from None
-        if arr.dtype == object or arr.dtype.kind not in "biuf":
-            raise DataError(
-                f"{spec.origin}: reference: output '{t.name}' has dtype {arr.dtype}, expected numbers"
-            )
-        if arr.size == t.size:
-            arr = arr.reshape(t.shape)
-        elif arr.size == 1:
-            arr = np.broadcast_to(arr.reshape(()), t.shape)
-        else:
-            raise DataError(
-                f"{spec.origin}: reference: output '{t.name}' has shape {list(arr.shape)} "
-                f"({arr.size} elements) but the spec says {list(t.shape)} ({t.size} elements)"
-            )
-        # store as the output dtype, as the golden files are, then compare as float64
-        out[t.name] = to_values(to_storage(arr, t.dtype), t.dtype).astype(np.float64)
-    return out
+        in_bytes = 0
+        names: list[list[str]] = []
+        for i, t in enumerate(spec.inputs):
+            values = to_values(inputs[t.name], t.dtype)
+            np.save(job_dir / f"in{i}.npy", values, allow_pickle=False)
+            in_bytes += values.nbytes
+            names.append([t.name, f"in{i}.npy"])
+        job = {
+            "code": spec.reference,
+            "filename": f"{spec.origin}:reference",
+            "inputs": names,
+            "tiling": _json_safe(dict(spec.tiling.fields), "tiling") if spec.tiling is not None else None,
+            "vars": _json_safe(dict(spec.reference_vars), "reference variables"),
+            "tensor_lists": {k: list(v) for k, v in spec.tensor_lists.items()},
+            "outputs": [t.name for t in compared],
+        }
+        (job_dir / "job.json").write_text(json.dumps(job), encoding="utf-8")
+        shutil.copyfile(_CHILD, job_dir / _CHILD.name)
+        out_bytes = sum(8 * t.size for t in compared)
+        limits = sandbox.Limits(
+            timeout=timeout,
+            memory_bytes=REFERENCE_MEMORY + 8 * (in_bytes + out_bytes),
+            file_bytes=max(64 << 20, 4 * out_bytes + (1 << 20)),
+        )
+        res = sandbox.run_python(
+            [_CHILD.name, str(job_dir)], job_dir, limits, read_paths=[], write_paths=[]
+        )
+        result = _read_result(job_dir / "result.json")
+        if result is None:
+            raise DataError(f"{spec.origin}: reference failed: {_process_failure(res, limits)}")
+        if "error" in result:
+            line = result.get("line")
+            at = f"line {line}: " if isinstance(line, int) else ""
+            raise DataError(f"{spec.origin}: reference failed: {at}{result['error']}")
+        files = result.get("outputs") or {}
+        out: dict[str, np.ndarray] = {}
+        for t in compared:
+            out[t.name] = _reference_output(spec, t, job_dir, files.get(t.name))
+        return out
+    finally:
+        shutil.rmtree(job_dir, ignore_errors=True)
 
 
-def _reference_line(exc: BaseException) -> str:
-    tb = exc.__traceback__
-    line = None
-    while tb is not None:
-        if tb.tb_frame.f_code.co_filename.endswith(":reference"):
-            line = tb.tb_lineno
-        tb = tb.tb_next
-    return f" line {line}" if line else ""
+def _read_result(path: Path) -> dict[str, Any] | None:
+    try:
+        if path.stat().st_size > 1 << 20:
+            return None
+        value = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return value if isinstance(value, dict) else None
+
+
+def _process_failure(res: sandbox.SandboxResult, limits: sandbox.Limits) -> str:
+    """Why the reference's interpreter ended without a result (one line)."""
+    if res.error:
+        return res.error
+    if res.timed_out:
+        return f"did not finish within {limits.timeout:g} s (the run timeout)"
+    if res.memory_exceeded:
+        return f"used more than {limits.memory_bytes >> 20} MiB of memory"
+    tail = " | ".join(res.stderr.strip().splitlines()[-2:])[-400:]
+    if res.signal_name:
+        why = f"killed by {res.signal_name}"
+    else:
+        why = f"the interpreter exited with status {res.returncode} before returning the outputs"
+    return f"{why}{': ' + tail if tail else ''}"
+
+
+def _reference_output(spec: KernelSpec, t: TensorSpec, job_dir: Path, file: Any) -> np.ndarray:
+    if not isinstance(file, str) or "/" in file.replace("out/", "", 1) or ".." in file:
+        raise DataError(f"{spec.origin}: reference failed: no result for output '{t.name}'")
+    try:
+        arr = np.load(job_dir / file, allow_pickle=False, mmap_mode="r")
+    except (OSError, ValueError) as exc:
+        raise DataError(f"{spec.origin}: reference failed: output '{t.name}' unreadable ({exc})") from None
+    if arr.dtype == object or arr.dtype.kind not in "biuf":
+        raise DataError(f"{spec.origin}: reference: output '{t.name}' has dtype {arr.dtype}, expected numbers")
+    if arr.size == t.size:
+        arr = np.array(arr).reshape(t.shape)
+    elif arr.size == 1:
+        arr = np.broadcast_to(np.array(arr).reshape(()), t.shape)
+    else:
+        raise DataError(
+            f"{spec.origin}: reference: output '{t.name}' has shape {list(arr.shape)} "
+            f"({arr.size} elements) but the spec says {list(t.shape)} ({t.size} elements)"
+        )
+    # store as the output dtype, as the golden files are, then compare as float64
+    return to_values(to_storage(arr, t.dtype), t.dtype).astype(np.float64)
 
 
 def read_output(path: Path, t: TensorSpec) -> np.ndarray | None:

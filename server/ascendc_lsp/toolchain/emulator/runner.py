@@ -166,7 +166,7 @@ class EmulatorToolchain(Toolchain):
 
         try:
             inputs = data.generate_inputs(spec)
-            reference = data.evaluate_reference(spec, inputs)
+            reference = data.evaluate_reference(spec, inputs, timeout=opts.timeout)
         except data.DataError as exc:
             msg = str(exc)
             raise SpecError(msg if msg.startswith(spec.origin) else f"{spec.origin}: {msg}") from None

@@ -48,40 +48,19 @@ class ScriptRun:
     error: str | None
 
 
-def _python_read_paths() -> list[Path]:
-    paths = {Path(sys.prefix), Path(sys.base_prefix), Path(sys.executable).resolve().parent}
-    try:
-        import numpy
-
-        paths.add(Path(numpy.__file__).resolve().parent.parent)
-    except ImportError:
-        pass
-    return sorted(paths)
-
-
 def run_script(script_argv: list[str], cwd: Path, run_root: Path, timeout: float) -> ScriptRun:
-    """`python <script> args...` in cwd (inside run_root, the only writable place), sandboxed."""
-    argv = [sys.executable, *script_argv]
-    env = {
-        "PATH": "/usr/bin:/bin",
-        "LC_ALL": "C.UTF-8",
-        "LANG": "C.UTF-8",
-        "PYTHONDONTWRITEBYTECODE": "1",
-        "PYTHONIOENCODING": "utf-8",
-        "OMP_NUM_THREADS": "1",
-        "OPENBLAS_NUM_THREADS": "1",
-    }
-    res = sandbox.run_sandboxed(
-        argv,
+    """`python <script> args...` in cwd (inside run_root, the only writable place), sandboxed like a kernel
+    (sandbox.run_python: the same path as a spec's reference)."""
+    res = sandbox.run_python(
+        script_argv,
         cwd,
         sandbox.Limits(timeout=timeout, memory_bytes=SCRIPT_MEMORY),
-        read_paths=_python_read_paths(),
         write_paths=[run_root],
-        env=env,
     )
-    return ScriptRun(
-        res.returncode, (res.stdout + res.stderr)[-20000:], res.seconds, res.timed_out, res.error
-    )
+    output = (res.stdout + res.stderr)[-20000:]
+    if res.error:
+        output = (output + "\n" + res.error).strip()
+    return ScriptRun(res.returncode, output, res.seconds, res.timed_out, res.error)
 
 
 def verify_arguments(script: Path, output_dir: Path, before: dict[str, float]) -> list[str] | None:
