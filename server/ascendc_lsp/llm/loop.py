@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from ascendc_lsp.llm import prompts
-from ascendc_lsp.llm.client import Cancelled, ChatClient, Completion, LlmError, redact_obj
+from ascendc_lsp.llm.client import Cancelled, ChatClient, Completion, LlmError, redact, redact_obj
 from ascendc_lsp.llm.extract import extract_code
 from ascendc_lsp.llm.prompts import Advice, Failure
 from ascendc_lsp.llm.trajectory import Trajectory
@@ -127,6 +127,22 @@ def _finite_json(value: Any) -> Any:
     return value
 
 
+MAX_FEEDBACK_CHARS = 1000  # of one diagnostic's message passed back to the model (kernel stderr included)
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f\x9b]")
+
+
+def scrub_diagnostic(diag: dict[str, Any]) -> dict[str, Any]:
+    """A diagnostic as the model and the trajectory may see it: the message (which may quote what the kernel
+    printed) capped and without control characters (terminal escapes, NULs)."""
+    message = diag.get("message")
+    if isinstance(message, str):
+        clean = _CONTROL.sub("", message)
+        if len(clean) > MAX_FEEDBACK_CHARS:
+            clean = clean[:MAX_FEEDBACK_CHARS] + f" [... {len(clean) - MAX_FEEDBACK_CHARS} characters cut]"
+        diag = {**diag, "message": clean}
+    return diag
+
+
 class ToolchainEvaluator:
     """Static checks (check_document), then the toolchain's compile/run/verify/estimate (`run` command)."""
 
@@ -214,7 +230,11 @@ class ToolchainEvaluator:
             result = self.toolchain().run(run_spec, RunOptions(source=path, soc=soc, timeout=self.timeout))
         except SpecError as exc:
             raise LoopSpecError(str(exc)) from None
-        diags = [_finite_json(d.to_json()) for d in result.diagnostics if d.severity in ("error", "warning")]
+        diags = [
+            scrub_diagnostic(_finite_json(d.to_json()))
+            for d in result.diagnostics
+            if d.severity in ("error", "warning")
+        ]
         diags += [d for d in static if d.get("severity") == "warning"]
         if result.correct:
             stage, summary = "done", "correct"
@@ -603,7 +623,11 @@ class CheckedLoop:
         self._check_cancel()
         self._emit(index, total, "asking", f"attempt {index}/{total} ({phase}): asking {self.client.config.model}")
         completion = self._ask(messages)
-        extraction = extract_code(completion.text, self.spec.kernel)
+        secrets = self.client.config.secrets()
+        # A reply echoing the API key must not carry it into any artifact: the attempt's source, the evaluated
+        # file, the kernel written to the workspace, the trajectory, the next request.
+        reply = redact(completion.text, secrets)
+        extraction = extract_code(reply, self.spec.kernel)
         if not extraction.ok:
             reason = extraction.reason
             if completion.truncated:
@@ -621,7 +645,7 @@ class CheckedLoop:
             phase=phase,
             code=code,
             verdict=verdict,
-            reply=completion.text,
+            reply=reply,
             extraction=extraction.reason + ("; " + "; ".join(extraction.notes) if extraction.notes else ""),
             prompt_tokens=completion.prompt_tokens,
             completion_tokens=completion.completion_tokens,
@@ -638,7 +662,7 @@ class CheckedLoop:
             index=index,
             phase=phase,
             prompt=messages,
-            reply=completion.text,
+            reply=reply,
             reasoning=completion.reasoning[:20000],
             extraction=attempt.extraction,
             code_file=str(attempt.saved) if attempt.saved else None,
