@@ -11,6 +11,8 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
+from ascendc_lsp import safeio
+
 DEFAULT_SOC = "Ascend910B"
 CONFIG_FILE_NAME = "ascendc-lsp.toml"
 
@@ -128,10 +130,17 @@ def find_config_file(start: Path) -> Path | None:
 
 def load_config_file(path: Path) -> tuple[dict[str, Any], list[str]]:
     try:
-        with path.open("rb") as handle:
-            raw = tomllib.load(handle)
+        text = safeio.read_text(path, safeio.MAX_CONFIG_BYTES, "configuration file")
+        safeio.check_nesting(text, str(path))
+        raw = tomllib.loads(text)
+    except safeio.InputError as exc:
+        return {}, [str(exc)]
     except OSError as exc:
         return {}, [f"{path}: cannot read ({exc.strerror})"]
+    except UnicodeDecodeError as exc:
+        return {}, [f"{path}: not UTF-8 text (byte {exc.start})"]
+    except RecursionError:
+        return {}, [f"{path}: nested too deeply"]
     except tomllib.TOMLDecodeError as exc:
         return {}, [f"{path}: not valid TOML ({exc})"]
     # Accept both a top-level table and an [ascendc] table.

@@ -13,7 +13,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from ascendc_lsp import __version__
+from ascendc_lsp import __version__, safeio
 from ascendc_lsp.checks.base import Finding, rule_table
 from ascendc_lsp.checks.engine import CheckOptions, check_document
 from ascendc_lsp.settings import Settings, settings_for_path
@@ -68,10 +68,9 @@ def _walk(folder: Path) -> Iterator[Path]:
 
 def read_source(path: Path) -> str:
     try:
-        size = path.stat().st_size
-        if size > MAX_FILE_BYTES:
-            raise InputError(f"{path}: {size:,} bytes is larger than the {MAX_FILE_BYTES:,}-byte limit")
-        raw = path.read_bytes()
+        raw = safeio.read_bytes(path, MAX_FILE_BYTES, "source file")
+    except safeio.InputError as exc:
+        raise InputError(str(exc)) from None
     except OSError as exc:
         raise InputError(f"{path}: cannot read ({exc.strerror})") from exc
     if b"\0" in raw[: 1024 * 1024]:

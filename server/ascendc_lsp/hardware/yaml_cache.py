@@ -19,6 +19,8 @@ from typing import Any
 
 import yaml
 
+from ascendc_lsp import safeio
+
 _Loader: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _FORMAT = 1
 
@@ -39,11 +41,11 @@ def cache_dir() -> Path:
 
 def _parse(path: Path) -> Parsed:
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
+        text = safeio.read_text(path, safeio.MAX_ENTRY_BYTES, "YAML data file")
+    except (OSError, ValueError) as exc:
         return Parsed(path, error=f"cannot read: {exc}")
     try:
-        return Parsed(path, yaml.load(text, Loader=_Loader))  # CSafeLoader or SafeLoader only
+        return Parsed(path, safeio.load_yaml(text, _Loader))  # CSafeLoader or SafeLoader only
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""

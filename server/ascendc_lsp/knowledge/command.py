@@ -15,6 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from ascendc_lsp import safeio
 from ascendc_lsp.knowledge.entries import ValidationError, check_coverage, load_entries
 
 EXIT_OK = 0
@@ -125,10 +126,13 @@ def import_record(args: argparse.Namespace) -> int:
 
     path = Path(args.record)
     try:
-        record = json.loads(path.read_text(encoding="utf-8"))
+        record = safeio.load_json(safeio.read_bytes(path, safeio.MAX_RECORD_BYTES, "record"), str(path))
         entry_id = add_candidate(record)
     except OSError as exc:
         print(f"ascendc-lsp kb import: cannot read {path}: {exc.strerror or exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except safeio.InputError as exc:  # names the file already
+        print(f"ascendc-lsp kb import: {exc}", file=sys.stderr)
         return EXIT_USAGE
     except (ValueError, RecordError) as exc:
         print(f"ascendc-lsp kb import: {path}: {exc}", file=sys.stderr)

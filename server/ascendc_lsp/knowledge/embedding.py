@@ -31,6 +31,7 @@ from typing import Any
 
 import yaml
 
+from ascendc_lsp import safeio
 from ascendc_lsp.resources import knowledge_dir
 
 EMBEDDING_VERSION = 1
@@ -47,8 +48,11 @@ _STOPWORDS_TEXT = """a an the of to in on at by for from with and or not no is a
 STOPWORDS: frozenset[str] = frozenset(_STOPWORDS_TEXT.split())
 # Kept even though short or numeric: runtime and message codes.
 _CODE_RE = re.compile(r"^(?:\d{5,6}|e[a-z]\d{4}|0x[0-9a-f]+|err\d{5}|asc\d{3})$")
+# Each alternative may only start where a run of its characters starts (the lookbehinds): without them a long
+# token without a separator is rescanned from every position, quadratic (a 40 KB token took 31 s).
 _PATH_RE = re.compile(
-    r"(?:[A-Za-z]:)?(?:[\w.\-~]*[/\\])+[\w.\-]+|\b[\w\-]+\.(?:cpp|cc|cxx|c|h|hpp|hh|py|txt|cmake|so|o|a|json|log|sh)\b"
+    r"(?<![\w.\-~/\\])(?:[A-Za-z]:)?(?:[\w.\-~]*[/\\])+[\w.\-]+"
+    r"|(?<![\w\-])[\w\-]+\.(?:cpp|cc|cxx|c|h|hpp|hh|py|txt|cmake|so|o|a|json|log|sh)\b"
 )
 _TOKEN_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|\d+|0x[0-9A-Fa-f]+")
 _CAMEL_RE = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
@@ -260,9 +264,9 @@ def load_lexicon(root: Path | None = None) -> Lexicon:
 
     path = lexicon_path(root)
     try:
-        text = path.read_text(encoding="utf-8")
-        data = yaml.safe_load(text)
-    except (OSError, yaml.YAMLError):
+        text = safeio.read_text(path, safeio.MAX_ENTRY_BYTES, "lexicon")
+        data = safeio.load_yaml(text)
+    except (OSError, ValueError, yaml.YAMLError):
         text, data = "", {}
     digest = hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
     return parse_lexicon(data, resource_tags(root), digest)

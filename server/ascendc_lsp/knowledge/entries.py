@@ -20,6 +20,7 @@ from typing import Any
 
 import yaml
 
+from ascendc_lsp import safeio
 from ascendc_lsp.resources import knowledge_dir
 from ascendc_lsp.toolchain import spec as spec_format
 
@@ -183,8 +184,8 @@ def rules_table(root: Path | None = None) -> dict[str, dict[str, Any]]:
     """rules.yaml as {rule id: rule mapping}; empty when the file is missing or unreadable."""
     path = (root or knowledge_dir()) / "rules.yaml"
     try:
-        data = yaml.load(path.read_text(encoding="utf-8"), Loader=_LOADER)
-    except (OSError, yaml.YAMLError):
+        data = safeio.load_yaml(safeio.read_text(path, safeio.MAX_ENTRY_BYTES, "rules file"), _LOADER)
+    except (OSError, ValueError, yaml.YAMLError):
         return {}
     rules = data.get("rules", []) if isinstance(data, dict) else []
     return {str(r["id"]): dict(r) for r in rules if isinstance(r, dict) and "id" in r}
@@ -198,8 +199,8 @@ def known_socs(root: Path | None = None) -> tuple[str, ...]:
     for path in sorted(folder.glob("*.yaml")) if folder.is_dir() else []:
         names.append(path.stem)
         try:
-            data = yaml.load(path.read_text(encoding="utf-8"), Loader=_LOADER)
-        except (OSError, UnicodeDecodeError, yaml.YAMLError):
+            data = safeio.load_yaml(safeio.read_text(path, safeio.MAX_ENTRY_BYTES, "hardware file"), _LOADER)
+        except (OSError, ValueError, yaml.YAMLError):
             continue
         if isinstance(data, dict):
             for key in ("name", "soc"):
@@ -519,7 +520,9 @@ def load_entry_file(path: Path, root: Path | None = None) -> tuple[Entry | None,
     """Read and validate one entry file."""
     name = str(path)
     try:
-        raw = path.read_bytes()
+        raw = safeio.read_bytes(path, safeio.MAX_ENTRY_BYTES, "knowledge entry")
+    except safeio.InputError as exc:
+        return None, [ValidationError(name, "(file)", str(exc).removeprefix(f"{name}: "))]
     except OSError as exc:
         return None, [ValidationError(name, "(file)", f"cannot read: {exc.strerror or exc}")]
     if b"\x00" in raw:
@@ -529,7 +532,7 @@ def load_entry_file(path: Path, root: Path | None = None) -> tuple[Entry | None,
     except UnicodeDecodeError as exc:
         return None, [ValidationError(name, "(file)", f"not UTF-8 text (byte {exc.start})")]
     try:
-        data = yaml.load(text, Loader=_LOADER)
+        data = safeio.load_yaml(text, _LOADER)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""

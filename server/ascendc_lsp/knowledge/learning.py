@@ -23,6 +23,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from ascendc_lsp import safeio
 from ascendc_lsp.knowledge.store import DEFAULT_VALUE, EntryStats, KnowledgeStore, atomic_write, file_lock
 
 ALPHA = 0.3
@@ -228,7 +229,7 @@ def list_candidates(store: KnowledgeStore | None = None) -> list[dict[str, Any]]
         return out
     for path in sorted(st.candidates_dir.glob("*.json")):
         try:
-            data = json.loads(path.read_text(encoding="utf-8"))
+            data = safeio.load_json(safeio.read_bytes(path, safeio.MAX_RECORD_BYTES, "candidate"), str(path))
         except (OSError, ValueError):
             continue
         if isinstance(data, dict) and data.get("id"):

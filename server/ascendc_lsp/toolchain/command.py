@@ -91,8 +91,12 @@ def load_target(path: str, case: str | None = None) -> KernelSpec | TestCase:
         return load_test_case(case, project=p)
     if p.is_dir() or (p.exists() and p.suffix not in (".yaml", ".yml")):
         raise SpecError(f"{path}: an op project runs from a test case: ascendc-lsp run {path} --case CASE.yaml")
+    from ascendc_lsp import safeio
+
     try:
-        text = p.read_text(encoding="utf-8")
+        text = safeio.read_text(p, safeio.MAX_SPEC_BYTES, "spec file")
+    except safeio.InputError as exc:
+        raise SpecError(str(exc)) from None
     except OSError:
         return load_spec(p)  # its message names the problem
     except UnicodeDecodeError:

@@ -276,8 +276,12 @@ def load_spec(path: str | Path) -> KernelSpec:
     """Read and validate a spec file. Raises SpecError (never another exception) on any problem."""
     p = Path(path)
     origin = str(p)
+    from ascendc_lsp import safeio
+
     try:
-        text = p.read_text(encoding="utf-8")
+        text = safeio.read_text(p, safeio.MAX_SPEC_BYTES, "spec file")
+    except safeio.InputError as exc:
+        raise SpecError(str(exc)) from None
     except FileNotFoundError:
         raise SpecError(f"{origin}: no such file") from None
     except IsADirectoryError:
@@ -293,8 +297,10 @@ def load_spec(path: str | Path) -> KernelSpec:
 def parse_yaml(text: str, origin: str) -> Any:
     import yaml
 
+    from ascendc_lsp import safeio
+
     try:
-        return yaml.safe_load(text)
+        return safeio.load_yaml(text)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark
         where = f"line {mark.line + 1}, column {mark.column + 1}" if mark is not None else "somewhere"

@@ -98,8 +98,12 @@ def load_test_case(path: str | Path, project: str | Path | None = None) -> TestC
     """Read and validate a test case file; `project` (a path) stands in for a missing `project:` key."""
     p = Path(path)
     origin = str(p)
+    from ascendc_lsp import safeio
+
     try:
-        text = p.read_text(encoding="utf-8")
+        text = safeio.read_text(p, safeio.MAX_SPEC_BYTES, "test case")
+    except safeio.InputError as exc:
+        raise SpecError(str(exc)) from None
     except FileNotFoundError:
         raise SpecError(f"{origin}: no such file") from None
     except IsADirectoryError:

@@ -1,0 +1,194 @@
+"""Bounded input: every file, stream and document that enters ascendc-lsp from outside goes through here.
+
+- `read_bytes` / `read_text` / `read_stream` read at most a named limit (a regular file's size is checked before
+  reading; a device or pipe such as /dev/zero is read up to the limit + 1 byte and refused), so no input can make
+  us read gigabytes.
+- `load_yaml` / `load_json` measure how deeply a document nests with a linear scan *before* parsing: the C YAML
+  loader recurses on the C stack (30,000 nested brackets crash the process) and the Python parsers raise
+  RecursionError; past `MAX_NESTING` the document is refused with a one-line message.
+
+Errors are `InputError` (a ValueError): one line naming the file, what it is and the limit.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import stat
+from pathlib import Path
+from typing import IO, Any
+
+import yaml
+
+MiB = 1 << 20
+MAX_SOURCE_BYTES = 16 * MiB  # a kernel source or header (checked, modelled, compiled)
+MAX_SPEC_BYTES = 4 * MiB  # a kernel spec, op test case or program description (YAML)
+MAX_LOG_BYTES = 64 * MiB  # a compiler or runtime log given to `explain`
+MAX_RECORD_BYTES = 4 * MiB  # a failure-and-fix record given to `kb import`
+MAX_ENTRY_BYTES = 4 * MiB  # a knowledge entry file (shipped or from knowledge.paths)
+MAX_CONFIG_BYTES = 1 * MiB  # ascendc-lsp.toml
+MAX_DATA_BYTES = 1 << 30  # an input tensor file (init: {file: ...})
+MAX_NESTING = 100  # levels of nested collections in a YAML/JSON/TOML document
+_SPECIAL = re.compile(r"[\[\]{}\"'#]")
+
+
+class InputError(ValueError):
+    """Input refused before it could hurt: too large, too deeply nested, not a readable file."""
+
+
+class NestingTooDeep(yaml.YAMLError, InputError):
+    """A YAML document nested deeper than MAX_NESTING (a YAMLError too, so YAML callers report it as such)."""
+
+    def __init__(self, depth: int, limit: int) -> None:
+        self.problem = f"nested deeper than {limit} levels (at least {depth})"
+        self.problem_mark = None
+        super().__init__(self.problem)
+
+
+def _human(n: int) -> str:
+    if n >= MiB:
+        return f"{n / MiB:g} MiB"
+    if n >= 1024:
+        return f"{n / 1024:g} KiB"
+    return f"{n} bytes"
+
+
+def read_bytes(path: str | os.PathLike[str], limit: int, what: str = "file") -> bytes:
+    """The file's bytes, refused (InputError) past `limit`; OSError when it cannot be opened."""
+    p = Path(path)
+    with open(p, "rb") as f:
+        st = os.fstat(f.fileno())
+        if stat.S_ISDIR(st.st_mode):
+            raise InputError(f"{p}: is a folder, not a {what}")
+        if stat.S_ISREG(st.st_mode) and st.st_size > limit:
+            raise InputError(f"{p}: {what} too large ({_human(st.st_size)}; the limit is {_human(limit)})")
+        data = f.read(limit + 1)
+    if len(data) > limit:
+        raise InputError(f"{p}: {what} too large (more than the limit of {_human(limit)})")
+    return data
+
+
+def read_text(
+    path: str | os.PathLike[str], limit: int, what: str = "file", errors: str = "strict"
+) -> str:
+    """The file as UTF-8 text (errors: "strict" raises UnicodeDecodeError, "replace" never does)."""
+    return read_bytes(path, limit, what).decode("utf-8", errors)
+
+
+def read_stream(stream: IO[Any], limit: int, what: str = "input") -> str:
+    """At most `limit` bytes from a stream (stdin); refused past it."""
+    buffer = getattr(stream, "buffer", None)
+    raw = (buffer or stream).read(limit + 1)
+    data = raw.encode("utf-8", "replace") if isinstance(raw, str) else raw
+    if len(data) > limit:
+        raise InputError(f"{what} too large (more than the limit of {_human(limit)})")
+    return data.decode("utf-8", "replace")
+
+
+def nesting_depth(text: str, stop_at: int | None = None) -> int:
+    """How deeply the collections of a YAML/JSON/TOML text nest, over-approximated in one linear pass: open
+    brackets outside quotes and comments, plus block levels (indentation and `- ` sequence markers).
+    Stops counting once `stop_at` is exceeded."""
+    deepest = 0
+    flow = 0
+    indents: list[int] = []
+    for line in text.splitlines():
+        stripped = line.lstrip(" ")
+        if not stripped or stripped.startswith("#"):
+            continue
+        indent = len(line) - len(stripped)
+        while indents and indents[-1] >= indent:
+            indents.pop()
+        indents.append(indent)
+        block = len(indents)
+        rest = stripped
+        while rest.startswith(("- ", "? ")):  # "- - - x": nested sequences on one line
+            block += 1
+            rest = rest[2:].lstrip(" ")
+        if flow == 0 and _SPECIAL.search(rest) is None:  # the common line: nothing to scan
+            if block > deepest:
+                deepest = block
+                if stop_at is not None and deepest > stop_at:
+                    return deepest
+            continue
+        quote = ""
+        escaped = False
+        previous = " "
+        for ch in rest:
+            if quote:
+                if escaped:
+                    escaped = False
+                elif ch == "\\" and quote == '"':
+                    escaped = True
+                elif ch == quote:
+                    quote = ""
+            elif ch in "\"'" and (previous in " \t[{,:" or flow):
+                quote = ch
+            elif ch == "#" and previous in " \t":
+                break
+            elif ch in "[{":
+                flow += 1
+                if block + flow > deepest:
+                    deepest = block + flow
+                    if stop_at is not None and deepest > stop_at:
+                        return deepest
+            elif ch in "]}":
+                flow = max(0, flow - 1)
+            previous = ch
+        if block + flow > deepest:
+            deepest = block + flow
+            if stop_at is not None and deepest > stop_at:
+                return deepest
+    return deepest
+
+
+def check_nesting(text: str, where: str, limit: int = MAX_NESTING) -> None:
+    depth = nesting_depth(text, stop_at=limit)
+    if depth > limit:
+        raise InputError(f"{where}: nested deeper than {limit} levels")
+
+
+def load_yaml(text: str, loader: Any = None, limit: int = MAX_NESTING) -> Any:
+    """yaml.load with a safe loader (CSafeLoader when available), after the nesting check; raises
+    yaml.YAMLError (NestingTooDeep included) like yaml.safe_load."""
+    depth = nesting_depth(text, stop_at=limit)
+    if depth > limit:
+        raise NestingTooDeep(depth, limit)
+    use = loader if loader is not None else getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    try:
+        return yaml.load(text, Loader=use)
+    except RecursionError:
+        raise NestingTooDeep(limit + 1, limit) from None
+
+
+def load_json(text: str | bytes, where: str, limit: int = MAX_NESTING) -> Any:
+    """json.loads after the nesting check; InputError for a document nested too deeply, ValueError
+    (json.JSONDecodeError) when it is not JSON."""
+    s = text.decode("utf-8", "replace") if isinstance(text, bytes) else text
+    check_nesting(s, where, limit)
+    try:
+        return json.loads(s)
+    except RecursionError:
+        raise InputError(f"{where}: nested deeper than {limit} levels") from None
+
+
+__all__ = [
+    "MAX_CONFIG_BYTES",
+    "MAX_DATA_BYTES",
+    "MAX_ENTRY_BYTES",
+    "MAX_LOG_BYTES",
+    "MAX_NESTING",
+    "MAX_RECORD_BYTES",
+    "MAX_SOURCE_BYTES",
+    "MAX_SPEC_BYTES",
+    "InputError",
+    "NestingTooDeep",
+    "check_nesting",
+    "load_json",
+    "load_yaml",
+    "nesting_depth",
+    "read_bytes",
+    "read_stream",
+    "read_text",
+]
