@@ -2,18 +2,27 @@
 
 Each subcommand lives in its own module and is imported only when used, so `serve` and `check`
 never pay for chromadb, openai or numpy.
+
+Exit codes (every command): 0 success; 1 findings / an incorrect kernel / nothing found; 2 bad usage or bad
+input (one line on stderr naming the file and the problem); 70 an internal error (a bug of ours: one line on
+stderr, the traceback only with ASCENDC_LSP_DEBUG=1; never a clean result); 130 interrupted.
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import math
+import os
 import sys
+import traceback
 from collections.abc import Callable, Sequence
 
 EXIT_OK = 0
 EXIT_FINDINGS = 1
 EXIT_USAGE = 2
+EXIT_INTERNAL = 70  # sysexits EX_SOFTWARE: distinct from every verdict a command gives
+EXIT_INTERRUPTED = 130
 
 # subcommand -> "module:function"; the function takes the parsed arguments and returns an exit code.
 _HANDLERS: dict[str, str] = {
@@ -24,6 +33,37 @@ _HANDLERS: dict[str, str] = {
     "generate": "ascendc_lsp.llm.generate:command",
     "kb": "ascendc_lsp.knowledge.command:command",
 }
+
+
+MAX_TIMEOUT_SECONDS = 24 * 3600.0
+MAX_COUNT = 10_000
+
+
+def seconds(text: str) -> float:
+    """An argparse type: a finite number of seconds, > 0 and at most a day (nan, inf, 0 and negatives refused)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
+    if not math.isfinite(value) or value <= 0 or value > MAX_TIMEOUT_SECONDS:
+        raise argparse.ArgumentTypeError(
+            f"expected seconds > 0 and at most {MAX_TIMEOUT_SECONDS:g}, got {text!r}"
+        )
+    return value
+
+
+def _count(minimum: int) -> Callable[[str], int]:
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+        if not minimum <= value <= MAX_COUNT:
+            raise argparse.ArgumentTypeError(f"expected a number from {minimum} to {MAX_COUNT}, got {text!r}")
+        return value
+
+    parse.__name__ = "count"
+    return parse
 
 
 class _Parser(argparse.ArgumentParser):
@@ -70,7 +110,7 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--format", choices=["text", "json"], default="text")
     run.add_argument("--trace", metavar="OUT.json", help="write a Chrome/Perfetto trace of the pipes")
     run.add_argument("--block-order", choices=["sequential", "reverse", "interleaved"], default="sequential")
-    run.add_argument("--timeout", type=float, default=60.0, help="seconds for compile and for run (default 60)")
+    run.add_argument("--timeout", type=seconds, default=60.0, help="seconds for compile and for run (default 60)")
     run.add_argument(
         "--run-mode",
         choices=["npu", "cpu"],
@@ -96,22 +136,22 @@ def build_parser() -> argparse.ArgumentParser:
     explain = sub.add_parser("explain", help="map a compiler or runtime log to knowledge entries")
     explain.add_argument("log", nargs="?", default="-", metavar="LOGFILE", help="log file, or - for stdin")
     explain.add_argument("--format", choices=["text", "json"], default="text")
-    explain.add_argument("--top", type=int, default=3, metavar="K")
+    explain.add_argument("--top", type=_count(1), default=3, metavar="K")
     explain.add_argument("--source", help="the kernel source the log refers to (adds code context)")
 
     generate = sub.add_parser("generate", help="generate a kernel from a spec with an LLM, checked by the toolchain")
     generate.add_argument("spec", metavar="SPEC.yaml")
     generate.add_argument("--out", metavar="FILE")
-    generate.add_argument("--max-iterations", type=int, default=5, metavar="N")
+    generate.add_argument("--max-iterations", type=_count(1), default=5, metavar="N")
     generate.add_argument("--no-knowledge", action="store_true", help="ablation: do not retrieve knowledge")
-    generate.add_argument("--refine", type=int, default=0, metavar="N", help="optimisation rounds after the first pass")
+    generate.add_argument("--refine", type=_count(0), default=0, metavar="N", help="optimisation rounds after the first pass")
 
     kb = sub.add_parser("kb", help="knowledge base: stats, search, validate, import, export, distill")
     kb_sub = kb.add_subparsers(dest="kb_command", required=True, parser_class=_Parser)
     kb_sub.add_parser("stats", help="entry counts, values and index state")
     kb_search = kb_sub.add_parser("search", help="retrieve entries for a query")
     kb_search.add_argument("query", nargs="+")
-    kb_search.add_argument("--top", type=int, default=5)
+    kb_search.add_argument("--top", type=_count(1), default=5)
     kb_validate = kb_sub.add_parser("validate", help="check entry files against the schema")
     kb_validate.add_argument("paths", nargs="*", help="entry files or folders (default: the shipped ones)")
     kb_import = kb_sub.add_parser("import", help="import a failure-and-fix record as a candidate entry")
@@ -157,6 +197,29 @@ def main(argv: Sequence[str] | None = None) -> int:
         return handler(args)
     except KeyboardInterrupt:
         print(f"ascendc-lsp {command}: interrupted", file=sys.stderr)
-        return 130
+        return EXIT_INTERRUPTED
     except BrokenPipeError:
         return EXIT_OK
+    except MemoryError:
+        print(f"ascendc-lsp {command}: internal error: out of memory", file=sys.stderr)
+        return EXIT_INTERNAL
+    except Exception as exc:  # a bug of ours: one line and a distinct code, never a traceback or a clean result
+        return internal_error(command, exc)
+
+
+def internal_error(command: str, exc: BaseException) -> int:
+    """Report an unexpected exception as one line (the traceback with ASCENDC_LSP_DEBUG=1); EXIT_INTERNAL."""
+    if os.environ.get("ASCENDC_LSP_DEBUG", "").strip() not in ("", "0"):
+        traceback.print_exception(exc, file=sys.stderr)
+    where = ""
+    tb = traceback.extract_tb(exc.__traceback__)
+    if tb:
+        frame = tb[-1]
+        where = f" at {os.path.basename(frame.filename)}:{frame.lineno}"
+    detail = str(exc)[:300]
+    print(
+        f"ascendc-lsp {command}: internal error{where}: {type(exc).__name__}"
+        f"{': ' + detail if detail else ''} (a bug of ours; ASCENDC_LSP_DEBUG=1 shows the traceback)",
+        file=sys.stderr,
+    )
+    return EXIT_INTERNAL

@@ -198,8 +198,17 @@ def command(args: argparse.Namespace) -> int:
         except LookupError as exc:  # an unknown SoC name
             print(f"ascendc-lsp check: {exc}", file=sys.stderr)
             return 2
+        except Exception as exc:  # a bug of ours on this file: said, and the run is not clean
+            from ascendc_lsp.checks.engine import internal_finding
+
+            results.append((path, [internal_finding("the checker", exc)]))
     formatter = {"text": format_text, "json": format_json, "sarif": format_sarif}[args.format]
     print(formatter(results))
+    from ascendc_lsp.checks.engine import INTERNAL_CODE
+    from ascendc_lsp.cli import EXIT_INTERNAL
+
+    if any(f.code == INTERNAL_CODE for _, fs in results for f in fs):
+        return EXIT_INTERNAL
     if unreadable or problems:
         return 2
     return 1 if any(f.severity == "error" for _, fs in results for f in fs) else 0

@@ -8,8 +8,24 @@ from dataclasses import dataclass
 from ascendc_lsp.checks.base import CheckContext, Finding, registered_rules
 from ascendc_lsp.syntax.document import SourceDocument
 from ascendc_lsp.syntax.model import DocumentModel, build_model
+from ascendc_lsp.syntax.positions import Position, Span
 
 log = logging.getLogger(__name__)
+
+# A rule or the model crashing is never a clean result: it becomes this error finding (and `check` exits with
+# cli.EXIT_INTERNAL), so "0 errors" always means every rule ran.
+INTERNAL_CODE = "internal-error"
+
+
+def internal_finding(what: str, exc: BaseException) -> Finding:
+    start = Position(0, 0)
+    detail = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+    return Finding(
+        span=Span(start, start),
+        severity="error",
+        code=INTERNAL_CODE,
+        message=f"internal error in {what} ({detail[:200]}): its findings for this file are missing; please report it",
+    )
 
 _SEVERITY_ORDER = {"error": 0, "warning": 1, "information": 2, "hint": 3}
 
@@ -45,16 +61,17 @@ def run_rules(context: CheckContext, disabled: frozenset[str] = frozenset()) -> 
     findings: list[Finding] = []
     try:
         rules = registered_rules()
-    except Exception:  # a rule module that fails to import must not take syntax diagnostics down
+    except Exception as exc:  # a rule module that fails to import must not take syntax diagnostics down
         log.exception("cannot load the rule modules")
-        return findings
+        return [internal_finding("loading the rules", exc)]
     for rule_id, function in sorted(rules.items()):
         if rule_id in disabled:
             continue
         try:
             findings.extend(function(context))
-        except Exception:  # one broken rule must not hide the others' findings
+        except Exception as exc:  # one broken rule must not hide the others' findings
             log.exception("rule %s failed on %s", rule_id, context.document.path or "<buffer>")
+            findings.append(internal_finding(f"rule {rule_id}", exc))
     return findings
 
 
@@ -66,7 +83,12 @@ def check_document(
     """Syntax errors plus every rule's findings, sorted by position then severity."""
     options = options or CheckOptions()
     findings = syntax_findings(document)
-    model = model if model is not None else build_model(document)
+    if model is None:
+        try:
+            model = build_model(document)
+        except Exception as exc:
+            log.exception("cannot model %s", document.path or "<buffer>")
+            return [*findings, internal_finding("the document model", exc)]
     context = CheckContext(
         document=document,
         model=model,

@@ -522,6 +522,9 @@ class _Group:
         self.endif = (-1, -1)
 
 
+MAX_CONDITIONAL_DEPTH = 64  # nested #if levels the flattener resolves (real code nests a handful)
+
+
 class _ConditionalFlattener:
     """Blanks `#if` groups that split the C++ structure, keeping one branch.
 
@@ -587,6 +590,8 @@ class _ConditionalFlattener:
                 group = _Group(span)
                 (stack[-1].branches[-1].children if stack else top).append(group)
                 stack.append(group)
+                if len(stack) > MAX_CONDITIONAL_DEPTH:
+                    return []  # resolving recurses per level: leave a pathologically nested file alone
             elif not stack:
                 return []  # an unmatched #else/#endif (e.g. inside a comment): leave the file alone
             elif kind == b"endif":

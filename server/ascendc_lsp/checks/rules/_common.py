@@ -352,8 +352,26 @@ def type_of_name(context: CheckContext, name: str, at_byte: int, members_only: b
     return normal_dtype(context.model.resolve_type(best.type_text, at_byte))
 
 
-def expression_type(context: CheckContext, node: tree_sitter.Node) -> str | None:
-    """The type of simple expressions: identifiers, `this->x`, casts, parenthesised; else None."""
+MAX_EXPRESSION_DEPTH = 200  # operands deeper than this are of unknown type (an 80,000-term sum must not recurse)
+
+
+def expression_type(context: CheckContext, node: tree_sitter.Node, depth: int = 0) -> str | None:
+    """The type of simple expressions: identifiers, `this->x`, casts, parenthesised; else None.
+
+    Memoised per document (rules ask for every operand of every binary expression: without it a long sum is
+    quadratic) and depth-bounded (operands nested deeper than MAX_EXPRESSION_DEPTH are of unknown type)."""
+    if depth > MAX_EXPRESSION_DEPTH:
+        return None
+    memo: dict[tuple[int, int, str], str | None] = context.__dict__.setdefault("_expression_types", {})
+    key = (node.start_byte, node.end_byte, node.type)
+    if key in memo:
+        return memo[key]
+    result = _expression_type(context, node, depth)
+    memo[key] = result
+    return result
+
+
+def _expression_type(context: CheckContext, node: tree_sitter.Node, depth: int) -> str | None:
     kind = node.type
     text = context.document.node_text
     if kind == "identifier":
@@ -365,7 +383,7 @@ def expression_type(context: CheckContext, node: tree_sitter.Node) -> str | None
             return type_of_name(context, text(field_node), node.start_byte, members_only=True)
         return None
     if kind == "parenthesized_expression" and node.named_child_count == 1:
-        return expression_type(context, node.named_children[0])
+        return expression_type(context, node.named_children[0], depth + 1)
     if kind == "cast_expression":
         type_node = node.child_by_field_name("type")
         return context.model.resolve_type(text(type_node), node.start_byte) if type_node is not None else None
@@ -374,7 +392,7 @@ def expression_type(context: CheckContext, node: tree_sitter.Node) -> str | None
         left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
         if op is None or op.type not in ("+", "-", "*", "/") or left is None or right is None:
             return None
-        sides = (expression_type(context, left), expression_type(context, right))
+        sides = (expression_type(context, left, depth + 1), expression_type(context, right, depth + 1))
         for wide in ("double", "float", "bfloat16_t", "half"):
             if wide in sides:
                 return wide

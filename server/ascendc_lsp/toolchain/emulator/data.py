@@ -164,8 +164,49 @@ def _load_file(path: Path, t: TensorSpec, where: str) -> np.ndarray:
     return raw
 
 
+MAX_TENSOR_ELEMENTS = 1 << 31  # per tensor: what a kernel's uint32 length fields and GM offsets can address
+# Bytes the run holds per element at its peak: the generated float64 values, the storage array, the reference's
+# copy and result as float64, the comparison's float64 copies.
+_WORK_BYTES_PER_ELEMENT = 40
+
+
+def available_memory() -> int | None:
+    """MemAvailable from /proc/meminfo in bytes (None where there is no such file)."""
+    try:
+        with open("/proc/meminfo", encoding="ascii") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        return None
+    return None
+
+
+def check_memory(spec: KernelSpec) -> None:
+    """Refuse, before allocating anything, tensors no run could hold (`shape: [1000000000]` used to take 26 s and
+    7.6 GB before numpy failed): a per-tensor element cap and the whole run against the memory available."""
+    tensors = [*(("inputs", i, t) for i, t in enumerate(spec.inputs)),
+               *(("outputs", i, t) for i, t in enumerate(spec.outputs))]  # fmt: skip
+    total = 0
+    for group, i, t in tensors:
+        if t.size > MAX_TENSOR_ELEMENTS:
+            raise DataError(
+                f"{spec.origin}: {group}[{i}].shape: {t.size:,} elements is more than the "
+                f"{MAX_TENSOR_ELEMENTS:,} a tensor may have"
+            )
+        total += t.size
+    need = total * _WORK_BYTES_PER_ELEMENT + spec.workspace_bytes
+    available = available_memory()
+    if available is not None and need > available:
+        raise DataError(
+            f"{spec.origin}: the tensors hold {total:,} elements; running, checking and comparing them needs about "
+            f"{need / (1 << 30):.1f} GiB, more than the {available / (1 << 30):.1f} GiB of memory available"
+        )
+
+
 def generate_inputs(spec: KernelSpec) -> dict[str, np.ndarray]:
     """Storage arrays for every input, from one generator seeded with spec.seed (in input order)."""
+    check_memory(spec)
     rng = np.random.default_rng(spec.seed)
     return {t.name: generate_input(t, rng, f"inputs[{i}]") for i, t in enumerate(spec.inputs)}
 
