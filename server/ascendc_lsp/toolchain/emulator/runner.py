@@ -157,7 +157,9 @@ class EmulatorToolchain(Toolchain):
         try:
             for t in spec.inputs:
                 inputs[t.name].tofile(rundir / f"{t.name}.bin")
-            (rundir / "soc.txt").write_text(soc.soc_txt(), encoding="utf-8")
+            params = cost.params_for(soc.cost_model, soc.clock_ghz)
+            (rundir / "soc.txt").write_text(soc.soc_txt() + cost.native_params(params), encoding="utf-8")
+            trace_path = rundir / "trace.jsonl" if opts.trace_out is not None else None
             argv = [
                 str(cr.binary),
                 "--dir",
@@ -166,11 +168,13 @@ class EmulatorToolchain(Toolchain):
                 str(rundir / "soc.txt"),
                 "--report",
                 str(rundir / "report.jsonl"),
-                "--trace",
-                str(rundir / "trace.jsonl"),
+                "--estimate",
+                str(rundir / "estimate.jsonl"),
                 "--block-order",
                 opts.block_order,
             ]
+            if trace_path is not None:  # a timeline was asked for: the trace lines carry the schedule
+                argv += ["--trace", str(trace_path)]
             if spec.tiling is not None and spec.tiling.key is not None:
                 argv += ["--tiling-key", str(spec.tiling.key)]
             if opts.strict:
@@ -202,16 +206,16 @@ class EmulatorToolchain(Toolchain):
                     if ok:
                         res.stage_reached = "done"
 
-            # estimate
-            trace_path = rundir / "trace.jsonl"
-            if trace_path.is_file() and sr.returncode in (EXIT_OK, EXIT_REPORTED):
-                sched = cost.estimate_from_file(
-                    trace_path,
+            # estimate: the emulator list-scheduled every event as it ran (PROTOCOL.md, estimate.jsonl)
+            if sr.returncode in (EXIT_OK, EXIT_REPORTED) and not sr.timed_out:
+                sched = cost.estimate_from_native(
+                    rundir / "estimate.jsonl",
                     spec.block_dim,
                     soc.cost_model,
                     int(soc.values["aiv_cores"]),
                     int(soc.values["aic_cores"]),
                     soc.clock_ghz,
+                    trace_path=trace_path,
                 )
                 res.estimate = sched.estimate
                 if opts.trace_out is not None:

@@ -36,6 +36,7 @@ EMU_RT_FN void block_end_checks(Block& b)
 {
     Runtime& r = rt();
     flush_scalar_trace();
+    cost_block_done(b);
     for (int e = 0; e < HE_MAX; e++)
         for (int id = 0; id < 8; id++) {
             Flag& f = b.flags[e][id];
@@ -163,6 +164,7 @@ EMU_RT_FN void read_soc(const char* path)
         else if (!strcmp(k, "has_datacopypad")) s.has_pad = (int)n;
         else if (!strcmp(k, "aiv_cores")) s.aiv = (int)n;
         else if (!strcmp(k, "aic_cores")) s.aic = (int)n;
+        else if (!strncmp(k, "cost.", 5)) cost_param(k + 5, v);
     }
     fclose(f);
 }
@@ -197,6 +199,7 @@ EMU_RT_FN void launch_blocks(uint32_t blockDim, void (*fn)(void*), void* fn_arg)
     for (uint32_t i = 0; i < blockDim; i++) { blocks.push_back(new Block()); blocks.back()->idx = (int)i; }
     r.blocks = blocks;
     r.in_launch = true;
+    cost_launch_begin((int)blockDim);
     std::vector<int> order;
     for (uint32_t i = 0; i < blockDim; i++) order.push_back(r.order == ORD_REV ? (int)(blockDim - 1 - i) : (int)i);
     size_t rr = 0;
@@ -229,6 +232,7 @@ EMU_RT_FN void launch_blocks(uint32_t blockDim, void (*fn)(void*), void* fn_arg)
         r.deadlock = true;
         for (Block* b : blocks) block_teardown(*b);
     }
+    cost_launch_end();
     r.in_launch = false;
     r.cur = nullptr;
     for (Block* b : blocks) delete b;
@@ -276,6 +280,7 @@ EMU_RT_FN Harness::Harness(int argc, char** argv)
         else if (!strcmp(a, "--soc-file")) { soc = v; i++; }
         else if (!strcmp(a, "--report")) { report = v; i++; }
         else if (!strcmp(a, "--trace")) { trace = v; i++; }
+        else if (!strcmp(a, "--estimate")) { cost_open(v); i++; }
         else if (!strcmp(a, "--block-order")) {
             r.order = !strcmp(v, "reverse") ? ORD_REV : !strcmp(v, "interleaved") ? ORD_INTERLEAVED : ORD_SEQ;
             i++;
@@ -368,6 +373,7 @@ EMU_RT_FN int Harness::Finish()
         if (f) { fwrite(a.base, 1, a.size, f); fclose(f); }
     }
     if (r.trace) fclose(r.trace);
+    cost_close();
     if (r.report) fclose(r.report);
     r.trace = r.report = nullptr;
     return r.deadlock ? 3 : r.errors ? 1 : 0;

@@ -172,6 +172,7 @@ struct Block {
 };
 
 enum Order { ORD_SEQ, ORD_REV, ORD_INTERLEAVED };
+struct CostState;  // cost_model.h
 
 struct Runtime {
     Soc soc;
@@ -201,6 +202,7 @@ struct Runtime {
     const struct NpuCode* code_override = nullptr;  // replaces the category's code for the next report
     uint8_t* sys_workspace = nullptr;                // GetSysWorkSpacePtr()
     char altstack[1 << 16];                          // signal stack of the crash handler
+    CostState* cost = nullptr;                       // the in-kernel cost model (cost_model.h), with --estimate
 };
 EMU_RT_FN Runtime& rt()
 #if ASCENDC_EMU_RT_BODIES
@@ -232,10 +234,23 @@ struct Json {
         buf[n++] = '"';
     }
     Json& s(const char* k, const char* v) { sep(); str(k); buf[n++] = ':'; str(v); return *this; }
-    Json& i(const char* k, long long v) { sep(); str(k); n += snprintf(buf + n, sizeof buf - n, ":%lld", v); return *this; }
+    Json& i(const char* k, long long v) { sep(); str(k); buf[n++] = ':'; num(v); return *this; }
+    void num(long long v) {  // decimal digits without snprintf (trace lines are written per event)
+        if (n > (int)sizeof buf - 24) return;
+        unsigned long long u = v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v;
+        if (v < 0) buf[n++] = '-';
+        char t[24];
+        int k = 0;
+        do { t[k++] = (char)('0' + u % 10); u /= 10; } while (u);
+        while (k) buf[n++] = t[--k];
+    }
     Json& b(const char* k, bool v) { sep(); str(k); raw(v ? ":true" : ":false"); return *this; }
     const char* end() { buf[n++] = '}'; buf[n++] = '\n'; buf[n] = 0; return buf; }
 };
+
+}  // namespace ascendc_emu
+#include "cost_model.h"
+namespace ascendc_emu {
 
 // ------------------------------------------------------------------------------------------------ report
 // NPU-style fault codes (memo section 5): what the runtime would typically print for the category.
@@ -402,21 +417,70 @@ EMU_RT_FN uint32_t intern_site(const char* file, int line, const char* api)
 ;
 #endif
 
+// Appends the scheduled start/end of every lane to a trace line (cost_model.h; "start2"/"end2" for the second
+// lane, used when the launch turns out to be cube-only and the AIC core count applies).
+inline void trace_times(Json& j, int lanes, const double* st, const double* en) {
+    static const char* const keys[2][2] = {{"start", "end"}, {"start2", "end2"}};
+    for (int l = 0; l < lanes; l++) {
+        char t[40];
+        snprintf(t, sizeof t, "%.17g", st[l]);
+        j.sep(); j.str(keys[l][0]); j.raw(":"); j.raw(t);
+        snprintf(t, sizeof t, "%.17g", en[l]);
+        j.sep(); j.str(keys[l][1]); j.raw(":"); j.raw(t);
+    }
+}
+
+// The common fields of a trace line; "launch" only for the second and later launches of a program.
+inline void trace_head(Json& j, int block, uint64_t seq, int pipe, const char* api, int line) {
+    Runtime& r = rt();
+    if (r.cost && r.cost->launch > 0) j.i("launch", r.cost->launch);
+    j.i("block", block).i("seq", (long long)seq).s("pipe", pipe_lc(pipe)).s("api", api).i("line", line);
+}
+
+// Records one event: the cost model schedules it (with --estimate) and the trace file gets its line (with --trace).
+EMU_RT_FN void trace_record(int pipe, const char* api, uint64_t seq, const CostFields& f, Json* text)
+#if ASCENDC_EMU_RT_BODIES
+{
+    double st[2] = {0, 0}, en[2] = {0, 0};
+    int lanes = 0;
+    if (cost_on()) {
+        cost_record(pipe, api, seq, f, st, en);
+        lanes = cost_state().lanes;
+    }
+    if (text) {
+        trace_times(*text, lanes, st, en);
+        fputs(text->end(), rt().trace);
+    }
+}
+#else
+;
+#endif
+
 EMU_RT_FN void flush_scalar_trace()
 #if ASCENDC_EMU_RT_BODIES
 {
     Runtime& r = rt();
     Block& b = blk();
     if (!b.sc_count) return;
-    if (r.trace) {
+    uint64_t seq = ++b.seq;
+    if (r.trace || cost_on()) {
+        CostFields f;
+        f.space = space_lc(b.sc_space);
+        if (b.sc_space == SP_GM) f.miss = b.sc_miss > 0;
+        if (b.sc_count > 1) {
+            f.count = (double)b.sc_count;
+            f.has_count = true;
+            f.misses = (double)b.sc_miss;
+            f.has_misses = true;
+        }
         Json j;
-        j.i("block", b.idx).i("seq", (long long)++b.seq).s("pipe", "s").s("api", b.sc_api).i("line", b.sc_line);
-        j.s("space", space_lc(b.sc_space));
-        if (b.sc_space == SP_GM) j.b("dcache_miss", b.sc_miss > 0);
-        if (b.sc_count > 1) j.i("count", (long long)b.sc_count).i("dcache_misses", (long long)b.sc_miss);
-        fputs(j.end(), r.trace);
-    } else {
-        ++b.seq;
+        if (r.trace) {
+            trace_head(j, b.idx, seq, P_S, b.sc_api, b.sc_line);
+            j.s("space", space_lc(b.sc_space));
+            if (b.sc_space == SP_GM) j.b("dcache_miss", b.sc_miss > 0);
+            if (b.sc_count > 1) j.i("count", (long long)b.sc_count).i("dcache_misses", (long long)b.sc_miss);
+        }
+        trace_record(P_S, b.sc_api, seq, f, r.trace ? &j : nullptr);
     }
     b.last_seq[P_S] = b.seq;
     b.has_last[P_S] = true;
@@ -426,11 +490,17 @@ EMU_RT_FN void flush_scalar_trace()
 ;
 #endif
 
-// Starts a traced event: the caller adds its own fields and then calls trace_end.
+// Starts a traced event: the caller adds its own fields to `ev.j` (guarded by `ev.on`: the event is recorded
+// for the cost model or the trace file; `ev.text`: a trace line is being written, worth formatting extra text
+// for) and then calls trace_end.
 struct Ev {
-    Json j;
+    EvJson j;
     uint64_t seq = 0;
     bool on = false;
+    bool text = false;
+    int pipe = 0;
+    int line = 0;
+    const char* api = "";
 };
 EMU_RT_FN void maybe_yield();
 EMU_RT_FN void trace_begin(Ev& e, int pipe, const char* api, const Loc& loc)
@@ -443,8 +513,13 @@ EMU_RT_FN void trace_begin(Ev& e, int pipe, const char* api, const Loc& loc)
     b.last_api = api;
     e.seq = ++b.seq;
     if (pipe < NPIPE) { b.last_seq[pipe] = e.seq; b.has_last[pipe] = true; }
-    e.on = r.trace != nullptr;
-    if (e.on) e.j.i("block", b.idx).i("seq", (long long)e.seq).s("pipe", pipe_lc(pipe)).s("api", api).i("line", loc.line);
+    e.pipe = pipe;
+    e.api = api;
+    e.line = loc.line;
+    e.text = r.trace != nullptr;
+    e.on = e.text || cost_on();
+    e.j.want = e.text;
+    if (e.text) trace_head(e.j.text, b.idx, e.seq, pipe, api, loc.line);
 }
 #else
 ;
@@ -453,14 +528,17 @@ EMU_RT_FN void trace_after(Ev& e, const uint64_t* after, int n)
 #if ASCENDC_EMU_RT_BODIES
 {
     if (!e.on || n == 0) return;
-    e.j.sep();
-    e.j.raw("\"after\":[");
+    CostFields& f = e.j.f;
+    for (int i = 0; i < n && f.n_after < (int)(sizeof f.after / sizeof f.after[0]); i++) f.after[f.n_after++] = after[i];
+    if (!e.text) return;
+    Json& j = e.j.text;
+    j.sep();
+    j.raw("\"after\":[");
     for (int i = 0; i < n; i++) {
-        char t[32];
-        snprintf(t, sizeof t, i ? ",%llu" : "%llu", (unsigned long long)after[i]);
-        e.j.raw(t);
+        if (i) j.raw(",");
+        j.num((long long)after[i]);
     }
-    e.j.raw("]");
+    j.raw("]");
 }
 #else
 ;
@@ -468,7 +546,7 @@ EMU_RT_FN void trace_after(Ev& e, const uint64_t* after, int n)
 EMU_RT_FN void trace_end(Ev& e)
 #if ASCENDC_EMU_RT_BODIES
 {
-    if (e.on) fputs(e.j.end(), rt().trace);
+    if (e.on) trace_record(e.pipe, e.api, e.seq, e.j.f, e.text ? &e.j.text : nullptr);
     maybe_yield();
 }
 #else

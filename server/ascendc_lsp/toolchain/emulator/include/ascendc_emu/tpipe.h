@@ -356,7 +356,7 @@ EMU_RT_FN Slot* QueBase::alloc(const Loc& loc)
     if (s->has_free) join(b.vc[info.prod], s->free_snap);
     Ev ev;
     trace_begin(ev, info.prod, "AllocTensor", loc);
-    if (ev.on) {
+    if (ev.text) {  // queue labels are for the trace file only
         char e[24];
         snprintf(e, sizeof e, "%s_%s", pipe_uc(info.cons), pipe_uc(info.prod));
         ev.j.s("event", e).s("queue", name);
@@ -395,7 +395,7 @@ EMU_RT_FN bool QueBase::enque(Slot* s, uint32_t gen, const Loc& loc)
     Ev ev;
     trace_begin(ev, info.prod, "EnQue", loc);
     s->enq_seq = ev.seq;
-    if (ev.on) {
+    if (ev.text) {  // queue labels are for the trace file only
         char e[24];
         snprintf(e, sizeof e, "%s_%s", pipe_uc(info.prod), pipe_uc(info.cons));
         ev.j.s("event", e).s("queue", name);
@@ -420,7 +420,7 @@ EMU_RT_FN Slot* QueBase::deque(const Loc& loc)
     join(b.vc[info.cons], s->enq_snap);
     Ev ev;
     trace_begin(ev, info.cons, "DeQue", loc);
-    if (ev.on) {
+    if (ev.text) {  // queue labels are for the trace file only
         char e[24];
         snprintf(e, sizeof e, "%s_%s", pipe_uc(info.prod), pipe_uc(info.cons));
         ev.j.s("event", e).s("queue", name);
@@ -458,7 +458,7 @@ EMU_RT_FN void QueBase::free_(Slot* s, uint32_t gen, const Loc& loc)
     Ev ev;
     trace_begin(ev, info.cons, "FreeTensor", loc);
     s->free_seq = ev.seq;
-    if (ev.on) {
+    if (ev.text) {  // queue labels are for the trace file only
         char e[24];
         snprintf(e, sizeof e, "%s_%s", pipe_uc(info.cons), pipe_uc(info.prod));
         ev.j.s("event", e).s("queue", name);
