@@ -885,10 +885,13 @@ def estimate_from_native(
     trace_path: Path | None = None,
 ) -> Schedule:
     """The Estimate from the emulator's own schedule (estimate.jsonl); with `trace_path`, also the events for a
-    timeline. A run that wrote no launch line (it stopped before launching) gets the launch overhead only."""
+    timeline. A run that wrote no launch line gets its trace scheduled here when there is one, else the launch
+    overhead only (it stopped before launching)."""
     params = params_for(cost_model, clock_ghz)
     launches = read_native(estimate_path)
-    if not launches:
+    if not launches:  # a trace with no schedule of its own (another emulator build): schedule it here
+        if trace_path is not None and trace_path.is_file():
+            return estimate_from_file(trace_path, block_dim, cost_model, cores_available, aic_cores, clock_ghz)
         return schedule({}, block_dim, params, cores_available, aic_cores)
     if trace_path is not None:
         _attach_native_trace(launches, trace_path)

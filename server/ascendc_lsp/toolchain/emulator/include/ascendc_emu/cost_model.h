@@ -118,12 +118,11 @@ struct CostBlock {
     CostLane lane[2];
     bool done = false;
 };
-// Caches keyed by the string pointers the headers pass (literals), checked against a copy of the text.
+// Facts per (api, dtype), cached by the strings' addresses: like intern_site, the headers pass string literals
+// (or strings that live as long as the process) for API and dtype names.
 struct CostApiInfo {
     const char* ptr;
     const char* dtype;
-    char name[48];
-    char dname[24];
     uint16_t flags;
     double cpr;      // vector cycles per repeat for (api, dtype)
     int dtype_bytes;
@@ -288,17 +287,15 @@ inline int cost_dtype_bytes(const char* d) {  // cost.py _dtype_bytes
 EMU_RT_FN const CostApiInfo& cost_api(const char* api, const char* dtype)
 #if ASCENDC_EMU_RT_BODIES
 {
-    CostState& c = cost_state();
-    if (!dtype) dtype = "";
+    CostState& c = *rt().cost;
+    static const char* const none = "";
+    if (!dtype) dtype = none;
     uint64_t h = ((uint64_t)(uintptr_t)api * 0x9E3779B97F4A7C15ull) ^ ((uint64_t)(uintptr_t)dtype * 0xC2B2AE3D27D4EB4Full);
     CostApiInfo& e = c.cache[(h >> 40) & 1023];
-    bool fits = strlen(api) < sizeof e.name && strlen(dtype) < sizeof e.dname;
-    if (e.ptr == api && e.dtype == dtype && fits && !strcmp(e.name, api) && !strcmp(e.dname, dtype)) return e;
+    if (e.ptr == api && e.dtype == dtype) return e;
     CostApiInfo n{};
     n.ptr = api;
     n.dtype = dtype;
-    snprintf(n.name, sizeof n.name, "%s", api);
-    snprintf(n.dname, sizeof n.dname, "%s", dtype);
     if (cost_find(c.zero, api)) n.flags |= AF_ZERO;
     if (!strcmp(api, "PipeBarrier")) n.flags |= AF_BARRIER;
     if (!strcmp(api, "SyncAll")) n.flags |= AF_SYNCALL;
@@ -314,12 +311,6 @@ EMU_RT_FN const CostApiInfo& cost_api(const char* api, const char* dtype)
     if (!t) t = cost_find(c.vcpr, "default");
     n.cpr = t ? t->v : 0;
     n.dtype_bytes = cost_dtype_bytes(dtype);
-    if (!fits) {  // too long to cache safely: answer from a scratch entry
-        static thread_local CostApiInfo scratch;
-        scratch = n;
-        scratch.ptr = nullptr;
-        return scratch;
-    }
     e = n;
     return e;
 }
@@ -328,12 +319,11 @@ EMU_RT_FN const CostApiInfo& cost_api(const char* api, const char* dtype)
 #endif
 
 // cost.py event_cycles: the duration of one event in cycles, for `active` cores sharing HBM.
-EMU_RT_FN double cost_event_cycles(int pipe, const char* api, const CostFields& f, int active)
+EMU_RT_FN double cost_event_cycles(int pipe, const CostApiInfo& ai, const CostFields& f, int active)
 #if ASCENDC_EMU_RT_BODIES
 {
-    CostState& c = cost_state();
+    const CostState& c = *rt().cost;
     if (f.has_cycles) return f.cycles > 0 ? f.cycles : 0.0;
-    const CostApiInfo& ai = cost_api(api, pipe == P_V || pipe == P_M ? f.dtype : nullptr);
     if ((ai.flags & AF_ZERO) || pipe == P_ALL) return 0.0;
     const bool has_src = f.src && *f.src, has_dst = f.dst && *f.dst;
     if (pipe == P_MTE1 || pipe == P_MTE2 || pipe == P_MTE3 || pipe == P_FIX || (f.has_bytes && pipe != P_S)) {
@@ -415,12 +405,13 @@ inline void cost_sync_align(CostState& c, CostBlock& cb) {
 EMU_RT_FN void cost_record(int pipe, const char* api, uint64_t seq, const CostFields& f, double* st, double* en)
 #if ASCENDC_EMU_RT_BODIES
 {
-    CostState& c = cost_state();
-    Block& b = blk();
+    Runtime& r = rt();
+    CostState& c = *r.cost;
+    Block& b = *r.cur;
     if ((size_t)b.idx >= c.blocks.size()) return;
     CostBlock& cb = c.blocks[(size_t)b.idx];
     cost_sync_align(c, cb);
-    const CostApiInfo& ai = cost_api(api, nullptr);
+    const CostApiInfo& ai = cost_api(api, pipe == P_V || pipe == P_M ? f.dtype : nullptr);
     const uint16_t flags = ai.flags;
     c.events++;
     if (pipe == P_M || pipe == P_MTE1 || pipe == P_FIX) c.has_cube = true;
@@ -462,7 +453,7 @@ EMU_RT_FN void cost_record(int pipe, const char* api, uint64_t seq, const CostFi
             L.syncs++;
         } else {
             const int q = pipe < NPIPE ? pipe : P_S;
-            double dur = cost_event_cycles(pipe, api, f, c.active[l]);
+            double dur = cost_event_cycles(pipe, ai, f, c.active[l]);
             s = L.issue > L.free[q] ? L.issue : L.free[q];
             s = deps > s ? deps : s;
             e = s + dur;

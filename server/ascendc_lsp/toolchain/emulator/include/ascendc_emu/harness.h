@@ -59,6 +59,11 @@ EMU_RT_FN void block_end_checks(Block& b)
 ;
 #endif
 
+// Bytes mapped per on-chip memory: the capacity plus slack, so an access just past the end is reported, not a crash.
+inline uint64_t onchip_bytes(int sp) {
+    return rt().soc.bytes[sp] + (sp == SP_UB || sp == SP_L1 ? (1u << 20) : (1u << 18));
+}
+
 EMU_RT_FN void fibre_entry()
 #if ASCENDC_EMU_RT_BODIES
 {
@@ -73,16 +78,54 @@ EMU_RT_FN void fibre_entry()
 ;
 #endif
 
+// The on-chip memories as a fresh block sees them (0xFF over each capacity: fresh buffers hold garbage on the NPU,
+// poisoned so it shows as NaN; zeros in the slack behind), written once into a memory file that every block maps
+// copy-on-write: a block pays only for the pages it touches, not a memset of ~1 MB of UB/L1/L0 per block.
+EMU_RT_FN bool onchip_image()
+#if ASCENDC_EMU_RT_BODIES
+{
+    Runtime& r = rt();
+    if (r.onchip_fd >= 0) return true;
+    if (r.onchip_fd == -2) return false;
+    uint64_t off = 0;
+    for (int sp = SP_UB; sp < NSPACE; sp++) {
+        r.onchip_off[sp] = off;
+        off += (onchip_bytes(sp) + 4095) / 4096 * 4096;
+    }
+    int fd = memfd_create("ascendc-emu-onchip", 0);
+    void* m = MAP_FAILED;
+    if (fd >= 0 && ftruncate(fd, (off_t)off) == 0)
+        m = mmap(nullptr, off, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    if (m == MAP_FAILED) {
+        if (fd >= 0) close(fd);
+        r.onchip_fd = -2;
+        return false;
+    }
+    for (int sp = SP_UB; sp < NSPACE; sp++) memset((uint8_t*)m + r.onchip_off[sp], 0xFF, r.soc.bytes[sp]);
+    munmap(m, off);
+    r.onchip_fd = fd;
+    return true;
+}
+#else
+;
+#endif
+
 EMU_RT_FN void block_setup(Block& b)
 #if ASCENDC_EMU_RT_BODIES
 {
     Runtime& r = rt();
+    bool image = onchip_image();
     for (int sp = SP_UB; sp < NSPACE; sp++) {
         uint64_t cap = r.soc.bytes[sp];
-        b.mem_bytes[sp] = cap + (sp == SP_UB || sp == SP_L1 ? (1u << 20) : (1u << 18));
-        b.mem[sp] = (uint8_t*)mmap(nullptr, b.mem_bytes[sp], PROT_READ | PROT_WRITE,
-                                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-        memset(b.mem[sp], 0xFF, cap);  // fresh buffers hold garbage on the NPU; poison so it shows (NaN)
+        b.mem_bytes[sp] = onchip_bytes(sp);
+        void* m = image ? mmap(nullptr, b.mem_bytes[sp], PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_NORESERVE,
+                               r.onchip_fd, (off_t)r.onchip_off[sp])
+                        : MAP_FAILED;
+        if (m == MAP_FAILED) {
+            m = mmap(nullptr, b.mem_bytes[sp], PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+            memset(m, 0xFF, cap);
+        }
+        b.mem[sp] = (uint8_t*)m;
     }
     b.stack_bytes = 16u << 20;
     b.stack = mmap(nullptr, b.stack_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);

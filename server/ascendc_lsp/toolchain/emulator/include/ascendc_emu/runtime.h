@@ -104,12 +104,21 @@ struct Shadow {  // per 32-byte granule of an on-chip buffer (block-private)
     uint32_t r_epoch[NPIPE];
     uint32_t r_site[NPIPE];
 };
-struct GmShadow {  // per 32-byte granule of GM; only the GM pipes S, MTE2, MTE3, FIX keep read slots
-    uint32_t w_epoch, w_site;
-    int16_t w_block;
-    uint8_t w_pipe;
-    uint32_t r_epoch[4], r_site[4];
-    int16_t r_block[4];
+// Per 32-byte granule of GM: the last writer and the last reader of each GM pipe (S, MTE2, MTE3, FIX). Stored as
+// one array per field (lazily mapped, zero pages until written), so a buffer only one pipe reads touches that
+// pipe's arrays: an input read by MTE2 costs 10 B of shadow per 32 B, not the whole record.
+struct GmShadow {
+    uint32_t* w_epoch;
+    uint32_t* w_site;
+    int16_t* w_block;
+    uint8_t* w_pipe;
+    uint32_t* r_epoch[4];
+    uint32_t* r_site[4];
+    int16_t* r_block[4];
+    bool written;    // some granule has a writer
+    bool read[4];    // some granule has a reader on that slot
+    void* map;
+    size_t map_bytes;
 };
 inline int gm_slot(int p) { return p == P_S ? 0 : p == P_MTE2 ? 1 : p == P_MTE3 ? 2 : p == P_FIX ? 3 : -1; }
 
@@ -203,6 +212,8 @@ struct Runtime {
     uint8_t* sys_workspace = nullptr;                // GetSysWorkSpacePtr()
     char altstack[1 << 16];                          // signal stack of the crash handler
     CostState* cost = nullptr;                       // the in-kernel cost model (cost_model.h), with --estimate
+    int onchip_fd = -1;                              // memory file of fresh on-chip memories (harness.h)
+    uint64_t onchip_off[NSPACE] = {};
 };
 EMU_RT_FN Runtime& rt()
 #if ASCENDC_EMU_RT_BODIES
@@ -650,15 +661,21 @@ EMU_RT_FN void shadow_access(int space, uint64_t addr, uint64_t bytes, bool writ
     if (g1 > gmax) g1 = gmax;
     uint32_t ep = b.vc[pipe][pipe];
     Conflict c;
+    // ordered(q, epoch, pipe) for this access, hoisted out of the granule loop: known[q] is the last epoch of
+    // pipe q this pipe has synchronised with (everything for its own pipe, and for S under --auto-sync scalar)
+    uint32_t known[NPIPE];
+    const bool auto_s = rt().autosync_scalar;
+    for (int q = 0; q < NPIPE; q++)
+        known[q] = q == pipe || (auto_s && (q == P_S || pipe == P_S)) ? 0xffffffffu : b.vc[pipe][q];
     for (uint64_t g = g0; g < g1; g++) {
         Shadow& s = b.shadow[space][g];
         const char* kind = nullptr;
         int op = 0;
         uint32_t osite = 0;
-        if (s.w_epoch && !ordered(s.w_pipe, s.w_epoch, pipe)) { kind = write ? "WAW" : "RAW"; op = s.w_pipe; osite = s.w_site; }
+        if (s.w_epoch > known[s.w_pipe]) { kind = write ? "WAW" : "RAW"; op = s.w_pipe; osite = s.w_site; }
         if (write && !kind)
             for (int q = 0; q < NPIPE; q++)
-                if (q != pipe && s.r_epoch[q] && !ordered(q, s.r_epoch[q], pipe)) { kind = "WAR"; op = q; osite = s.r_site[q]; break; }
+                if (s.r_epoch[q] > known[q]) { kind = "WAR"; op = q; osite = s.r_site[q]; break; }
         if (kind) {
             if (!c.any) { c.any = true; c.kind = kind; c.other_pipe = op; c.other_site = osite; c.first = g * 32; }
             c.last = (g + 1) * 32;
@@ -738,11 +755,30 @@ EMU_RT_FN void gm_shadow_access(const void* p, uint64_t bytes, bool write, int p
     int slot = gm_slot(pipe);
     if (slot < 0) return;
     if (!a->shadow) {
-        size_t n = (a->size + 31) / 32 * sizeof(GmShadow);
-        void* m = mmap(nullptr, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-        a->shadow = m == MAP_FAILED ? nullptr : (GmShadow*)m;
-        if (!a->shadow) return;
+        size_t n = (a->size + 31) / 32, off = 0;
+        const size_t sizes[16] = {4, 4, 2, 1, 4, 4, 4, 4, 4, 4, 4, 4, 2, 2, 2, 2};  // the arrays, in carve order
+        size_t total = 0;
+        for (size_t k : sizes) total += (n * k + 4095) / 4096 * 4096;
+        void* m = mmap(nullptr, total, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+        if (m == MAP_FAILED) return;
+        GmShadow* sh = new GmShadow();
+        sh->map = m;
+        sh->map_bytes = total;
+        auto carve = [&](size_t k) {
+            void* q = (uint8_t*)m + off;
+            off += (n * k + 4095) / 4096 * 4096;
+            return q;
+        };
+        sh->w_epoch = (uint32_t*)carve(4);
+        sh->w_site = (uint32_t*)carve(4);
+        sh->w_block = (int16_t*)carve(2);
+        sh->w_pipe = (uint8_t*)carve(1);
+        for (int q = 0; q < 4; q++) sh->r_epoch[q] = (uint32_t*)carve(4);
+        for (int q = 0; q < 4; q++) sh->r_site[q] = (uint32_t*)carve(4);
+        for (int q = 0; q < 4; q++) sh->r_block[q] = (int16_t*)carve(2);
+        a->shadow = sh;
     }
+    GmShadow& sh = *a->shadow;
     Block& b = blk();
     uint64_t off = (const uint8_t*)p - a->base;
     uint64_t g0 = off / 32, g1 = (off + bytes + 31) / 32, gmax = (a->size + 31) / 32;
@@ -750,28 +786,45 @@ EMU_RT_FN void gm_shadow_access(const void* p, uint64_t bytes, bool write, int p
     uint32_t ep = b.vc[pipe][pipe];
     Conflict c;
     static const int slot_pipe[4] = {P_S, P_MTE2, P_MTE3, P_FIX};
+    uint32_t known[NPIPE];  // as in shadow_access: ordered() hoisted out of the granule loop
+    const bool auto_s = rt().autosync_scalar;
+    for (int q = 0; q < NPIPE; q++)
+        known[q] = q == pipe || (auto_s && (q == P_S || pipe == P_S)) ? 0xffffffffu : b.vc[pipe][q];
+    uint32_t known_slot[4];
+    for (int q = 0; q < 4; q++) known_slot[q] = q == slot ? 0xffffffffu : known[slot_pipe[q]];
+    const int16_t me = (int16_t)b.idx;
+    const bool check_w = sh.written;
+    bool check_r[4];
+    for (int q = 0; q < 4; q++) check_r[q] = write && q != slot && sh.read[q];
     for (uint64_t g = g0; g < g1; g++) {
-        GmShadow& s = a->shadow[g];
         const char* kind = nullptr;
         int op = 0;
         uint32_t os = 0;
-        if (s.w_epoch && s.w_block == b.idx && !ordered(s.w_pipe, s.w_epoch, pipe)) { kind = write ? "WAW" : "RAW"; op = s.w_pipe; os = s.w_site; }
+        if (check_w) {
+            uint32_t we = sh.w_epoch[g];
+            if (we && we > known[sh.w_pipe[g]] && sh.w_block[g] == me) {
+                kind = write ? "WAW" : "RAW"; op = sh.w_pipe[g]; os = sh.w_site[g];
+            }
+        }
         if (write && !kind)
             for (int q = 0; q < 4; q++)
-                if (q != slot && s.r_epoch[q] && s.r_block[q] == b.idx && !ordered(slot_pipe[q], s.r_epoch[q], pipe)) {
-                    kind = "WAR"; op = slot_pipe[q]; os = s.r_site[q]; break;
+                if (check_r[q] && sh.r_epoch[q][g] > known_slot[q] && sh.r_block[q][g] == me) {
+                    kind = "WAR"; op = slot_pipe[q]; os = sh.r_site[q][g]; break;
                 }
         if (kind) {
             if (!c.any) { c.any = true; c.kind = kind; c.other_pipe = op; c.other_site = os; c.first = g * 32; }
             c.last = (g + 1) * 32;
         }
         if (write) {
-            s.w_epoch = ep; s.w_pipe = (uint8_t)pipe; s.w_site = site; s.w_block = (int16_t)b.idx;
-            memset(s.r_epoch, 0, sizeof s.r_epoch);
+            sh.w_epoch[g] = ep; sh.w_pipe[g] = (uint8_t)pipe; sh.w_site[g] = site; sh.w_block[g] = me;
+            for (int q = 0; q < 4; q++)
+                if (sh.read[q] && sh.r_epoch[q][g]) sh.r_epoch[q][g] = 0;
         } else {
-            s.r_epoch[slot] = ep; s.r_site[slot] = site; s.r_block[slot] = (int16_t)b.idx;
+            sh.r_epoch[slot][g] = ep; sh.r_site[slot][g] = site; sh.r_block[slot][g] = me;
         }
     }
+    if (write) sh.written = true;
+    else sh.read[slot] = true;
     if (c.any) report_race(c, SP_GM, pipe, api, loc, write);
 }
 #else
