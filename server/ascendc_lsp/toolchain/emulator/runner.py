@@ -171,15 +171,28 @@ class EmulatorToolchain(Toolchain):
         entry_line = kernel_entry_line(text, spec.kernel)
         lines = _Lines()
 
-        # inputs first; the reference runs in a thread while the kernel compiles and runs (NumPy releases the
-        # GIL): a broken spec still fails before the compile when its reference fails at once
-        from ascendc_lsp.toolchain.emulator import data
+        # the spec's data: from the data cache (large specs run before), or generated here with the reference
+        # running in a thread while the kernel compiles and runs (NumPy releases the GIL); a broken spec still
+        # fails before the compile when its reference fails at once
+        from ascendc_lsp.toolchain.emulator import data, datacache
 
-        try:
-            inputs = data.generate_inputs(spec)
-        except data.DataError as exc:
-            raise _spec_error(spec, exc) from None
-        reference_job = _Background(lambda: data.evaluate_reference(spec, inputs))
+        data_key = datacache.spec_key(spec) if opts.use_cache else None
+        cached = datacache.lookup(data_key, spec)
+        inputs: dict[str, Any] = {}
+        if cached is not None:
+            reference_job = _Background(cached.reference)
+        else:
+            try:
+                inputs = data.generate_inputs(spec)
+            except data.DataError as exc:
+                raise _spec_error(spec, exc) from None
+
+            def reference_and_store() -> dict[str, Any]:
+                ref = data.evaluate_reference(spec, inputs)
+                datacache.store(data_key, spec, inputs, ref)
+                return ref
+
+            reference_job = _Background(reference_and_store)
         reference_job.wait(0.05)
         reference_job.raise_if_failed(spec)
 
@@ -198,8 +211,11 @@ class EmulatorToolchain(Toolchain):
 
         rundir = Path(tempfile.mkdtemp(prefix="ascendc-emu-run-"))
         try:
-            for t in spec.inputs:
-                inputs[t.name].tofile(rundir / f"{t.name}.bin")
+            if cached is not None:
+                cached.copy_inputs(rundir)
+            else:
+                for t in spec.inputs:
+                    inputs[t.name].tofile(rundir / f"{t.name}.bin")
             params = cost.params_for(soc.cost_model, soc.clock_ghz)
             (rundir / "soc.txt").write_text(soc.soc_txt() + cost.native_params(params), encoding="utf-8")
             trace_path = rundir / "trace.jsonl" if opts.trace_out is not None else None
