@@ -120,7 +120,9 @@ def store(key: str | None, spec: KernelSpec, inputs: dict[str, np.ndarray], refe
     base = store_root()
     final = base / key
     if final.is_dir():
-        return
+        if lookup(key, spec) is not None:
+            return
+        shutil.rmtree(final, ignore_errors=True)  # damaged: replace it
     try:
         base.mkdir(parents=True, exist_ok=True)
         tmp = Path(tempfile.mkdtemp(prefix=".new-", dir=base))
