@@ -13,6 +13,11 @@ buffering overlaps copies and compute. `SyncAll` is a barrier across blocks. Blo
 `min(block_dim, cores)` cores in block order (waves when block_dim exceeds the core count), a launch overhead is
 added, and the result is checked against the chip-level HBM bound (all GM bytes / HBM bandwidth).
 
+Where it runs: the emulator schedules every event itself as the kernel runs (`ascendc_emu/cost_model.h`, the same
+rules, the constants below passed through soc.txt by `native_params`) and writes per-block totals
+(`estimate.jsonl`); `estimate_from_native` turns them into the Estimate. The scheduler in this module is the
+reference that one is tested against (tests/test_cost_native.py) and schedules traces that carry no schedule.
+
 Per-event durations (memo section 4; every constant is read from the SoC profile's `cost_model:` when present):
 - MTE (mte2/mte3/mte1/fix): `t0 + bytes / BW`, with BW the measured single-core plateau for the path
   (GM->UB, UB->GM, GM->L1, L0C->GM) or the theoretical bytes/cycle otherwise, capped at HBM / active cores for
