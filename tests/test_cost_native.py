@@ -268,3 +268,19 @@ def test_two_launches_are_estimated_one_after_the_other(tmp_path: Path) -> None:
     second_start = min(e["ts"] for e in events if e.get("ph") == "X" and e["pid"] >= 1 << 16)
     assert second_start >= first_end
     _assert_no_overlap(events)
+
+
+@pytest.mark.parametrize("order", ["reverse", "interleaved"])
+def test_block_order_does_not_change_the_estimate(order: str, tmp_path: Path) -> None:
+    """Blocks run as fibres in any order (PROTOCOL.md --block-order); the schedule is per block, so the estimate
+    is the same, SyncAll rounds included."""
+    spec = _syncall_spec(blocks=4)
+    tc = EmulatorToolchain()
+    base = tc.run(spec, RunOptions(timeout=120))
+    other = tc.run(spec, RunOptions(timeout=120, block_order=order, trace_out=tmp_path / "t.json",
+                                    keep_dir=tmp_path / "run"))  # fmt: skip
+    assert base.correct and other.correct
+    assert base.estimate is not None and other.estimate is not None
+    assert other.estimate.to_json() == base.estimate.to_json()
+    py = _python_schedule(spec, tmp_path / "run" / "trace.jsonl")
+    assert py.estimate.to_json() == other.estimate.to_json()
