@@ -284,3 +284,36 @@ def test_block_order_does_not_change_the_estimate(order: str, tmp_path: Path) ->
     assert other.estimate.to_json() == base.estimate.to_json()
     py = _python_schedule(spec, tmp_path / "run" / "trace.jsonl")
     assert py.estimate.to_json() == other.estimate.to_json()
+
+
+def test_trace_limit_caps_the_timeline_not_the_estimate(tmp_path: Path) -> None:
+    spec = _example("add_double_buffer")
+    tc = EmulatorToolchain()
+    full = tc.run(spec, RunOptions(timeout=120))
+    binary = tc.compile(spec).binary
+    assert binary is not None and full.estimate is not None
+    soc = load_soc(spec.soc)
+    (tmp_path / "soc.txt").write_text(
+        soc.soc_txt() + cost.native_params(cost.params_for(soc.cost_model, soc.clock_ghz)), encoding="utf-8"
+    )
+    inputs = tmp_path / "in"
+    tc.run(spec, RunOptions(timeout=120, keep_dir=inputs))
+    r = subprocess.run(
+        [str(binary), "--dir", str(inputs), "--soc-file", str(tmp_path / "soc.txt"), "--report",
+         str(tmp_path / "r.jsonl"), "--estimate", str(tmp_path / "e.jsonl"), "--trace", str(tmp_path / "t.jsonl"),
+         "--trace-limit", "10"],
+        capture_output=True, text=True, timeout=60, check=False,
+    )  # fmt: skip
+    assert r.returncode == 0, r.stderr
+    lines = [json.loads(x) for x in (tmp_path / "t.jsonl").read_text().splitlines()]
+    per_block = {b: sum(1 for e in lines if e["block"] == b) for b in range(spec.block_dim)}
+    assert set(per_block.values()) == {10}
+    (launch,) = cost.read_native(tmp_path / "e.jsonl")
+    assert launch.trace_dropped == launch.events - 10 * spec.block_dim > 0
+    sched = cost.estimate_from_native(
+        tmp_path / "e.jsonl", spec.block_dim, soc.cost_model, int(soc.values["aiv_cores"]),
+        int(soc.values["aic_cores"]), soc.clock_ghz, trace_path=tmp_path / "t.jsonl",
+    )  # fmt: skip
+    assert sched.estimate.cycles == full.estimate.cycles
+    assert any("left out" in n for n in sched.estimate.notes)
+    assert sum(len(bs.events) for bs in sched.blocks) == 10 * spec.block_dim

@@ -84,6 +84,13 @@ ZERO_COST_APIS = frozenset(
     }
 )
 MAX_EVENTS = 2_000_000
+TIMELINE_EVENTS = 200_000  # trace lines a timeline asks for, shared among the blocks (all are still scheduled)
+
+
+def timeline_limit(block_dim: int) -> int:
+    """Trace lines per block for a timeline (`--trace-limit`): enough to see the pipeline of every block."""
+    return max(2_000, TIMELINE_EVENTS // max(1, block_dim))
+
 
 # Defaults when the SoC profile lacks a number. Sources (see the emulator memo, section 4):
 #  clock 1800 MHz: msKPP arch_info.cpp; HBM about 1.6 TB/s: ADK L2-Cache切分.md;
@@ -248,6 +255,7 @@ class LaunchSchedule:
     events: int = 0
     scalar_accesses: int = 0  # GetValue/SetValue calls
     truncated: bool = False
+    trace_dropped: int = 0  # events scheduled but left out of the trace file (--trace-limit)
     index: int = 0
     lane: int = 0  # which of the emulator's schedules applies (trace "start"/"end" or "start2"/"end2")
     estimate: Estimate | None = None  # set by summarise()
@@ -829,6 +837,7 @@ def _native_launch(d: Any, index: int) -> LaunchSchedule:
         has_syncall=bool(d.get("has_syncall")),
         events=int(d.get("events", 0)),
         scalar_accesses=int(d.get("scalar_accesses", 0)),
+        trace_dropped=int(d.get("trace_dropped", 0)),
         index=int(d.get("launch", index)),
         lane=1 if d.get("lane") == 1 else 0,
     )
@@ -900,7 +909,15 @@ def estimate_from_native(
         return schedule({}, block_dim, params, cores_available, aic_cores)
     if trace_path is not None:
         _attach_native_trace(launches, trace_path)
-    return _combine(launches, params)
+    sched = _combine(launches, params)
+    dropped = sum(ls.trace_dropped for ls in launches)
+    if trace_path is not None and dropped:
+        total = sum(ls.events for ls in launches)
+        sched.estimate.notes.append(
+            f"the timeline draws the first events of each block: {dropped:,} of {total:,} events are left out "
+            "(the estimate covers them all)"
+        )
+    return sched
 
 
 def write_perfetto(sched: Schedule, path: Path) -> None:

@@ -233,7 +233,7 @@ class EmulatorToolchain(Toolchain):
                 opts.block_order,
             ]
             if trace_path is not None:  # a timeline was asked for: the trace lines carry the schedule
-                argv += ["--trace", str(trace_path)]
+                argv += ["--trace", str(trace_path), "--trace-limit", str(cost.timeline_limit(spec.block_dim))]
             if spec.tiling is not None and spec.tiling.key is not None:
                 argv += ["--tiling-key", str(spec.tiling.key)]
             if opts.strict:

@@ -144,6 +144,7 @@ struct CostState {
     std::vector<double> sync_t[2];
     bool has_cube = false, has_vec = false, has_syncall = false;
     uint64_t events = 0, scalar_accesses = 0;
+    uint64_t trace_dropped_before = 0;  // Runtime::trace_dropped when the launch began
     CostApiInfo cache[1024];
     CostState() { memset(cache, 0, sizeof cache); }
 };
@@ -496,6 +497,7 @@ EMU_RT_FN void cost_launch_begin(int block_dim)
     c.sync_t[1].clear();
     c.has_cube = c.has_vec = c.has_syncall = false;
     c.events = c.scalar_accesses = 0;
+    c.trace_dropped_before = r.trace_dropped;
     c.on = true;
 }
 #else
@@ -538,10 +540,11 @@ EMU_RT_FN void cost_launch_end()
     bool cube_only = c.has_cube && !c.has_vec && r.soc.aic > 0;
     fprintf(c.out,
             "{\"launch\":%d,\"block_dim\":%d,\"cores\":%d,\"active\":%d,\"lane\":%d,\"has_cube\":%s,\"has_vec\":%s,"
-            "\"has_syncall\":%s,\"events\":%llu,\"scalar_accesses\":%llu,\"pipes\":[",
+            "\"has_syncall\":%s,\"events\":%llu,\"scalar_accesses\":%llu,\"trace_dropped\":%llu,\"pipes\":[",
             c.launch, c.block_dim, cube_only ? r.soc.aic : r.soc.aiv, c.active[lane], lane,
             c.has_cube ? "true" : "false", c.has_vec ? "true" : "false", c.has_syncall ? "true" : "false",
-            (unsigned long long)c.events, (unsigned long long)c.scalar_accesses);
+            (unsigned long long)c.events, (unsigned long long)c.scalar_accesses,
+            (unsigned long long)(r.trace_dropped - c.trace_dropped_before));
     for (int q = 0; q < NPIPE; q++) fprintf(c.out, q ? ",\"%s\"" : "\"%s\"", pipe_lc(q));
     fputs("],\"blocks\":[", c.out);
     for (size_t i = 0; i < c.blocks.size(); i++) {

@@ -324,6 +324,7 @@ EMU_RT_FN Harness::Harness(int argc, char** argv)
         else if (!strcmp(a, "--report")) { report = v; i++; }
         else if (!strcmp(a, "--trace")) { trace = v; i++; }
         else if (!strcmp(a, "--estimate")) { cost_open(v); i++; }
+        else if (!strcmp(a, "--trace-limit")) { r.trace_limit = strtoull(v, nullptr, 10); i++; }
         else if (!strcmp(a, "--block-order")) {
             r.order = !strcmp(v, "reverse") ? ORD_REV : !strcmp(v, "interleaved") ? ORD_INTERLEAVED : ORD_SEQ;
             i++;

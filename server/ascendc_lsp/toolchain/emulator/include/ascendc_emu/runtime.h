@@ -3,6 +3,7 @@
 // scheduler that runs blocks. Clean-room: written from the public AscendC docs and PROTOCOL.md only.
 #ifndef ASCENDC_EMU_ASCENDC_EMU_RUNTIME_H_
 #define ASCENDC_EMU_ASCENDC_EMU_RUNTIME_H_
+#include <charconv>
 #include <cstdarg>
 #include <cstdint>
 #include <cstdio>
@@ -168,6 +169,7 @@ struct Block {
     const char* sc_api = nullptr;
     int sc_space = 0, sc_line = 0;
     uint64_t sc_count = 0, sc_miss = 0;
+    uint64_t trace_lines = 0;  // lines this block wrote to the trace file (--trace-limit)
     // fibre
     ucontext_t ctx;
     void* stack = nullptr;
@@ -212,6 +214,8 @@ struct Runtime {
     uint8_t* sys_workspace = nullptr;                // GetSysWorkSpacePtr()
     char altstack[1 << 16];                          // signal stack of the crash handler
     CostState* cost = nullptr;                       // the in-kernel cost model (cost_model.h), with --estimate
+    uint64_t trace_limit = 0;                        // --trace-limit: trace lines per block (0: all)
+    uint64_t trace_dropped = 0;                      // lines not written because of it
     int onchip_fd = -1;                              // memory file of fresh on-chip memories (harness.h)
     uint64_t onchip_off[NSPACE] = {};
 };
@@ -430,15 +434,29 @@ EMU_RT_FN uint32_t intern_site(const char* file, int line, const char* api)
 
 // Appends the scheduled start/end of every lane to a trace line (cost_model.h; "start2"/"end2" for the second
 // lane, used when the launch turns out to be cube-only and the AIC core count applies).
+inline void trace_double(Json& j, const char* key, double v) {  // shortest text that reads back exactly
+    char t[40];
+#if defined(__cpp_lib_to_chars) && __cpp_lib_to_chars >= 201611L
+    *std::to_chars(t, t + sizeof t - 1, v).ptr = 0;
+#else
+    snprintf(t, sizeof t, "%.17g", v);
+#endif
+    j.sep(); j.str(key); j.raw(":"); j.raw(t);
+}
 inline void trace_times(Json& j, int lanes, const double* st, const double* en) {
     static const char* const keys[2][2] = {{"start", "end"}, {"start2", "end2"}};
     for (int l = 0; l < lanes; l++) {
-        char t[40];
-        snprintf(t, sizeof t, "%.17g", st[l]);
-        j.sep(); j.str(keys[l][0]); j.raw(":"); j.raw(t);
-        snprintf(t, sizeof t, "%.17g", en[l]);
-        j.sep(); j.str(keys[l][1]); j.raw(":"); j.raw(t);
+        trace_double(j, keys[l][0], st[l]);
+        trace_double(j, keys[l][1], en[l]);
     }
+}
+// Whether this block's next event gets a trace line (--trace-limit caps the lines per block; the cost model sees
+// every event either way).
+inline bool trace_text_on(Runtime& r, Block& b) {
+    if (!r.trace) return false;
+    if (!r.trace_limit || b.trace_lines < r.trace_limit) return true;
+    r.trace_dropped++;
+    return false;
 }
 
 // The common fields of a trace line; "launch" only for the second and later launches of a program.
@@ -461,6 +479,7 @@ EMU_RT_FN void trace_record(int pipe, const char* api, uint64_t seq, const CostF
     if (text) {
         trace_times(*text, lanes, st, en);
         fputs(text->end(), rt().trace);
+        rt().cur->trace_lines++;
     }
 }
 #else
@@ -474,7 +493,8 @@ EMU_RT_FN void flush_scalar_trace()
     Block& b = blk();
     if (!b.sc_count) return;
     uint64_t seq = ++b.seq;
-    if (r.trace || cost_on()) {
+    const bool text = trace_text_on(r, b);
+    if (text || cost_on()) {
         CostFields f;
         f.space = space_lc(b.sc_space);
         if (b.sc_space == SP_GM) f.miss = b.sc_miss > 0;
@@ -485,13 +505,13 @@ EMU_RT_FN void flush_scalar_trace()
             f.has_misses = true;
         }
         Json j;
-        if (r.trace) {
+        if (text) {
             trace_head(j, b.idx, seq, P_S, b.sc_api, b.sc_line);
             j.s("space", space_lc(b.sc_space));
             if (b.sc_space == SP_GM) j.b("dcache_miss", b.sc_miss > 0);
             if (b.sc_count > 1) j.i("count", (long long)b.sc_count).i("dcache_misses", (long long)b.sc_miss);
         }
-        trace_record(P_S, b.sc_api, seq, f, r.trace ? &j : nullptr);
+        trace_record(P_S, b.sc_api, seq, f, text ? &j : nullptr);
     }
     b.last_seq[P_S] = b.seq;
     b.has_last[P_S] = true;
@@ -527,7 +547,7 @@ EMU_RT_FN void trace_begin(Ev& e, int pipe, const char* api, const Loc& loc)
     e.pipe = pipe;
     e.api = api;
     e.line = loc.line;
-    e.text = r.trace != nullptr;
+    e.text = trace_text_on(r, b);
     e.on = e.text || cost_on();
     e.j.want = e.text;
     if (e.text) trace_head(e.j.text, b.idx, e.seq, pipe, api, loc.line);
