@@ -44,6 +44,7 @@ Limits (read these before trusting a number)
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 from collections.abc import Iterable
@@ -84,7 +85,9 @@ ZERO_COST_APIS = frozenset(
     }
 )
 MAX_EVENTS = 2_000_000
-TIMELINE_EVENTS = 200_000  # trace lines a timeline asks for, shared among the blocks (all are still scheduled)
+TIMELINE_EVENTS = (
+    200_000  # trace lines a timeline asks for, shared among the blocks (all are still scheduled)
+)
 
 
 def timeline_limit(block_dim: int) -> int:
@@ -445,26 +448,12 @@ def _native_line(lines: list[str], key: str, value: float) -> None:
 
 def read_trace(path: Path, limit: int = MAX_EVENTS) -> tuple[dict[int, list[dict[str, Any]]], bool]:
     """Events grouped by block, in seq order; (events, truncated)."""
+    rows = [ev for ev in _read_jsonl(path, limit + 1) if isinstance(ev, dict)]
+    truncated = len(rows) > limit
     blocks: dict[int, list[dict[str, Any]]] = {}
-    truncated = False
-    n = 0
-    try:
-        with path.open("r", encoding="utf-8", errors="replace") as fh:
-            for raw in fh:
-                if n >= limit:
-                    truncated = True
-                    break
-                try:
-                    ev = json.loads(raw)
-                except ValueError:
-                    continue
-                if not isinstance(ev, dict):
-                    continue
-                b = ev.get("block", 0)
-                blocks.setdefault(int(b) if isinstance(b, int) else 0, []).append(ev)
-                n += 1
-    except OSError:
-        return {}, False
+    for ev in rows[:limit]:
+        b = ev.get("block", 0)
+        blocks.setdefault(int(b) if isinstance(b, int) else 0, []).append(ev)
     for evs in blocks.values():
         evs.sort(key=lambda e: e.get("seq", 0) if isinstance(e.get("seq"), int) else 0)
     return blocks, truncated
@@ -843,50 +832,55 @@ def _native_launch(d: Any, index: int) -> LaunchSchedule:
     )
 
 
+def _read_jsonl(path: Path, limit: int) -> list[Any]:
+    """Up to `limit` JSON values, one per line; unreadable lines are skipped. Well-formed files are parsed in one
+    call (a per-line json.loads costs more than the parse itself at hundreds of thousands of lines)."""
+    try:
+        text = path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return []
+    lines = [ln for ln in text.splitlines() if ln.strip()][:limit]
+    try:
+        rows = json.loads("[" + ",".join(lines) + "]")
+        return rows if isinstance(rows, list) else []
+    except ValueError:
+        out: list[Any] = []
+        for ln in lines:
+            with contextlib.suppress(ValueError):
+                out.append(json.loads(ln))
+        return out
+
+
 def _attach_native_trace(launches: list[LaunchSchedule], trace_path: Path) -> None:
     """Fill each block's events from a trace.jsonl whose lines carry the emulator's start/end (timeline only)."""
     by_launch = {ls.index: ls for ls in launches}
-    n = 0
-    try:
-        fh = trace_path.open("r", encoding="utf-8", errors="replace")
-    except OSError:
-        return
-    with fh:
-        for raw in fh:
-            if n >= MAX_EVENTS:
-                break
-            try:
-                ev = json.loads(raw)
-            except ValueError:
-                continue
-            if not isinstance(ev, dict):
-                continue
-            li = ev.get("launch", 0)
-            ls = by_launch.get(li if isinstance(li, int) else 0)
-            b = ev.get("block", 0)
-            if ls is None or not isinstance(b, int) or not 0 <= b < len(ls.blocks):
-                continue
-            keys = ("start2", "end2") if ls.lane == 1 else ("start", "end")
-            start, end = ev.get(keys[0]), ev.get(keys[1])
-            if not isinstance(start, int | float) or not isinstance(end, int | float):
-                continue
-            pipe, api = str(ev.get("pipe", "s")), str(ev.get("api", ""))
-            seq, line = ev.get("seq"), ev.get("line")
-            after = [a for a in ev.get("after", []) or [] if isinstance(a, int)]
-            e = Event(
-                block=b,
-                seq=seq if isinstance(seq, int) else 0,
-                pipe=_track(pipe, api),
-                api=api,
-                line=line if isinstance(line, int) else 0,
-                after=after,
-                raw=ev,
-                start=float(start),
-                end=float(end),
-            )
-            e.duration = e.end - e.start
-            ls.blocks[b].events.append(e)
-            n += 1
+    for ev in _read_jsonl(trace_path, MAX_EVENTS):
+        if not isinstance(ev, dict):
+            continue
+        li = ev.get("launch", 0)
+        ls = by_launch.get(li if isinstance(li, int) else 0)
+        b = ev.get("block", 0)
+        if ls is None or not isinstance(b, int) or not 0 <= b < len(ls.blocks):
+            continue
+        start, end = (ev.get("start2"), ev.get("end2")) if ls.lane == 1 else (ev.get("start"), ev.get("end"))
+        if not isinstance(start, int | float) or not isinstance(end, int | float):
+            continue
+        pipe, api = str(ev.get("pipe", "s")), str(ev.get("api", ""))
+        seq, line = ev.get("seq"), ev.get("line")
+        after = ev.get("after") or []
+        e = Event(
+            block=b,
+            seq=seq if isinstance(seq, int) else 0,
+            pipe=_track(pipe, api),
+            api=api,
+            line=line if isinstance(line, int) else 0,
+            after=[a for a in after if isinstance(a, int)] if after else [],
+            raw=ev,
+            start=float(start),
+            end=float(end),
+            duration=float(end) - float(start),
+        )
+        ls.blocks[b].events.append(e)
 
 
 def estimate_from_native(
@@ -905,7 +899,9 @@ def estimate_from_native(
     launches = read_native(estimate_path)
     if not launches:  # a trace with no schedule of its own (another emulator build): schedule it here
         if trace_path is not None and trace_path.is_file():
-            return estimate_from_file(trace_path, block_dim, cost_model, cores_available, aic_cores, clock_ghz)
+            return estimate_from_file(
+                trace_path, block_dim, cost_model, cores_available, aic_cores, clock_ghz
+            )
         return schedule({}, block_dim, params, cores_available, aic_cores)
     if trace_path is not None:
         _attach_native_trace(launches, trace_path)
@@ -918,6 +914,9 @@ def estimate_from_native(
             "(the estimate covers them all)"
         )
     return sched
+
+
+_NOT_ARGS = frozenset({"block", "pipe", "api", "launch"})
 
 
 def write_perfetto(sched: Schedule, path: Path) -> None:
@@ -957,26 +956,21 @@ def write_perfetto(sched: Schedule, path: Path) -> None:
                     )
             base_cycles = ls.start + ls.launch_cycles + bs.offset
             for ev in bs.events:
-                args = {k: v for k, v in ev.raw.items() if k not in ("block", "pipe", "api")}
+                args = {k: v for k, v in ev.raw.items() if k not in _NOT_ARGS}
                 ts = round((base_cycles + ev.start) * us, 4)
                 end = round((base_cycles + ev.end) * us, 4)
                 dur = end - ts
                 if ts + dur > end:  # the subtraction rounded up: never reach into the next slice
                     dur = math.nextafter(dur, 0.0)
-                base = {
-                    "name": ev.api or "?",
-                    "pid": pid,
-                    "tid": tids.get(ev.pipe, 0),
-                    "ts": ts,
-                    "cat": ev.pipe,
-                    "args": args,
-                }
+                tid = tids.get(ev.pipe, 0)
                 if ev.duration > 0 and dur > 0:
-                    out.append({**base, "ph": "X", "dur": dur})
+                    out.append({"name": ev.api or "?", "pid": pid, "tid": tid, "ts": ts, "cat": ev.pipe,
+                                "args": args, "ph": "X", "dur": dur})  # fmt: skip
                 else:
-                    out.append({**base, "ph": "i", "s": "t"})
+                    out.append({"name": ev.api or "?", "pid": pid, "tid": tid, "ts": ts, "cat": ev.pipe,
+                                "args": args, "ph": "i", "s": "t"})  # fmt: skip
     doc = {
         "traceEvents": out,
         "otherData": {"estimate": sched.estimate.to_json(), "generator": "ascendc-lsp emulator cost model"},
     }
-    path.write_text(json.dumps(doc), encoding="utf-8")
+    path.write_text(json.dumps(doc, separators=(",", ":")), encoding="utf-8")
