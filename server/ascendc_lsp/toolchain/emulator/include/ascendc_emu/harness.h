@@ -144,7 +144,7 @@ EMU_RT_FN void block_teardown(Block& b)
 {
     for (int sp = 0; sp < NSPACE; sp++) {
         if (b.mem[sp]) munmap(b.mem[sp], b.mem_bytes[sp]);
-        free(b.shadow[sp]);
+        if (b.shadow[sp]) munmap(b.shadow[sp], shadow_bytes(b, sp));
         b.mem[sp] = nullptr;
         b.shadow[sp] = nullptr;
     }
@@ -245,10 +245,12 @@ EMU_RT_FN void launch_blocks(uint32_t blockDim, void (*fn)(void*), void* fn_arg)
     cost_launch_begin((int)blockDim);
     std::vector<int> order;
     for (uint32_t i = 0; i < blockDim; i++) order.push_back(r.order == ORD_REV ? (int)(blockDim - 1 - i) : (int)i);
-    size_t rr = 0;
+    size_t rr = 0, first = 0;  // first: in sequential/reverse order every block before it has ended
     for (;;) {
         Block* pick = nullptr;
-        for (size_t k = 0; k < order.size() && !pick; k++) {
+        if (r.order != ORD_INTERLEAVED)
+            while (first < order.size() && blocks[(size_t)order[first]]->state >= BS_DONE) first++;
+        for (size_t k = r.order == ORD_INTERLEAVED ? 0 : first; k < order.size() && !pick; k++) {
             size_t i = r.order == ORD_INTERLEAVED ? (rr + k) % order.size() : k;
             if (blocks[(size_t)order[i]]->state == BS_RUNNABLE) { pick = blocks[(size_t)order[i]]; rr = i + 1; }
         }

@@ -666,6 +666,9 @@ EMU_RT_FN void report_race(const Conflict& c, int space, int pipe, const char* a
 ;
 #endif
 
+// Bytes of the shadow of one on-chip memory: a record per 32-byte granule of the mapped memory.
+inline size_t shadow_bytes(const Block& b, int space) { return (size_t)((b.mem_bytes[space] + 31) / 32) * sizeof(Shadow); }
+
 // Race check + shadow update for an on-chip range [addr, addr+bytes) of the current block.
 EMU_RT_FN void shadow_access(int space, uint64_t addr, uint64_t bytes, bool write, int pipe, uint32_t site,
                           const char* api, const Loc& loc)
@@ -673,9 +676,10 @@ EMU_RT_FN void shadow_access(int space, uint64_t addr, uint64_t bytes, bool writ
 {
     Block& b = blk();
     if (!bytes || !b.mem[space] || pipe >= NPIPE) return;
-    if (!b.shadow[space]) {
-        size_t n = (b.mem_bytes[space] + 31) / 32;
-        b.shadow[space] = (Shadow*)calloc(n, sizeof(Shadow));
+    if (!b.shadow[space]) {  // zero pages, touched only where the kernel accesses (shadow_bytes)
+        void* m = mmap(nullptr, shadow_bytes(b, space), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+        if (m == MAP_FAILED) return;
+        b.shadow[space] = (Shadow*)m;
     }
     uint64_t g0 = addr / 32, g1 = (addr + bytes + 31) / 32, gmax = (b.mem_bytes[space] + 31) / 32;
     if (g1 > gmax) g1 = gmax;
