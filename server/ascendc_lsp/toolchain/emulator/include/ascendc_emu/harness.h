@@ -382,8 +382,7 @@ EMU_RT_FN GM_ADDR Harness::Output(const char* name, uint64_t bytes)
 #if ASCENDC_EMU_RT_BODIES  // member function: defined in the runtime object only
 EMU_RT_FN GM_ADDR Harness::Workspace(uint64_t bytes)
 {
-    GmAlloc& a = gm_alloc("workspace", kSysWorkspace + bytes);
-    memset(a.base, 0, kSysWorkspace + bytes);
+    GmAlloc& a = gm_alloc("workspace", kSysWorkspace + bytes);  // zero: fresh anonymous pages, untouched until used
     sys_ws() = a.base;
     return a.base;
 }
