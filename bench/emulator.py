@@ -118,7 +118,12 @@ def main(argv: list[str] | None = None) -> int:
     import yaml
 
     from ascendc_lsp.toolchain.base import RunOptions
-    from ascendc_lsp.toolchain.emulator import build, data, datacache
+    from ascendc_lsp.toolchain.emulator import build, data
+
+    try:  # absent in checkouts older than the data cache (the bench also measures those, for before/after)
+        from ascendc_lsp.toolchain.emulator import datacache
+    except ImportError:
+        datacache = None
     from ascendc_lsp.toolchain.emulator.runner import EmulatorToolchain
     from ascendc_lsp.toolchain.spec import SpecError, spec_from_dict
 
@@ -157,8 +162,8 @@ def main(argv: list[str] | None = None) -> int:
                 rows.append({"example": name, "scale": scale, "status": f"compile failed ({first.category})"})
                 continue
             inputs = data.generate_inputs(spec)
-            key = datacache.spec_key(spec)
-            if key is not None:
+            key = datacache.spec_key(spec) if datacache is not None else None
+            if key is not None and datacache is not None:
                 shutil.rmtree(datacache.store_root() / key, ignore_errors=True)
             t = time.monotonic()
             tc.run(spec, opts)
