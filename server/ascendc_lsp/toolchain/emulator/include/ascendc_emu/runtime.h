@@ -610,10 +610,15 @@ inline void join(uint32_t* dst, const uint32_t* src) {
     for (int i = 0; i < NPIPE; i++)
         if (src[i] > dst[i]) dst[i] = src[i];
 }
+// The last epoch of writer_pipe that reader_pipe is known to run after: all of them on its own pipe (and for S
+// under --auto-sync scalar), else what its vector clock has joined. The race detector hoists this per access.
+inline uint32_t ordered_limit(int writer_pipe, int reader_pipe) {
+    if (writer_pipe == reader_pipe) return 0xffffffffu;
+    if (rt().autosync_scalar && (writer_pipe == P_S || reader_pipe == P_S)) return 0xffffffffu;
+    return blk().vc[reader_pipe][writer_pipe];
+}
 inline bool ordered(int writer_pipe, uint32_t epoch, int reader_pipe) {
-    if (writer_pipe == reader_pipe || epoch == 0) return true;
-    if (rt().autosync_scalar && (writer_pipe == P_S || reader_pipe == P_S)) return true;
-    return blk().vc[reader_pipe][writer_pipe] >= epoch;
+    return epoch == 0 || epoch <= ordered_limit(writer_pipe, reader_pipe);
 }
 
 EMU_RT_FN const char* hard_event_hint(int from, int to)
@@ -685,12 +690,9 @@ EMU_RT_FN void shadow_access(int space, uint64_t addr, uint64_t bytes, bool writ
     if (g1 > gmax) g1 = gmax;
     uint32_t ep = b.vc[pipe][pipe];
     Conflict c;
-    // ordered(q, epoch, pipe) for this access, hoisted out of the granule loop: known[q] is the last epoch of
-    // pipe q this pipe has synchronised with (everything for its own pipe, and for S under --auto-sync scalar)
+    // ordered(q, epoch, pipe) == (epoch <= known[q]) for this access: hoisted out of the granule loop
     uint32_t known[NPIPE];
-    const bool auto_s = rt().autosync_scalar;
-    for (int q = 0; q < NPIPE; q++)
-        known[q] = q == pipe || (auto_s && (q == P_S || pipe == P_S)) ? 0xffffffffu : b.vc[pipe][q];
+    for (int q = 0; q < NPIPE; q++) known[q] = ordered_limit(q, pipe);
     for (uint64_t g = g0; g < g1; g++) {
         Shadow& s = b.shadow[space][g];
         const char* kind = nullptr;
@@ -811,9 +813,7 @@ EMU_RT_FN void gm_shadow_access(const void* p, uint64_t bytes, bool write, int p
     Conflict c;
     static const int slot_pipe[4] = {P_S, P_MTE2, P_MTE3, P_FIX};
     uint32_t known[NPIPE];  // as in shadow_access: ordered() hoisted out of the granule loop
-    const bool auto_s = rt().autosync_scalar;
-    for (int q = 0; q < NPIPE; q++)
-        known[q] = q == pipe || (auto_s && (q == P_S || pipe == P_S)) ? 0xffffffffu : b.vc[pipe][q];
+    for (int q = 0; q < NPIPE; q++) known[q] = ordered_limit(q, pipe);
     uint32_t known_slot[4];
     for (int q = 0; q < 4; q++) known_slot[q] = q == slot ? 0xffffffffu : known[slot_pipe[q]];
     const int16_t me = (int16_t)b.idx;
