@@ -128,6 +128,7 @@ struct Plan {
     int reps = 0, lanes = 0, full_max = -1, last_max = -1;  // highest active lane in full / last repeat
     bool counter = false;
     uint64_t n = 0;
+    uint64_t mask_lo = 0, mask_hi = 0;  // the lane mask (normal mode), read once per call
 };
 EMU_RT_FN Plan plan(int lanes, int repeat)
 #if ASCENDC_EMU_RT_BODIES
@@ -143,6 +144,8 @@ EMU_RT_FN Plan plan(int lanes, int repeat)
         p.last_max = p.n ? (int)((p.n - 1) % lanes) : -1;
     } else {
         p.reps = repeat;
+        p.mask_lo = b.mask_lo;
+        p.mask_hi = b.mask_hi;
         for (int l = lanes - 1; l >= 0; l--) if (lane_on(l)) { p.full_max = l; break; }
         p.last_max = p.full_max;
     }
@@ -151,8 +154,10 @@ EMU_RT_FN Plan plan(int lanes, int repeat)
 #else
 ;
 #endif
-inline bool active(const Plan& p, int r, int lane) {
-    return p.counter ? (uint64_t)r * p.lanes + lane < p.n : lane_on(lane);
+inline bool active(const Plan& p, int r, int lane) {  // lane_on() of the mask the call started with
+    if (p.counter) return (uint64_t)r * p.lanes + lane < p.n;
+    lane &= 127;
+    return lane < 64 ? (p.mask_lo >> lane) & 1 : (p.mask_hi >> (lane - 64)) & 1;
 }
 // Byte offset of (repeat r, lane) for an operand of element size sz with strides in 32-byte units.
 inline uint64_t lane_off(int r, int lane, int sz, uint32_t blk, uint32_t rep) {
