@@ -4,5 +4,6 @@
 #define ASCENDC_EMU_KERNEL_OPERATOR_H_
 #include "ascendc_emu/kernel_api.h"
 #include "ascendc_emu/vector_ext.h"
+#include "ascendc_emu/vector_gather.h"
 #include "ascendc_emu/cube.h"
 #endif  // ASCENDC_EMU_KERNEL_OPERATOR_H_
