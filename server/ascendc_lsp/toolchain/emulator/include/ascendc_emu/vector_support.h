@@ -7,28 +7,9 @@
 #ifndef ASCENDC_EMU_ASCENDC_EMU_VECTOR_SUPPORT_H_
 #define ASCENDC_EMU_ASCENDC_EMU_VECTOR_SUPPORT_H_
 #include "vector_ext.h"
+#include "vector_regs.h"
 
 namespace ascendc_emu {
-
-// Special registers (docs: SetDeqScale, Compare (结果存入寄存器) / GetCmpMask / SetCmpMask,
-// GetReduceRepeatMaxMinSpr / GetReduceRepeatSumSpr, GetMrgSortResult).
-struct VecRegs {
-    uint64_t cmp_mask[2];     // CMPMASK: 128 bits (Compare-to-register result, Select mode 0 without a selMask)
-    uint64_t cmp_scalar;      // Select mode 1 scalar loaded by SetCmpMask (raw bits of src1[0])
-    uint64_t cmp_sel_addr;    // Select mode 2 selMask address loaded by SetCmpMask (a host UB pointer here)
-    double red_value;         // ReduceRepeat<MAX/MIN>, ReduceMax/ReduceMin: the extreme value
-    uint32_t red_index;       // ... and its index (repeat-local for ReduceRepeat)
-    uint32_t red_value_bits;  // raw bits of red_value in the reduce's element type
-    double red_sum;           // ReduceSum (count form)
-    float deq_scale;          // DEQSCALE: half scale (int32 -> half Cast) or float scale (CastDequant)
-    int16_t deq_offset;       // CastDequant offset (9 significant bits)
-    uint8_t deq_sign;         // CastDequant signMode
-    uint8_t deq_set;          // SetDeqScale was called
-    uint16_t mrg_counts[4];   // MrgSort / MrgSort4: proposals consumed from each list
-    uint64_t vdeq_addr;       // CastDequant vector quantisation table (host UB pointer)
-};
-static_assert(sizeof(VecRegs) <= sizeof(((Block*)nullptr)->api_regs), "VecRegs must fit Block::api_regs");
-inline VecRegs& vregs() { return *reinterpret_cast<VecRegs*>(blk().api_regs); }
 
 // Element type names as knowledge/api/*.yaml spells them.
 template <class T> constexpr const char* cat_type() {
