@@ -64,44 +64,62 @@ def _declaration(ptype: str, var: str) -> str:
     return f"{base} {var}{{}};"
 
 
-def _template_args(tparams: tuple[TemplateParam, ...], params: tuple[Param, ...], types: dict[str, str]) -> str:
+# Values for non-type template parameters a probe has to spell out (by parameter kind).
+NON_TYPE_VALUES: dict[str, str] = {"TPosition": "TPosition::VECCALC", "bool": "true"}
+# Class template parameters that member signatures name (T of each class is `half`).
+CLASS_TYPES: dict[str, dict[str, str]] = {
+    "TPipe": {"T": "TQue<TPosition::VECIN, 1>"},
+    "LocalTensor": {"PrimType": "half", "T": "half"},
+    "GlobalTensor": {"PrimType": "half", "T": "half"},
+    "Matmul": {"SrcAT": "half", "SrcBT": "half", "BiasT": "float", "DstT": "float", "T": "float"},
+}
+
+
+def _bind(tparams: tuple[TemplateParam, ...], types: dict[str, str]) -> dict[str, str]:
+    """A value for every template parameter: the caller's type map, else the parameter's default, else the
+    first mapped element type (typename) or a value of its kind (non-type)."""
+    out = dict(types)
+    for tp in tparams:
+        if not tp.name or tp.name in out:
+            continue
+        if tp.default is not None:
+            out[tp.name] = _substitute(tp.default, out)
+        elif tp.kind in ("typename", "class"):
+            out[tp.name] = types.get("T", "half")
+        else:
+            kind = _substitute(tp.kind, out)
+            out[tp.name] = NON_TYPE_VALUES.get(kind, f"static_cast<{kind}>(0)")
+    return out
+
+
+def _template_args(tparams: tuple[TemplateParam, ...], params: tuple[Param, ...], bound: dict[str, str]) -> str:
     """Explicit template arguments when some parameter cannot be deduced from the call, else ''."""
     ptext = " ".join(p.type for p in params)
     needed = -1
     for i, tp in enumerate(tparams):
         if tp.default is not None:
             continue
-        deducible = tp.kind in ("typename", "class") and re.search(r"\b" + re.escape(tp.name) + r"\b", ptext)
-        if not deducible:
+        if not re.search(r"\b" + re.escape(tp.name) + r"\b", ptext):
             needed = i
     if needed < 0:
         return ""
-    args: list[str] = []
-    for tp in tparams[: needed + 1]:
-        if tp.kind in ("typename", "class"):
-            args.append(types.get(tp.name, "half"))
-        elif tp.default is not None:
-            args.append(_substitute(tp.default, types))
-        elif tp.kind == "bool":
-            args.append("true")
-        else:
-            args.append(f"static_cast<{_substitute(tp.kind, types)}>(0)")
-    return "<" + ", ".join(args) + ">"
+    return "<" + ", ".join(bound.get(tp.name, "half") for tp in tparams[: needed + 1]) + ">"
 
 
 def make_probe(key: str, name: str, signature: str, types: dict[str, str], class_name: str | None = None) -> Probe:
     """A probe calling `name` as `signature` declares it, template type parameters replaced per `types`."""
     tparams, params = parse_signature(signature, name)
+    bound = _bind(tparams, {**types, **CLASS_TYPES.get(class_name or "", {})})
     body: list[str] = []
     args: list[str] = []
     for i, p in enumerate(params):
-        if p.default is not None:
-            continue  # defaulted arguments are left to the callee
+        if p.default is not None or "..." in p.type or "..." in p.name:
+            continue  # defaulted arguments are left to the callee; packs get no arguments
         var = f"a{i}"
-        body.append(_declaration(_substitute(p.type, types), var))
+        body.append(_declaration(_substitute(p.type, bound), var))
         args.append(var)
     base = name.split("::")[-1]
-    targs = _template_args(tparams, params, types)
+    targs = _template_args(tparams, params, bound)
     if class_name:
         body.insert(0, f"{CLASS_OBJECTS[class_name]} obj;")
         if base == "operator[]":

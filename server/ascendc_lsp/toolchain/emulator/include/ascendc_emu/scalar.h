@@ -81,5 +81,14 @@ inline void WriteGmByPassDCache(T* addr, T value, EMU_LOC) {
     }
     trace_scalar("WriteGmByPassDCache", SP_GM, loc, true);
 }
+// DataCacheCleanAndInvalid on a LocalTensor (缓存控制/DataCacheCleanAndInvalid.md): the UB side has no data
+// cache in the emulator; the call is traced on the scalar pipe like the GlobalTensor form (data_copy.h).
+template <typename T, CacheLine entireType = CacheLine::SINGLE_CACHE_LINE, DcciDst dcciDst = DcciDst::CACHELINE_OUT>
+inline void DataCacheCleanAndInvalid(const LocalTensor<T>&, EMU_LOC) {
+    using namespace ascendc_emu;
+    Ev ev;
+    trace_begin(ev, P_S, "DataCacheCleanAndInvalid", loc);
+    trace_end(ev);
+}
 }  // namespace AscendC
 #endif  // ASCENDC_EMU_ASCENDC_EMU_SCALAR_H_

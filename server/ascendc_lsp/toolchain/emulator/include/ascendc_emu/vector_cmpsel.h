@@ -10,6 +10,14 @@
     "Ascend310B:half float;Ascend910A:half float;"                                                           \
     "Ascend950:int8_t uint8_t int16_t uint16_t half bfloat16_t int32_t uint32_t float int64_t uint64_t double"
 
+#define ASCENDC_EMU_DTYPES_Compare_register                                                                  \
+    "Ascend910B:half float;Ascend910_93:half float;Ascend310P:half float;Ascend310B:half float;"             \
+    "Ascend910A:half float;Ascend950:half float"
+#define ASCENDC_EMU_DTYPES_CompareScalar                                                                     \
+    "Ascend910B:half float int32_t;Ascend910_93:half float int32_t;Ascend310P:half float;"                   \
+    "Ascend310B:int16_t uint16_t half int32_t uint32_t float;"                                               \
+    "Ascend950:int8_t uint8_t int16_t uint16_t half bfloat16_t int32_t uint32_t float int64_t uint64_t double"
+
 namespace ascendc_emu {
 // Level-0 compare: one result bit per lane position, bit r * lanes + l of dst (the mask gates which bits are
 // written; A2/A3/310P ignore the mask argument of Compare and compare every lane, per Compare.md).
@@ -18,8 +26,10 @@ inline void compare0(const char* api, const LocalTensor<U>& dst, const LocalTens
                      uint32_t s0rep, AscendC::CMPMODE mode, int repeat, bool mask_applies, const Loc& loc, GetB get_b,
                      uint64_t b_extent, const LocalTensor<T>* src1) {
     begin_epoch(P_V);
-    check_dtype<T>(api, ASCENDC_EMU_DTYPES_Compare, loc);
-    if (std::is_same<T, int32_t>::value && mode != AscendC::CMPMODE::EQ && strcmp(soc_profile(), "Ascend950"))
+    check_dtype<T>(api, strcmp(api, "Compare") ? ASCENDC_EMU_DTYPES_CompareScalar : ASCENDC_EMU_DTYPES_Compare, loc);
+    const char* prof = soc_profile();
+    if (std::is_same<T, int32_t>::value && mode != AscendC::CMPMODE::EQ &&
+        (!strcmp(prof, "Ascend910B") || !strcmp(prof, "Ascend910_93")))
         report_error("dtype-unsupported", "api-dtype-unsupported", P_V, api, loc,
                      "%s on int32_t supports CMPMODE::EQ only on %s", api, rt().soc.name);
     const int lanes = 256 / (int)sizeof(T);
@@ -117,7 +127,7 @@ inline void Compares(const LocalTensor<U>& dst, const LocalTensor<T>& src0, cons
     using namespace ascendc_emu;
     if (isSetMask) mask_arg_bits(256 / sizeof(T), mask, "Compares", loc);
     calc_t<T> b = (calc_t<T>)(T)src1Scalar;
-    compare0("Compares", dst, src0, p.srcBlkStride, p.srcRepStride, cmpMode, repeatTime, true, loc,
+    compare0("CompareScalar", dst, src0, p.srcBlkStride, p.srcRepStride, cmpMode, repeatTime, true, loc,
              [&](int, int) { return b; }, 0, (const LocalTensor<T>*)nullptr);
 }
 template <typename T, typename U, bool isSetMask = true>
@@ -126,7 +136,7 @@ inline void Compares(const LocalTensor<U>& dst, const LocalTensor<T>& src0, cons
     using namespace ascendc_emu;
     if (isSetMask) mask_arg_cont(256 / sizeof(T), (int64_t)mask, "Compares", loc);
     calc_t<T> b = (calc_t<T>)(T)src1Scalar;
-    compare0("Compares", dst, src0, p.srcBlkStride, p.srcRepStride, cmpMode, repeatTime, true, loc,
+    compare0("CompareScalar", dst, src0, p.srcBlkStride, p.srcRepStride, cmpMode, repeatTime, true, loc,
              [&](int, int) { return b; }, 0, (const LocalTensor<T>*)nullptr);
 }
 template <typename T, typename U, bool isSetMask = true>
@@ -149,8 +159,7 @@ inline void compare_reg(const LocalTensor<T>& src0, const LocalTensor<T>& src1, 
                         const ascendc_emu::Loc& loc) {
     using namespace ascendc_emu;
     begin_epoch(P_V);
-    check_dtype<T>("Compare", "Ascend910B:half float;Ascend910_93:half float;Ascend310P:half float;"
-                              "Ascend310B:half float;Ascend910A:half float;Ascend950:half float", loc);
+    check_dtype<T>("Compare", ASCENDC_EMU_DTYPES_Compare_register, loc);
     const int lanes = 256 / (int)sizeof(T);
     Plan pl = plan(lanes, 1);
     bool ok = src0.emu_check_bytes(0, extent(pl, (int)sizeof(T), p.src0BlkStride, p.src0RepStride), false, P_V, "Compare", loc);

@@ -11,9 +11,12 @@
 #define ASCENDC_EMU_DTYPES_MulAddRelu                                                                        \
     "Ascend910B:half float;Ascend910_93:half float;Ascend310P:half float;Ascend310B:half float;"             \
     "Ascend950:half float int64_t uint64_t"
-#define ASCENDC_EMU_DTYPES_ISASI950_F "Ascend950:half float"
-#define ASCENDC_EMU_DTYPES_ISASI950_ANY                                                                      \
-    "Ascend950:int8_t uint8_t int16_t uint16_t half bfloat16_t int32_t uint32_t float int64_t uint64_t"
+#define ASCENDC_EMU_DTYPES_Prelu "Ascend950:half float"
+#define ASCENDC_EMU_DTYPES_AbsSub "Ascend950:half float"
+#define ASCENDC_EMU_DTYPES_ExpSub "Ascend950:half float"
+#define ASCENDC_EMU_DTYPES_Mull "Ascend950:int32_t uint32_t"
+#define ASCENDC_EMU_DTYPES_Neg "Ascend950:int8_t int16_t half int32_t float int64_t"
+#define ASCENDC_EMU_DTYPES_Truncate "Ascend950:half float bfloat16_t"
 #define ASCENDC_EMU_DTYPES_Shift_tensor "Ascend950:int8_t uint8_t int16_t uint16_t int32_t uint32_t int64_t uint64_t"
 
 namespace AscendC {
@@ -145,8 +148,8 @@ using ascendc_emu::calc_t;
 ASCENDC_EMU_BINARY3(MulAddRelu, ascendc_emu::op_relu<T>(a * d + b), ASCENDC_EMU_DTYPES_MulAddRelu)
 ASCENDC_EMU_BINARY3(FusedMulAddRelu, ascendc_emu::op_relu<T>(a * d + b), ASCENDC_EMU_DTYPES_MulAddRelu)
 // Ascend950 ISASI binaries (基础算术/Prelu(ISASI).md, 复合计算/AbsSub(ISASI).md): Prelu = x >= 0 ? x : x * alpha.
-ASCENDC_EMU_BINARY3(Prelu, a >= 0 ? a : a * b, ASCENDC_EMU_DTYPES_ISASI950_F)
-ASCENDC_EMU_BINARY3(AbsSub, ascendc_emu::vabs<T>(a - b), ASCENDC_EMU_DTYPES_ISASI950_F)
+ASCENDC_EMU_BINARY3(Prelu, a >= 0 ? a : a * b, ASCENDC_EMU_DTYPES_Prelu)
+ASCENDC_EMU_BINARY3(AbsSub, ascendc_emu::vabs<T>(a - b), ASCENDC_EMU_DTYPES_AbsSub)
 
 // Mask forms of FusedMulAdd (dst = src0 * dst + src1) and MulAddDst (dst = src0 * src1 + dst), 复合计算/.
 template <typename T, bool isSetMask = true, typename M>
@@ -359,7 +362,7 @@ inline void Duplicate(const LocalTensor<T>& dst, const LocalTensor<T>& src, cons
 template <typename T>
 inline void Neg(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t count, EMU_LOC) {
     using namespace ascendc_emu;
-    check_dtype<T>("Neg", "Ascend950:int8_t int16_t half bfloat16_t int32_t float int64_t", loc);
+    check_dtype<T>("Neg", ASCENDC_EMU_DTYPES_Neg, loc);
     T* d = (T*)dst.ptr_;
     const T* x = (const T*)src.ptr_;
     run2("Neg", count, loc, [&](int64_t i) { d[i] = (T)(-(calc_t<T>)x[i]); }, dst, src);
@@ -369,8 +372,8 @@ template <typename T>
 inline void Mull(const LocalTensor<T>& dst0, const LocalTensor<T>& dst1, const LocalTensor<T>& src0,
                  const LocalTensor<T>& src1, const uint32_t count, EMU_LOC) {
     using namespace ascendc_emu;
-    static_assert(std::is_integral<T>::value && sizeof(T) <= 4, "Mull multiplies 8/16/32-bit integers");
-    check_dtype<T>("Mull", ASCENDC_EMU_DTYPES_ISASI950_ANY, loc);
+    static_assert(std::is_integral<T>::value && sizeof(T) <= 4, "Mull multiplies 32-bit integers");
+    check_dtype<T>("Mull", ASCENDC_EMU_DTYPES_Mull, loc);
     T* lo = (T*)dst0.ptr_;
     T* hi = (T*)dst1.ptr_;
     const T* x = (const T*)src0.ptr_;
@@ -388,7 +391,7 @@ template <typename T, typename U>
 inline void ExpSub(const LocalTensor<T>& dst, const LocalTensor<U>& src0, const LocalTensor<U>& src1,
                    const uint32_t count, EMU_LOC) {
     using namespace ascendc_emu;
-    check_dtype<U>("ExpSub", ASCENDC_EMU_DTYPES_ISASI950_F, loc);
+    check_dtype<U>("ExpSub", ASCENDC_EMU_DTYPES_ExpSub, loc);
     mixed2("ExpSub", dst, src0, src1, count, loc, [&](uint8_t* pd, const uint8_t* px, const uint8_t* py) {
         stx<T>(pd, (calc_t<T>)std::exp((float)ldx<U>(px) - (float)ldx<U>(py))); });
 }
@@ -396,7 +399,7 @@ inline void ExpSub(const LocalTensor<T>& dst, const LocalTensor<U>& src0, const 
 template <typename T, RoundMode roundMode>
 inline void Truncate(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t count, EMU_LOC) {
     using namespace ascendc_emu;
-    check_dtype<T>("Truncate", "Ascend950:half float bfloat16_t", loc);
+    check_dtype<T>("Truncate", ASCENDC_EMU_DTYPES_Truncate, loc);
     T* d = (T*)dst.ptr_;
     const T* x = (const T*)src.ptr_;
     run2("Truncate", count, loc, [&](int64_t i) {

@@ -11,6 +11,10 @@
     "Ascend310P:int16_t uint16_t half int32_t uint32_t float;"                                               \
     "Ascend310B:int8_t uint8_t int16_t uint16_t half int32_t uint32_t float;"                                \
     "Ascend950:int8_t uint8_t int16_t uint16_t half bfloat16_t int32_t uint32_t float int64_t uint64_t"
+#define ASCENDC_EMU_DTYPES_Gatherb                                                                           \
+    "Ascend910B:uint16_t uint32_t;Ascend910_93:uint16_t uint32_t;"                                           \
+    "Ascend310B:int8_t uint8_t int16_t uint16_t half bfloat16_t int32_t uint32_t float int64_t;"             \
+    "Ascend950:int8_t uint8_t int16_t uint16_t half bfloat16_t int32_t uint32_t float int64_t uint64_t"
 #define ASCENDC_EMU_DTYPES_Scatter                                                                           \
     "Ascend310P:uint16_t half uint32_t float;"                                                               \
     "Ascend310B:int8_t uint8_t int16_t uint16_t half int32_t uint32_t float;"                                \
@@ -24,6 +28,7 @@
 #define ASCENDC_EMU_DTYPES_CreateVecIndex                                                                    \
     "Ascend910B:int16_t half int32_t float;Ascend910_93:int16_t half int32_t float;"                         \
     "Ascend310B:int16_t half int32_t float;Ascend950:int8_t int16_t half int32_t float int64_t"
+#define ASCENDC_EMU_DTYPES_ArithProgression ASCENDC_EMU_DTYPES_Arange
 #define ASCENDC_EMU_DTYPES_Arange                                                                            \
     "Ascend910B:int16_t half int32_t float;Ascend910_93:int16_t half int32_t float;"                         \
     "Ascend310P:int16_t half int32_t float;Ascend950:int16_t half int32_t float int64_t"
@@ -36,6 +41,7 @@
     "Ascend950:int8_t uint8_t int16_t uint16_t half bfloat16_t int32_t uint32_t float int64_t uint64_t"
 #define ASCENDC_EMU_DTYPES_Interleave                                                                        \
     "Ascend950:int8_t uint8_t int16_t uint16_t half bfloat16_t int32_t uint32_t float int64_t uint64_t"
+#define ASCENDC_EMU_DTYPES_DeInterleave ASCENDC_EMU_DTYPES_Interleave
 
 namespace AscendC {
 struct GatherMaskParams {
@@ -183,7 +189,7 @@ inline void Gatherb(const LocalTensor<T>& dst, const LocalTensor<T>& src, const 
                     const uint8_t repeatTime, const GatherRepeatParams& repeatParams, EMU_LOC) {
     using namespace ascendc_emu;
     begin_epoch(P_V);
-    check_dtype<T>("Gatherb", ASCENDC_EMU_DTYPES_Gather, loc);
+    check_dtype<T>("Gatherb", ASCENDC_EMU_DTYPES_Gatherb, loc);
     uint32_t dblk = repeatParams.dstBlkStride ? repeatParams.dstBlkStride : 1;  // 0 is treated as 1
     int rep = repeatTime;
     uint64_t dext = rep ? (uint64_t)(rep - 1) * repeatParams.dstRepStride * 32 + 7ull * dblk * 32 + 32 : 0;
@@ -545,7 +551,7 @@ inline void DeInterleave(const LocalTensor<T>& dst0, const LocalTensor<T>& dst1,
                          const LocalTensor<T>& src1, const int32_t count, EMU_LOC) {
     using namespace ascendc_emu;
     begin_epoch(P_V);
-    check_dtype<T>("DeInterleave", ASCENDC_EMU_DTYPES_Interleave, loc);
+    check_dtype<T>("DeInterleave", ASCENDC_EMU_DTYPES_DeInterleave, loc);
     int64_t n = check_count(count, "DeInterleave", loc);
     bool ok = src0.emu_check(0, n, false, P_V, "DeInterleave", loc) && src1.emu_check(0, n, false, P_V, "DeInterleave", loc);
     ok = dst0.emu_check(0, n, true, P_V, "DeInterleave", loc) && dst1.emu_check(0, n, true, P_V, "DeInterleave", loc) && ok;
@@ -567,7 +573,7 @@ inline void DeInterleave(const LocalTensor<T>& dst0, const LocalTensor<T>& dst1,
                          const int32_t srcCount, EMU_LOC) {
     using namespace ascendc_emu;
     begin_epoch(P_V);
-    check_dtype<T>("DeInterleave", ASCENDC_EMU_DTYPES_Interleave, loc);
+    check_dtype<T>("DeInterleave", ASCENDC_EMU_DTYPES_DeInterleave, loc);
     int64_t n = check_count(srcCount, "DeInterleave", loc);
     bool ok = src.emu_check(0, n, false, P_V, "DeInterleave", loc);
     ok = dst0.emu_check(0, (n + 1) / 2, true, P_V, "DeInterleave", loc) &&

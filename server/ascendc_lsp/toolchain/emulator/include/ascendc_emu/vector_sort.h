@@ -9,6 +9,9 @@
 #define ASCENDC_EMU_DTYPES_Sort32 "Ascend910B:half float;Ascend910_93:half float;Ascend310B:half float;Ascend950:half float"
 #define ASCENDC_EMU_DTYPES_MrgSort ASCENDC_EMU_DTYPES_Sort32
 #define ASCENDC_EMU_DTYPES_RpSort16 "Ascend310P:half float;Ascend910A:half"
+#define ASCENDC_EMU_DTYPES_MrgSort4 ASCENDC_EMU_DTYPES_RpSort16
+#define ASCENDC_EMU_DTYPES_ProposalConcat ASCENDC_EMU_DTYPES_RpSort16
+#define ASCENDC_EMU_DTYPES_ProposalExtract ASCENDC_EMU_DTYPES_RpSort16
 
 namespace AscendC {
 #ifndef ASCENDC_EMU_MRGSORT_TYPES_DEFINED
@@ -167,7 +170,7 @@ inline void MrgSort(const LocalTensor<T>& dst, const MrgSortSrcList<T>& src, con
 // ---- MrgSort4 (MrgSort4.md): the same on Region Proposals (8 elements of T, score at element 4).
 template <typename T>
 inline void MrgSort4(const LocalTensor<T>& dst, const MrgSortSrcList<T>& src, const MrgSort4Info& params, EMU_LOC) {
-    ascendc_emu::check_dtype<T>("MrgSort4", ASCENDC_EMU_DTYPES_RpSort16, loc);
+    ascendc_emu::check_dtype<T>("MrgSort4", ASCENDC_EMU_DTYPES_MrgSort4, loc);
     ascendc_emu::mrgsort("MrgSort4", dst, src, params, 8 * sizeof(T), 4 * sizeof(T), loc);
 }
 // GetMrgSortResult (GetMrgSortResult.md): records taken from each list by the last MrgSort / MrgSort4.

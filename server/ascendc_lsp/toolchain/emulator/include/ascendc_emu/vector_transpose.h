@@ -14,6 +14,9 @@
 #define ASCENDC_EMU_DTYPES_Transpose_16x16                                                                   \
     "Ascend910B:int16_t uint16_t half;Ascend910_93:int16_t uint16_t half;Ascend310P:int16_t uint16_t half;"  \
     "Ascend310B:int16_t uint16_t half;Ascend910A:int16_t uint16_t half;Ascend950:int16_t uint16_t half"
+#define ASCENDC_EMU_DTYPES_Transpose_nd2nd_b16                                                               \
+    "Ascend910B:uint16_t;Ascend910_93:uint16_t;Ascend310P:uint16_t;Ascend310B:uint16_t;"                     \
+    "Ascend950:int16_t uint16_t half"
 #define ASCENDC_EMU_DTYPES_TransDataTo5HD                                                                    \
     "Ascend910B:int8_t uint8_t int16_t uint16_t half int32_t uint32_t float;"                                \
     "Ascend910_93:int8_t uint8_t int16_t uint16_t half int32_t uint32_t float;"                              \
@@ -179,8 +182,7 @@ inline void Transpose(const LocalTensor<T>& dst, const LocalTensor<T>& src, cons
                          "Transpose TRANSPOSE_ND2ND_B16 needs a 2-byte type, not %s", cat_type<T>());
             return;
         }
-        check_dtype<T>("Transpose", "Ascend910B:uint16_t;Ascend910_93:uint16_t;Ascend310P:uint16_t;"
-                                    "Ascend310B:uint16_t;Ascend950:int16_t uint16_t half", loc);
+        check_dtype<T>("Transpose", ASCENDC_EMU_DTYPES_Transpose_nd2nd_b16, loc);
         bool ok = src.emu_check(0, 256, false, P_V, "Transpose", loc);
         ok = dst.emu_check(0, 256, true, P_V, "Transpose", loc) && ok;
         if (ok) transpose16(dst.ptr_, src.ptr_);
