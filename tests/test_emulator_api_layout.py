@@ -195,3 +195,26 @@ def test_region_proposals_on_310p(binary: Path, tmp_path: Path) -> None:
     # the same kernel on Ascend910B: the Region Proposal APIs do not exist there
     r = run_case(binary, 30, tmp_path, a=rows, soc="Ascend910B")
     assert r.rc == 1 and r.checks() == {"api-unavailable"}
+
+
+@pytest.mark.parametrize("case,dt", [(40, np.int8), (41, np.float16), (42, np.float32)])
+def test_load_data_with_transpose(binary: Path, tmp_path: Path, case: int, dt: type) -> None:
+    frac = 1 if dt == np.float16 else 2
+    src = (np.arange(3 * frac * 512 // np.dtype(dt).itemsize) % 120).astype(dt)
+    r = run_case(binary, case, tmp_path, a=src)
+    clean(r)
+    out = np.frombuffer(r.out[: 6 * 512], np.uint8)
+    n = 32 if dt == np.int8 else 16
+    per_frac = 512 // np.dtype(dt).itemsize
+    for i in range(3):
+        sq = src[i * frac * per_frac:(i + 1) * frac * per_frac]
+        if dt == np.float32:  # two 16x8 fractals side by side
+            m = np.concatenate([sq[:128].reshape(16, 8), sq[128:].reshape(16, 8)], axis=1)
+            t = m.T
+            frags = [t[:, :8].ravel(), t[:, 8:].ravel()]
+        else:  # b16: one 16x16 fractal; b8: two 16x32 fractals stacked into 32x32
+            t = sq.reshape(n, n).T
+            frags = [t.ravel()[k * per_frac:(k + 1) * per_frac] for k in range(frac)]
+        for k, f in enumerate(frags):
+            at = (i + k * 3) * 512  # dstGap 0: iterations 1 fractal apart; dstFracGap 2: 3 fractals apart
+            assert np.array_equal(out[at:at + 512].view(dt), f), (i, k)

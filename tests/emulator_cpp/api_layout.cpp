@@ -21,6 +21,31 @@ __aicore__ inline void trans5hd_contiguous(GM_ADDR a, GM_ADDR o, bool high) {
     store(o, dst, n);
 }
 
+template <class T>
+__aicore__ inline void load_transpose(GM_ADDR a, GM_ADDR o) {
+    TPipe pipe;
+    TBuf<TPosition::A1> l1;
+    TBuf<TPosition::B2> l0b;
+    TBuf<TPosition::VECCALC> ub;
+    pipe.InitBuffer(l1, 8192);
+    pipe.InitBuffer(l0b, 8192);
+    pipe.InitBuffer(ub, 8192);
+    LocalTensor<T> s = l1.Get<T>(), d = l0b.Get<T>();
+    LocalTensor<uint8_t> u = ub.Get<uint8_t>();
+    const uint32_t frac = sizeof(T) == 2 ? 1 : 2;
+    GlobalTensor<T> g;
+    g.SetGlobalBuffer((__gm__ T*)a, 3 * frac * 512 / sizeof(T));
+    DataCopy(s, g, 3 * frac * 512 / sizeof(T));
+    SetFlag<HardEvent::MTE2_MTE1>(EVENT_ID0);
+    WaitFlag<HardEvent::MTE2_MTE1>(EVENT_ID0);
+    LoadData2dTransposeParams p(0, 3, 1, 0, 2);
+    LoadDataWithTranspose(d, s, p);
+    PipeBarrier<PIPE_ALL>();
+    LocalTensor<uint8_t> db = d.template ReinterpretCast<uint8_t>();
+    for (uint32_t i = 0; i < 6 * 512; i++) u.SetValue(i, db.GetValue(i));
+    store(o, u, 6 * 512);
+}
+
 extern "C" __global__ __aicore__ void api_layout(GM_ADDR a, GM_ADDR b, GM_ADDR c, GM_ADDR o) {
     if (TILING_KEY_IS(1)) trans5hd_contiguous<half>(a, o, false);
     if (TILING_KEY_IS(2)) trans5hd_contiguous<int8_t>(a, o, true);
@@ -175,5 +200,10 @@ extern "C" __global__ __aicore__ void api_layout(GM_ADDR a, GM_ADDR b, GM_ADDR c
         store(o, out, 32, 1024);
         store(o, merged, 256, 2048);
     }
+    // LoadDataWithTranspose L1 -> L0B: 3 squares (b8 / b16 / b32 by case), srcStride 1, dstGap 0, dstFracGap 2
+    // (b8/b32: the second fractal of each square lands 3 fractals after the first); read back with GetValue.
+    if (TILING_KEY_IS(40)) load_transpose<int8_t>(a, o);
+    if (TILING_KEY_IS(41)) load_transpose<half>(a, o);
+    if (TILING_KEY_IS(42)) load_transpose<float>(a, o);
 }
 API_CASE_MAIN(api_layout)
