@@ -167,3 +167,16 @@ def test_scalar_apis(binary: Path, tmp_path: Path) -> None:
     assert f[0] == 1.0  # 1 + 2^-8 is halfway between two bfloat16 values: ties to even
     assert f[1] == 3.140625 and f[2] == f32(f16(0.1)) and f[3] == -3 and f[4] == -3 and f[5] == 3.0
     assert list(r.array(np.int64, 7, offset_bytes=256)) == [8, 56, 16, 8, -1, 6, 64]
+
+
+def test_whole_tensor_operators(binary: Path, tmp_path: Path) -> None:
+    rng = np.random.default_rng(12)
+    x, y = rng.uniform(0.5, 2, 256).astype(f32), rng.uniform(0.5, 2, 256).astype(f32)
+    r = run_case(binary, 12, tmp_path, a=x, b=y)
+    clean(r)
+    out = r.array(f32, 256)
+    assert np.array_equal(out[:64], x[:64] * y[:64])
+    assert np.array_equal(out[64:128], x[:64] + y[:64])
+    assert np.array_equal(out[128:], x[:128] / y[:128])
+    assert np.array_equal(np.unpackbits(np.frombuffer(r.out[1024:1056], np.uint8), bitorder="little"),
+                          (x < y).astype(np.uint8))

@@ -155,5 +155,23 @@ extern "C" __global__ __aicore__ void api_misc(GM_ADDR a, GM_ADDR b, GM_ADDR c, 
         store(o, f, 8);
         store(o, i, 8, 256);
     }
+    if (TILING_KEY_IS(12)) {  // whole-tensor operators: dst.GetSize() elements
+        LocalTensor<float> x = ub.at<float>(0), y = ub.at<float>(1), d = ub.at<float>(2);
+        LocalTensor<uint8_t> m = ub.at<uint8_t>(3);
+        load(x, a, 256);
+        load(y, b, 256);
+        x.SetSize(256);
+        y.SetSize(256);
+        LocalTensor<float> d1 = d, d2 = d[64], d3 = d[128];
+        d1.SetSize(64);
+        d1 = x * y;
+        d2.SetSize(64);
+        d2 = x + y;
+        d3.SetSize(128);
+        d3 = x / y;
+        m = x < y;
+        store(o, ub.at<float>(2), 256);
+        store(o, m, 32, 1024);
+    }
 }
 API_CASE_MAIN(api_misc)

@@ -12,6 +12,7 @@
 #include "ascendc_emu/vector_sort.h"
 #include "ascendc_emu/scalar.h"
 #include "ascendc_emu/vector_fnptr.h"
+#include "ascendc_emu/vector_operators.h"
 #include "ascendc_emu/cube.h"
 #include "ascendc_emu/cube_transpose.h"
 #endif  // ASCENDC_EMU_KERNEL_OPERATOR_H_
