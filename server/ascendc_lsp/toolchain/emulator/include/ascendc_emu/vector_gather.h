@@ -451,6 +451,7 @@ inline void Arange(const LocalTensor<T>& dst, const ascendc_emu::nd_t<T> firstVa
             d[i] = (T)((calc_t<T>)d[i % 64] + step);
         }
     }
+    restore_norm();  // built from count-form Adds: the mask ends in normal mode
     trace_vec("Arange", dtype_name<T>(), (uint64_t)count, ((uint64_t)count * sizeof(T) + 255) / 256, loc);
 }
 template <typename T>
@@ -544,6 +545,7 @@ inline void Interleave(const LocalTensor<T>& dst0, const LocalTensor<T>& dst1, c
             memcpy(dst1.ptr_, seq.data() + n, (size_t)n * sizeof(T));
         }
     }
+    restore_norm();
     trace_vec("Interleave", dtype_name<T>(), (uint64_t)(2 * n), ((uint64_t)(2 * n) * sizeof(T) + 255) / 256, loc);
 }
 template <typename T>
@@ -566,6 +568,7 @@ inline void DeInterleave(const LocalTensor<T>& dst0, const LocalTensor<T>& dst1,
             memcpy(dst1.ptr_ + i * sizeof(T), &seq[(size_t)(2 * i + 1)], sizeof(T));
         }
     }
+    restore_norm();
     trace_vec("DeInterleave", dtype_name<T>(), (uint64_t)(2 * n), ((uint64_t)(2 * n) * sizeof(T) + 255) / 256, loc);
 }
 template <typename T>
@@ -583,6 +586,7 @@ inline void DeInterleave(const LocalTensor<T>& dst0, const LocalTensor<T>& dst1,
         for (int64_t i = 0; i < n; i++)
             memcpy((i % 2 ? dst1.ptr_ : dst0.ptr_) + (i / 2) * sizeof(T), seq.data() + i * sizeof(T), sizeof(T));
     }
+    restore_norm();
     trace_vec("DeInterleave", dtype_name<T>(), (uint64_t)n, ((uint64_t)n * sizeof(T) + 255) / 256, loc);
 }
 }  // namespace AscendC
