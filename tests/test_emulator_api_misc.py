@@ -180,3 +180,14 @@ def test_whole_tensor_operators(binary: Path, tmp_path: Path) -> None:
     assert np.array_equal(out[128:], x[:128] / y[:128])
     assert np.array_equal(np.unpackbits(np.frombuffer(r.out[1024:1056], np.uint8), bitorder="little"),
                           (x < y).astype(np.uint8))
+
+
+def test_cast_dequant_vector_quantisation(binary: Path, tmp_path: Path) -> None:
+    x = np.random.default_rng(13).integers(-300, 300, 64).astype(np.int16)
+    r = run_case(binary, 13, tmp_path, a=x)
+    clean(r)
+    j = np.arange(64) % 16
+    v = np.rint(x * (0.5 * (j + 1))) + (j - 8)
+    signed = j % 2 == 0
+    exp = np.where(signed, np.clip(v, -128, 127), np.clip(v, 0, 255)).astype(np.int64) & 0xFF
+    assert np.array_equal(np.frombuffer(r.out[:64], np.uint8), exp.astype(np.uint8))

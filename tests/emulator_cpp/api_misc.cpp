@@ -173,5 +173,21 @@ extern "C" __global__ __aicore__ void api_misc(GM_ADDR a, GM_ADDR b, GM_ADDR c, 
         store(o, ub.at<float>(2), 256);
         store(o, m, 32, 1024);
     }
+    if (TILING_KEY_IS(13)) {  // CastDequant with vector quantisation: element i uses entry i % 16
+        LocalTensor<int16_t> x = ub.at<int16_t>(0);
+        LocalTensor<uint64_t> vdeq = ub.at<uint64_t>(1);
+        LocalTensor<int8_t> d = ub.at<int8_t>(2);
+        load(x, a, 64);
+        VdeqInfo info;
+        for (int j = 0; j < 16; j++) {
+            info.vdeqScale[j] = 0.5f * (j + 1);
+            info.vdeqOffset[j] = (int16_t)(j - 8);
+            info.vdeqSignMode[j] = j % 2 == 0;
+        }
+        SetDeqScale(vdeq, info);
+        s_to_v();
+        CastDequant<int8_t, int16_t, true, false>(d, x, 64);
+        store(o, d, 64);
+    }
 }
 API_CASE_MAIN(api_misc)

@@ -290,11 +290,25 @@ inline void CastDequant(const LocalTensor<T>& dst, const LocalTensor<U>& src, M 
                       (std::is_same<U, int32_t>::value && std::is_same<T, half>::value),
                   "CastDequant converts int16_t -> int8_t/uint8_t or int32_t -> half");
     set_mask(isSetMask, (int)sizeof(U), mask, "CastDequant", loc);
-    // the destination of an 8-bit result uses half of each block (halfBlock) or block strides of the packed width
-    uint64_t lane = 0;
-    run0("CastDequant", sizeof(U), repeatTime, loc, [&](uint8_t* dd, const uint8_t* x) {
-        detail_deq::one<T, U>(dd, x, lane++, isVecDeq, loc); }, dst, p.dstBlkStride, p.dstRepStride,
-        src_(src, p.srcBlkStride, p.srcRepStride));
+    // lane l of a repeat uses vdeq entry l % 16 (the position inside its 32-byte source block)
+    begin_epoch(P_V);
+    const int lanes = 256 / (int)sizeof(U);
+    Plan pl = plan(lanes, repeatTime);
+    bool ok = src.emu_check_bytes(0, extent(pl, (int)sizeof(U), p.srcBlkStride, p.srcRepStride), false, P_V,
+                                  "CastDequant", loc);
+    ok = dst.emu_check_bytes(0, extent(pl, (int)sizeof(T), p.dstBlkStride, p.dstRepStride), true, P_V, "CastDequant",
+                             loc) && ok;
+    uint64_t elems = 0;
+    if (ok)
+        for (int r = 0; r < pl.reps; r++)
+            for (int l = 0; l < lanes; l++)
+                if (active(pl, r, l)) {
+                    detail_deq::one<T, U>(dst.ptr_ + lane_off(r, l, (int)sizeof(T), p.dstBlkStride, p.dstRepStride),
+                                          src.ptr_ + lane_off(r, l, (int)sizeof(U), p.srcBlkStride, p.srcRepStride),
+                                          (uint64_t)l, isVecDeq, loc);
+                    elems++;
+                }
+    trace_vec("CastDequant", dtype_name<T>(), elems, (uint64_t)pl.reps, loc);
 }
 template <typename T, typename U, bool isVecDeq = true, bool halfBlock = true>
 inline void CastDeq(const LocalTensor<T>& dst, const LocalTensor<U>& src, const uint32_t count, EMU_LOC) {
