@@ -191,3 +191,17 @@ def test_cast_dequant_vector_quantisation(binary: Path, tmp_path: Path) -> None:
     signed = j % 2 == 0
     exp = np.where(signed, np.clip(v, -128, 127), np.clip(v, 0, 255)).astype(np.int64) & 0xFF
     assert np.array_equal(np.frombuffer(r.out[:64], np.uint8), exp.astype(np.uint8))
+
+
+def test_level0_function_pointer_and_direct_call_line(binary: Path, tmp_path: Path) -> None:
+    rng = np.random.default_rng(14)
+    x = rng.standard_normal(64).astype(f32)
+    d = rng.standard_normal(256).astype(f32)
+    r = run_case(binary, 14, tmp_path, a=x, b=d)
+    assert r.rc == 1 and r.checks() == {"mask-range"}
+    lines = (CPP / "api_misc.cpp").read_text().splitlines()
+    mul = next(i + 1 for i, t in enumerate(lines) if "Mul(d, d, d, badMask, rep" in t)
+    assert r.report[0]["line"] == mul  # a direct call with a uint8_t repeat count still reports its own line
+    out = r.array(f32, 256)
+    sub = np.tile(x[:8], 32) - d  # src0 block stride 0 and repeat stride 0: its first block in every position
+    assert np.array_equal(out[64:], sub[64:])  # the bad Mul squared only the first repeat's lanes

@@ -9,6 +9,15 @@ using UnaryOp = void(const LocalTensor<T>&, const LocalTensor<T>&, const int32_t
 template <typename T>
 using ScalarOp = void(const LocalTensor<T>&, const LocalTensor<T>&, const T&, const int32_t&);
 
+template <typename T>
+using BinaryOp0 = void(const LocalTensor<T>&, const LocalTensor<T>&, const LocalTensor<T>&, uint64_t, const uint8_t,
+                       const BinaryRepeatParams&);
+template <typename T, BinaryOp0<T>* op>
+struct ApplyBinary0 {  // the Foreach level-0 pattern: src0 is one block broadcast over every repeat
+    static void Run(const LocalTensor<T>& d, const LocalTensor<T>& x, uint8_t rep) {
+        op(d, x, d, 256 / sizeof(T), rep, {1, 0, 1, 8, 0, 8});
+    }
+};
 template <typename T, BinaryOp<T>* op>
 struct ApplyBinary {
     static void Run(const LocalTensor<T>& d, const LocalTensor<T>& x, const LocalTensor<T>& y, int32_t n) { op(d, x, y, n); }
@@ -188,6 +197,16 @@ extern "C" __global__ __aicore__ void api_misc(GM_ADDR a, GM_ADDR b, GM_ADDR c, 
         s_to_v();
         CastDequant<int8_t, int16_t, true, false>(d, x, 64);
         store(o, d, 64);
+    }
+    if (TILING_KEY_IS(14)) {  // level-0 function pointer; a direct uint8_t-repeat call keeps its own line
+        LocalTensor<float> x = ub.at<float>(0), d = ub.at<float>(1);
+        load(x, a, 64);
+        load(d, b, 256);
+        ApplyBinary0<float, Sub>::Run(d, x, 4);  // d = x(block 0) - d
+        uint8_t rep = 1;
+        uint64_t badMask = 100;
+        Mul(d, d, d, badMask, rep, {1, 1, 1, 8, 8, 8});  // 100 lanes of 64: mask-range
+        store(o, d, 256);
     }
 }
 API_CASE_MAIN(api_misc)

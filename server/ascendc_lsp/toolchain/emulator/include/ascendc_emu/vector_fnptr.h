@@ -17,6 +17,22 @@
                      const int32_t& count, E...) {                                                              \
         NAME(dst, src0, src1, count, ASCENDC_EMU_FNPTR_LOC);                                                    \
     }
+// Level-0 binary forms (uint64_t mask or mask[], uint8_t repeatTime, BinaryRepeatParams): the emulator's own
+// overloads take the repeat count as any integer type R (so a too-large count can be reported), this one only
+// as uint8_t, the documented type; with the empty pack it loses to them in a call.
+#define ASCENDC_EMU_FNPTR_BINARY0(NAME)                                                                        \
+    template <typename T, bool isSetMask = true, typename R,                                                    \
+              typename std::enable_if<std::is_same<R, uint8_t>::value, int>::type = 0, ASCENDC_EMU_FNPTR_ENABLE> \
+    inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,         \
+                     uint64_t mask, const R repeatTime, const BinaryRepeatParams& p, E...) {                    \
+        NAME<T, isSetMask>(dst, src0, src1, mask, repeatTime, p, ASCENDC_EMU_FNPTR_LOC);                        \
+    }                                                                                                           \
+    template <typename T, bool isSetMask = true, typename R,                                                    \
+              typename std::enable_if<std::is_same<R, uint8_t>::value, int>::type = 0, ASCENDC_EMU_FNPTR_ENABLE> \
+    inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,         \
+                     const uint64_t mask[], const R repeatTime, const BinaryRepeatParams& p, E...) {            \
+        NAME<T, isSetMask>(dst, src0, src1, mask, repeatTime, p, ASCENDC_EMU_FNPTR_LOC);                        \
+    }
 #define ASCENDC_EMU_FNPTR_UNARY(NAME)                                                                          \
     template <typename T, ASCENDC_EMU_FNPTR_ENABLE>                                                             \
     inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t& count, E...) {        \
@@ -40,6 +56,16 @@ ASCENDC_EMU_FNPTR_BINARY(AddRelu)
 ASCENDC_EMU_FNPTR_BINARY(SubRelu)
 ASCENDC_EMU_FNPTR_BINARY(And)
 ASCENDC_EMU_FNPTR_BINARY(Or)
+ASCENDC_EMU_FNPTR_BINARY0(Add)
+ASCENDC_EMU_FNPTR_BINARY0(Sub)
+ASCENDC_EMU_FNPTR_BINARY0(Mul)
+ASCENDC_EMU_FNPTR_BINARY0(Div)
+ASCENDC_EMU_FNPTR_BINARY0(Max)
+ASCENDC_EMU_FNPTR_BINARY0(Min)
+ASCENDC_EMU_FNPTR_BINARY0(AddRelu)
+ASCENDC_EMU_FNPTR_BINARY0(SubRelu)
+ASCENDC_EMU_FNPTR_BINARY0(And)
+ASCENDC_EMU_FNPTR_BINARY0(Or)
 ASCENDC_EMU_FNPTR_BINARY(FusedMulAdd)
 ASCENDC_EMU_FNPTR_BINARY(MulAddRelu)
 ASCENDC_EMU_FNPTR_UNARY(Exp)
