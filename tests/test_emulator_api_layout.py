@@ -218,3 +218,16 @@ def test_load_data_with_transpose(binary: Path, tmp_path: Path, case: int, dt: t
         for k, f in enumerate(frags):
             at = (i + k * 3) * 512  # dstGap 0: iterations 1 fractal apart; dstFracGap 2: 3 fractals apart
             assert np.array_equal(out[at:at + 512].view(dt), f), (i, k)
+
+
+def test_sort32_orders_infinities_and_nan(binary: Path, tmp_path: Path) -> None:
+    score = np.random.default_rng(27).standard_normal(64).astype(np.float32)
+    score[3], score[10], score[40] = np.inf, -np.inf, np.nan
+    idx = np.arange(64, dtype=np.uint32)
+    r = run_case(binary, 20, tmp_path, a=score, b=idx)
+    clean(r)
+    rec = np.frombuffer(r.out[: 64 * 8], dtype=np.uint8).reshape(64, 8)
+    s = rec[:, :4].copy().view(np.float32).ravel()
+    i = rec[:, 4:].copy().view(np.uint32).ravel()
+    assert s[0] == np.inf and i[0] == 3 and s[31] == -np.inf and i[31] == 10
+    assert np.isnan(s[32]) and i[32] == 40  # NaN sorts as the largest score (the emulator's assumption)

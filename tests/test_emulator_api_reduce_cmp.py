@@ -226,3 +226,26 @@ def test_select_register_forms(binary: Path, tmp_path: Path, sel_inputs: tuple, 
         bit = {33: sb[lane], 34: gt[lane], 35: sb[i], 36: sb[i]}[case]
         exp[i] = x[i] if bit else (np.float32(9.0) if case == 36 else y[i])
     assert np.array_equal(r.array(np.float32, 128), exp)
+
+
+def test_compare_nan_and_inf(binary: Path, tmp_path: Path) -> None:
+    rng = np.random.default_rng(25)
+    special = np.array([np.nan, np.inf, -np.inf, 0.0, -0.0, 1.0], np.float32)
+    x = rng.choice(special, 64).astype(np.float32)
+    y = rng.choice(special, 64).astype(np.float32)
+    r = run_case(binary, 25, tmp_path, a=x, b=y)
+    clean(r)
+    with np.errstate(invalid="ignore"):
+        want = [x < y, x > y, x == y, x <= y, x >= y, x != y]  # IEEE: NaN compares false except !=
+    for k, w in enumerate(want):
+        assert np.array_equal(bits(r.out[32 * k:32 * k + 8], 64), w.astype(np.uint8)), k
+
+
+def test_reduce_max_min_with_infinities(binary: Path, tmp_path: Path) -> None:
+    x = np.random.default_rng(26).standard_normal(256).astype(np.float32)
+    x[77], x[200] = np.inf, -np.inf
+    r = run_case(binary, 26, tmp_path, a=x)
+    clean(r)
+    out = r.array(np.float32, 8)
+    assert out[0] == np.inf and out[1:2].view(np.uint32)[0] == 77
+    assert out[4] == -np.inf and out[5:6].view(np.uint32)[0] == 200

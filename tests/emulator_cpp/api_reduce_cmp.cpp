@@ -134,6 +134,23 @@ extern "C" __global__ __aicore__ void api_reduce_cmp(GM_ADDR a, GM_ADDR b, GM_AD
         GetCmpMask(d);
         store(o, d, 128);
     }
+    if (TILING_KEY_IS(25)) {  // NaN / inf operands: every CMPMODE over 64 floats, results at 8-byte steps
+        LocalTensor<float> x = ub.at<float>(0), y = ub.at<float>(1);
+        LocalTensor<uint8_t> d = ub.at<uint8_t>(2);
+        load(x, a, 64);
+        load(y, b, 64);
+        CMPMODE modes[6] = {CMPMODE::LT, CMPMODE::GT, CMPMODE::EQ, CMPMODE::LE, CMPMODE::GE, CMPMODE::NE};
+        for (int k = 0; k < 6; k++) Compare(d[32 * k], x, y, modes[k], 64);
+        store(o, d, 192);
+    }
+    if (TILING_KEY_IS(26)) {  // ReduceMax / ReduceMin mask forms with +-inf present
+        LocalTensor<float> s = ub.at<float>(0), d = ub.at<float>(1), w = ub.at<float>(2);
+        load(s, a, 256);
+        fill(d, 0.0f, 8);
+        ReduceMax(d, s, w, 64, 4, 8, true);
+        ReduceMin(d[4], s, w, 64, 4, 8, true);
+        store(o, d, 8);
+    }
     // Select level-0, float: 40 lanes x 2 repeats; sel = c (bytes)
     if (TILING_KEY_IS(30) || TILING_KEY_IS(31) || TILING_KEY_IS(32)) {
         LocalTensor<float> x = ub.at<float>(0), y = ub.at<float>(1), d = ub.at<float>(3);
