@@ -205,3 +205,13 @@ def test_level0_function_pointer_and_direct_call_line(binary: Path, tmp_path: Pa
     out = r.array(f32, 256)
     sub = np.tile(x[:8], 32) - d  # src0 block stride 0 and repeat stride 0: its first block in every position
     assert np.array_equal(out[64:], sub[64:])  # the bad Mul squared only the first repeat's lanes
+
+
+def test_element_types_per_soc(binary: Path, tmp_path: Path) -> None:
+    r = run_case(binary, 15, tmp_path)
+    assert r.rc == 1 and r.checks() == {"dtype-unsupported"}
+    msgs = sorted((x["api"], x["message"]) for x in r.report)
+    assert len(msgs) == 2 and msgs[0][0] == "Add" and "int8_t" in msgs[0][1] and "Ascend910B" in msgs[0][1]
+    assert msgs[1][0] == "Cast" and "float->int8_t" in msgs[1][1]
+    r = run_case(binary, 15, tmp_path, soc="Ascend950")  # Add<int8_t> exists there, float->int8_t still not
+    assert [x["api"] for x in r.report] == ["Cast"]

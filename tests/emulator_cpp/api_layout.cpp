@@ -7,7 +7,7 @@ __aicore__ inline void trans5hd_contiguous(GM_ADDR a, GM_ADDR o, bool high) {
     LocalTensor<T> src = ub.at<T>(0), dst = ub.at<T>(1);
     const uint32_t n = 512 / sizeof(T);  // 16 blocks of 32 B
     load(src, a, n);
-    fill(dst, (T)0, n);
+    fill(dst.template ReinterpretCast<int16_t>(), (int16_t)0, 256);  // Duplicate has no 8-bit form on A2
     TransDataTo5HDParams p;
     p.repeatTimes = 1;
     p.dstHighHalf = high;

@@ -208,5 +208,12 @@ extern "C" __global__ __aicore__ void api_misc(GM_ADDR a, GM_ADDR b, GM_ADDR c, 
         Mul(d, d, d, badMask, rep, {1, 1, 1, 8, 8, 8});  // 100 lanes of 64: mask-range
         store(o, d, 256);
     }
+    if (TILING_KEY_IS(15)) {  // element types the running SoC lacks (per the catalogue's lists)
+        LocalTensor<int8_t> i8 = ub.at<int8_t>(0);
+        LocalTensor<float> f = ub.at<float>(1);
+        Add(i8, i8, i8, 256);                      // Add has no int8_t form before Ascend950
+        Cast(i8, f, RoundMode::CAST_RINT, 64);     // float -> int8_t is not a Cast pair on A2
+        Cast(f, f, RoundMode::CAST_RINT, 64);      // float -> float (rounding to integral) is
+    }
 }
 API_CASE_MAIN(api_misc)

@@ -147,7 +147,7 @@ struct Block {
     // vector mask registers (per core, persistent)
     bool counter_mode = false;
     uint64_t mask_hi = ~0ull, mask_lo = ~0ull;
-    alignas(8) uint8_t api_regs[128] = {};  // special registers of the vector APIs (DEQSCALE, CMPMASK, reduce SPRs; vector_support.h)
+    alignas(8) uint8_t api_regs[192] = {};  // special registers of the vector APIs (DEQSCALE, CMPMASK, reduce SPRs; vector_support.h)
     Flag flags[HE_MAX][8];
     uint8_t event_alloc[HE_MAX] = {};
     TPipeBase* pipe = nullptr;

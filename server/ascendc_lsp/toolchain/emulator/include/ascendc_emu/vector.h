@@ -5,6 +5,7 @@
 #ifndef ASCENDC_EMU_ASCENDC_EMU_VECTOR_H_
 #define ASCENDC_EMU_ASCENDC_EMU_VECTOR_H_
 #include "data_copy.h"
+#include "vector_dtypes.h"
 
 namespace AscendC {
 struct BinaryRepeatParams {
@@ -181,6 +182,7 @@ EMU_RT_FN void trace_vec(const char* api, const char* dtype, uint64_t elems, uin
                       const char* extra_k = nullptr, long long extra_v = 0)
 #if ASCENDC_EMU_RT_BODIES
 {
+    dtype_gate(api, dtype, loc);  // per-SoC element types (vector_dtypes.h)
     Ev ev;
     trace_begin(ev, P_V, api, loc);
     if (ev.on) {

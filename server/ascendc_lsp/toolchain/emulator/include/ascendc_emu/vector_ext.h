@@ -81,6 +81,7 @@ inline void Cast(const LocalTensor<T>& dst, const LocalTensor<U>& src, const Rou
     T* d = (T*)dst.ptr_;
     const U* s = (const U*)src.ptr_;
     if (std::is_same<T, half>::value && std::is_same<U, int32_t>::value) deq_note("Cast", loc);
+    cast_gate<T, U>(loc);
     RM m = rm_of(roundMode);
     run2("Cast", count, loc, [&](int64_t i) { d[i] = Caster<T, U>::go(s[i], m); }, dst, src);
 }
@@ -92,6 +93,7 @@ inline void Cast(const LocalTensor<T>& dst, const LocalTensor<U>& src, const Rou
     if (isSetMask) mask_arg_cont(256 / lsz, (int64_t)mask, "Cast", loc);
     int rep = check_repeat(repeatTime, "Cast", loc);
     if (std::is_same<T, half>::value && std::is_same<U, int32_t>::value) deq_note("Cast", loc);
+    cast_gate<T, U>(loc);
     RM m = rm_of(roundMode);
     run0("Cast", lsz, rep, loc, [&](uint8_t* d, const uint8_t* x) {
         U v; memcpy(&v, x, sizeof(U)); T r = Caster<T, U>::go(v, m); memcpy(d, &r, sizeof(T)); },
@@ -105,6 +107,7 @@ inline void Cast(const LocalTensor<T>& dst, const LocalTensor<U>& src, const Rou
     if (isSetMask) mask_arg_bits(256 / lsz, mask, "Cast", loc);
     int rep = check_repeat(repeatTime, "Cast", loc);
     if (std::is_same<T, half>::value && std::is_same<U, int32_t>::value) deq_note("Cast", loc);
+    cast_gate<T, U>(loc);
     RM m = rm_of(roundMode);
     run0("Cast", lsz, rep, loc, [&](uint8_t* d, const uint8_t* x) {
         U v; memcpy(&v, x, sizeof(U)); T r = Caster<T, U>::go(v, m); memcpy(d, &r, sizeof(T)); },

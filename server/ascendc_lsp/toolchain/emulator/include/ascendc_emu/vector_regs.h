@@ -21,6 +21,9 @@ struct VecRegs {
     uint8_t deq_set;          // SetDeqScale was called
     uint16_t mrg_counts[4];   // MrgSort / MrgSort4: proposals consumed from each list
     uint64_t vdeq_addr;       // CastDequant vector quantisation table (host UB pointer)
+    const char* gate_api[4];  // dtype_gate cache: (api, dtype) pairs already checked
+    const char* gate_type[4];
+    uint8_t gate_next;
 };
 static_assert(sizeof(VecRegs) <= sizeof(((Block*)nullptr)->api_regs), "VecRegs must fit Block::api_regs");
 inline VecRegs& vregs() { return *reinterpret_cast<VecRegs*>(blk().api_regs); }

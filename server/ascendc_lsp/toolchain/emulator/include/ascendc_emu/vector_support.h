@@ -8,75 +8,9 @@
 #define ASCENDC_EMU_ASCENDC_EMU_VECTOR_SUPPORT_H_
 #include "vector_ext.h"
 #include "vector_regs.h"
+#include "vector_dtypes.h"
 
 namespace ascendc_emu {
-
-// Element type names as knowledge/api/*.yaml spells them.
-template <class T> constexpr const char* cat_type() {
-    return std::is_same<T, half>::value ? "half" : std::is_same<T, bfloat16_t>::value ? "bfloat16_t"
-         : std::is_same<T, float>::value ? "float" : std::is_same<T, double>::value ? "double"
-         : std::is_same<T, int8_t>::value ? "int8_t" : std::is_same<T, uint8_t>::value ? "uint8_t"
-         : std::is_same<T, int16_t>::value ? "int16_t" : std::is_same<T, uint16_t>::value ? "uint16_t"
-         : std::is_same<T, int32_t>::value ? "int32_t" : std::is_same<T, uint32_t>::value ? "uint32_t"
-         : std::is_same<T, int64_t>::value ? "int64_t" : std::is_same<T, uint64_t>::value ? "uint64_t"
-         : std::is_same<T, bool>::value ? "bool" : "other";
-}
-
-// The SoC profile (knowledge/hardware/<name>.yaml) the running SoC belongs to: Ascend910B3 -> Ascend910B.
-EMU_RT_FN const char* soc_profile()
-#if ASCENDC_EMU_RT_BODIES
-{
-    const char* n = rt().soc.name;
-    auto starts = [&](const char* p) { return strncmp(n, p, strlen(p)) == 0; };
-    if (starts("Ascend910B")) return "Ascend910B";
-    if (starts("Ascend910_93") || starts("Ascend910C") || starts("Ascend910_9")) return "Ascend910_93";
-    if (starts("Ascend310P")) return "Ascend310P";
-    if (starts("Ascend310B")) return "Ascend310B";
-    if (starts("Ascend950")) return "Ascend950";
-    if (starts("Ascend910")) return "Ascend910A";
-    return "Ascend910B";  // the runner's fallback for an unknown SoC
-}
-#else
-;
-#endif
-
-// Checks `type` against a table "Ascend910B:half float;Ascend310P:half;..." for the running SoC. A SoC absent
-// from the table does not have the API. Reports api-dtype-unsupported (the real build rejects such a call with
-// "Failed to check dtype"); the call still runs so the rest of the kernel can be checked.
-EMU_RT_FN bool check_dtype(const char* api, const char* table, const char* type, const Loc& loc)
-#if ASCENDC_EMU_RT_BODIES
-{
-    const char* soc = soc_profile();
-    size_t sl = strlen(soc), tl = strlen(type);
-    for (const char* p = table; *p;) {
-        const char* colon = strchr(p, ':');
-        const char* end = strchr(p, ';');
-        if (!colon) break;
-        if (!end) end = p + strlen(p);
-        if ((size_t)(colon - p) == sl && !strncmp(p, soc, sl)) {
-            for (const char* q = colon + 1; q < end;) {
-                while (q < end && *q == ' ') q++;
-                const char* w = q;
-                while (q < end && *q != ' ') q++;
-                if ((size_t)(q - w) == tl && !strncmp(w, type, tl)) return true;
-            }
-            report_error("dtype-unsupported", "api-dtype-unsupported", P_V, api, loc,
-                         "%s does not support %s on %s (supported: %.*s); the NPU build rejects this call", api, type,
-                         rt().soc.name, (int)(end - colon - 1), colon + 1);
-            return false;
-        }
-        p = *end ? end + 1 : end;
-    }
-    report_error("api-unavailable", "api-dtype-unsupported", P_V, api, loc,
-                 "%s is not available on %s (the devkit documents it for other SoCs only)", api, rt().soc.name);
-    return false;
-}
-#else
-;
-#endif
-template <class T> inline bool check_dtype(const char* api, const char* table, const Loc& loc) {
-    return check_dtype(api, table, cat_type<T>(), loc);
-}
 
 // A raw UB address (a GetPhyAddr() value): must lie in this core's UB and be `align`-byte aligned. Records the
 // access for the race detector. Returns the host pointer, or nullptr when it must not be touched.
