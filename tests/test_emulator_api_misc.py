@@ -99,10 +99,12 @@ def test_fused_mul_add_family_bit_mask(binary: Path, tmp_path: Path) -> None:
 
 def test_shift_right_round_and_duplicate_from_tensor(binary: Path, tmp_path: Path) -> None:
     x = np.random.default_rng(7).integers(-1000, 1000, 64).astype(np.int32)
-    r = run_case(binary, 7, tmp_path, a=x)
+    r = run_case(binary, 7, tmp_path, a=x, soc="Ascend950")  # Duplicate from a tensor: Ascend950 only
     clean(r)
     assert np.array_equal(r.array(np.int32, 64), (x >> 3) + ((x >> 2) & 1))
     assert np.all(r.array(np.int32, 64, offset_bytes=256) == x[8])
+    r = run_case(binary, 7, tmp_path, a=x)
+    assert r.rc == 1 and r.checks() == {"api-unavailable"} and r.report[0]["api"] == "Duplicate"
 
 
 def test_ascend950_isasi_ops(binary: Path, tmp_path: Path) -> None:

@@ -17,6 +17,8 @@
 #define ASCENDC_EMU_DTYPES_Mull "Ascend950:int32_t uint32_t"
 #define ASCENDC_EMU_DTYPES_Neg "Ascend950:int8_t int16_t half int32_t float int64_t"
 #define ASCENDC_EMU_DTYPES_Truncate "Ascend950:half float bfloat16_t"
+#define ASCENDC_EMU_DTYPES_Duplicate_tensor                                                                   \
+    "Ascend950:bool int8_t uint8_t int16_t uint16_t half bfloat16_t int32_t uint32_t float int64_t uint64_t"
 #define ASCENDC_EMU_DTYPES_Shift_tensor "Ascend950:int8_t uint8_t int16_t uint16_t int32_t uint32_t int64_t uint64_t"
 
 namespace AscendC {
@@ -365,6 +367,7 @@ inline void ShiftRight(const LocalTensor<T>& dst, const LocalTensor<T>& src, con
 template <typename T>
 inline void Duplicate(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t& count, EMU_LOC) {
     using namespace ascendc_emu;
+    check_dtype<T>("Duplicate", ASCENDC_EMU_DTYPES_Duplicate_tensor, loc);  // this form exists on Ascend950 only
     begin_epoch(P_V);
     T v{};
     if (src.emu_check(0, 1, false, P_V, "Duplicate", loc)) memcpy(&v, src.ptr_, sizeof(T));
