@@ -62,10 +62,9 @@ class CaseRun:
 
 
 def _as_bytes(a: np.ndarray | bytes | None) -> bytes:
-    if a is None:
-        return bytes(64)
-    data = a if isinstance(a, bytes) else np.ascontiguousarray(a).tobytes()
-    return data + bytes((-len(data)) % 64 or 0) if data else bytes(64)
+    """Raw input bytes padded to a multiple of 64 (an absent input is 64 zero bytes)."""
+    data = b"" if a is None else a if isinstance(a, bytes) else np.ascontiguousarray(a).tobytes()
+    return data + bytes(-len(data) % 64) if data else bytes(64)
 
 
 def run_case(binary: Path, case: int, workdir: Path, a: np.ndarray | bytes | None = None,
