@@ -175,6 +175,7 @@ struct Block {
     // vector mask registers (per core, persistent)
     bool counter_mode = false;
     uint64_t mask_hi = ~0ull, mask_lo = ~0ull;
+    alignas(8) uint8_t api_regs[192] = {};  // special registers of the vector APIs (DEQSCALE, CMPMASK, reduce SPRs; vector_support.h)
     Flag flags[HE_MAX][8];
     uint8_t event_alloc[HE_MAX] = {};
     TPipeBase* pipe = nullptr;
@@ -201,7 +202,6 @@ struct Block {
     uint64_t sync_epoch = 0;
     int syncall_calls = 0;
     Loc sync_loc{nullptr, 0};
-    uint64_t acc_val = 0;   // the vector accumulator vcadd(nullptr, ...) writes and GetAccVal reads
     uint64_t ctrl = 0;      // the CTRL register (get_ctrl / set_ctrl)
     uint8_t xcnt[16] = {};  // CrossCoreWaitFlag counters per flagId (mode 0/1 sets seen by this core)
     int xwait_id = -1;      // the flagId this block waits on in CrossCoreWaitFlag

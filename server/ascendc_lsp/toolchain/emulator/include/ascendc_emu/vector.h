@@ -5,6 +5,7 @@
 #ifndef ASCENDC_EMU_ASCENDC_EMU_VECTOR_H_
 #define ASCENDC_EMU_ASCENDC_EMU_VECTOR_H_
 #include "data_copy.h"
+#include "vector_dtypes.h"
 
 namespace AscendC {
 struct BinaryRepeatParams {
@@ -186,6 +187,7 @@ EMU_RT_FN void trace_vec(const char* api, const char* dtype, uint64_t elems, uin
                       const char* extra_k = nullptr, long long extra_v = 0)
 #if ASCENDC_EMU_RT_BODIES
 {
+    dtype_gate(api, dtype, loc);  // per-SoC element types (vector_dtypes.h)
     Ev ev;
     trace_begin(ev, P_V, api, loc);
     if (ev.on) {
@@ -272,9 +274,9 @@ template <class T> inline calc_t<T> vabs(calc_t<T> a) { return a < 0 ? -a : a; }
         run2(#NAME, count, loc, [&](int64_t i) { calc_t<T> a = (calc_t<T>)x[i], b = (calc_t<T>)y[i];            \
             d[i] = (T)(EXPR); }, dst, src0, src1);                                                              \
     }                                                                                                           \
-    template <typename T, bool isSetMask = true>                                                                \
+    template <typename T, bool isSetMask = true, typename R = int64_t>                                          \
     inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,         \
-                     uint64_t mask, const int64_t repeatTime, const BinaryRepeatParams& p, EMU_LOC) {           \
+                     uint64_t mask, const R repeatTime, const BinaryRepeatParams& p, EMU_LOC) {                 \
         using namespace ascendc_emu;                                                                            \
         if (isSetMask) mask_arg_cont(256 / sizeof(T), (int64_t)mask, #NAME, loc);                               \
         int rep = check_repeat(repeatTime, #NAME, loc);                                                         \
@@ -282,9 +284,9 @@ template <class T> inline calc_t<T> vabs(calc_t<T> a) { return a < 0 ? -a : a; }
             calc_t<T> a = ld<T>(x), b = ld<T>(y); st<T>(d, (EXPR)); }, dst, p.dstBlkStride, p.dstRepStride,   \
             src_(src0, p.src0BlkStride, p.src0RepStride), src_(src1, p.src1BlkStride, p.src1RepStride));        \
     }                                                                                                           \
-    template <typename T, bool isSetMask = true>                                                                \
+    template <typename T, bool isSetMask = true, typename R = int64_t>                                          \
     inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,         \
-                     const uint64_t mask[], const int64_t repeatTime, const BinaryRepeatParams& p, EMU_LOC) {   \
+                     const uint64_t mask[], const R repeatTime, const BinaryRepeatParams& p, EMU_LOC) {         \
         using namespace ascendc_emu;                                                                            \
         if (isSetMask) mask_arg_bits(256 / sizeof(T), mask, #NAME, loc);                                        \
         int rep = check_repeat(repeatTime, #NAME, loc);                                                         \
