@@ -5,4 +5,5 @@
 #include "ascendc_emu/kernel_api.h"
 #include "ascendc_emu/vector_ext.h"
 #include "ascendc_emu/cube.h"
+#include "ascendc_emu/adv_api.h"
 #endif  // ASCENDC_EMU_KERNEL_OPERATOR_H_

@@ -1,0 +1,91 @@
+// Temporary-buffer model of the high-level (lib/) APIs, shared by the kernel side (which checks the
+// sharedTmpBuffer a kernel passes, or the UB the framework takes) and the host side
+// (host_include/tiling/adv_api_tiling.h: Get<Api>MaxMinTmpSize / Get<Api>TmpBufferFactorSize), so the sizes the
+// host returns and the sizes the kernel requires are one table. Plain C++ (no emulator state): both builds include it.
+//
+// The model is the one the devkit documents for the factor queries (docs/zh/api/SIMD-API/高阶API/数学计算/
+// Sin接口/GetSinTmpBufferFactorSize.md and its siblings): an API working on `n` elements of `typeSize` bytes per
+// pass needs maxLiveNodeCount * typeSize * n + extraBuf bytes, and one pass covers at least 256 B of input
+// (currentShapeSize * typeSize is rounded up to 256 B). Hence
+//     minValue = maxLiveNodeCount * 256 + extraBuf            (one 256-byte pass: correct, slowest)
+//     maxValue = maxLiveNodeCount * typeSize * n' + extraBuf  (n' = n rounded up to a whole 256-byte pass)
+// The per-API node counts are not published: these are the intermediates of the emulator's own sequence of
+// vector steps (fp32 intermediates count twice for a 16-bit type), chosen not to exceed what public kernels that
+// pass on the NPU provide.
+#ifndef ASCENDC_EMU_ASCENDC_EMU_ADV_TMP_SIZES_H_
+#define ASCENDC_EMU_ASCENDC_EMU_ADV_TMP_SIZES_H_
+#include <cstdint>
+
+namespace ascendc_emu_adv {
+
+enum class TmpKind : uint8_t {
+    Sigmoid, Tanh, Silu, Swish, Gelu, FasterGelu, FasterGeluV2, Log, Log2, Log10, Power, Sign, Sin, Cos, Tan,
+    Asin, Acos, Atan, Sinh, Cosh, Asinh, Acosh, Atanh, Erf, Erfc, Floor, Ceil, Round, Trunc, Frac, Rint, Exp, Xor,
+    Axpy, Clamp, Fmod, Hypot, Lgamma, Digamma, SinCos, IsInf, IsNan, Fma, Where, Logical, Bitwise, GeGLU, SwiGLU,
+    ReGlu, Count
+};
+
+struct TmpFactor {
+    const char* api;
+    uint32_t nodes16;  // maxLiveNodeCount for 1- and 2-byte element types
+    uint32_t nodes32;  // maxLiveNodeCount for 4-byte element types
+    uint32_t extra;    // extraBuf, bytes
+};
+
+// Indexed by TmpKind.
+constexpr TmpFactor kTmpFactors[] = {
+    {"Sigmoid", 4, 1, 0},  {"Tanh", 4, 1, 0},       {"Silu", 4, 1, 0},       {"Swish", 4, 1, 0},
+    {"Gelu", 4, 2, 0},     {"FasterGelu", 4, 1, 0}, {"FasterGeluV2", 4, 2, 0}, {"Log", 2, 0, 0},
+    {"Log2", 2, 0, 0},     {"Log10", 2, 0, 0},      {"Power", 6, 3, 0},      {"Sign", 2, 1, 0},
+    {"Sin", 6, 2, 0},      {"Cos", 6, 2, 0},        {"Tan", 8, 3, 0},        {"Asin", 8, 3, 0},
+    {"Acos", 8, 3, 0},     {"Atan", 8, 3, 0},       {"Sinh", 4, 1, 0},       {"Cosh", 6, 2, 0},
+    {"Asinh", 6, 2, 0},    {"Acosh", 6, 2, 0},      {"Atanh", 6, 2, 0},      {"Erf", 8, 3, 0},
+    {"Erfc", 8, 3, 0},     {"Floor", 2, 0, 0},      {"Ceil", 2, 0, 0},       {"Round", 2, 0, 0},
+    {"Trunc", 2, 0, 0},    {"Frac", 2, 1, 0},       {"Rint", 2, 0, 0},       {"Exp", 4, 2, 0},
+    {"Xor", 1, 1, 0},      {"Axpy", 2, 1, 0},       {"Clamp", 1, 1, 0},      {"Fmod", 6, 2, 0},
+    {"Hypot", 4, 2, 0},    {"Lgamma", 12, 5, 0},    {"Digamma", 12, 5, 0},   {"SinCos", 6, 2, 0},
+    {"IsInf", 0, 0, 0},    {"IsNan", 0, 0, 0},      {"Fma", 0, 0, 0},        {"Where", 0, 0, 0},
+    {"Logical", 0, 0, 0},  {"Bitwise", 0, 0, 0},    {"GeGLU", 4, 2, 0},      {"SwiGLU", 4, 2, 0},
+    {"ReGlu", 2, 1, 0},
+};
+static_assert(sizeof(kTmpFactors) / sizeof(kTmpFactors[0]) == (unsigned)TmpKind::Count, "one factor per TmpKind");
+
+constexpr uint32_t kPassBytes = 256;  // one vector repeat: the smallest pass the factor model allows
+
+inline void tmp_factor(TmpKind k, uint32_t typeSize, uint32_t& maxLiveNodeCount, uint32_t& extraBuf) {
+    const TmpFactor& f = kTmpFactors[(unsigned)k];
+    maxLiveNodeCount = typeSize >= 4 ? f.nodes32 : f.nodes16;
+    extraBuf = f.extra;
+}
+
+inline uint32_t tmp_min_bytes(TmpKind k, uint32_t typeSize) {
+    uint32_t nodes = 0, extra = 0;
+    tmp_factor(k, typeSize, nodes, extra);
+    return nodes * kPassBytes + extra;
+}
+
+inline uint32_t tmp_max_bytes(TmpKind k, uint32_t typeSize, uint64_t elements) {
+    uint32_t nodes = 0, extra = 0;
+    tmp_factor(k, typeSize, nodes, extra);
+    if (typeSize == 0) typeSize = 1;
+    uint64_t bytes = elements * typeSize;
+    bytes = (bytes + kPassBytes - 1) / kPassBytes * kPassBytes;
+    if (bytes < kPassBytes) bytes = kPassBytes;
+    uint64_t v = (uint64_t)nodes * bytes + extra;
+    return v > 0xffffffffull ? 0xffffffffu : (uint32_t)v;
+}
+
+// ---- row-wise APIs (softmax family, norms, reductions): sizes in bytes for a [rows, cols] problem.
+// Softmax keeps per pass: the fp32 copy of the rows it works on (16-bit inputs), one fp32 exp/scratch row block
+// and the per-row max and sum broadcast to one 32-byte block each (8 floats per row).
+inline uint32_t softmax_tmp_bytes(uint32_t rows, uint32_t cols, uint32_t typeSize, bool flash) {
+    uint64_t f32row = (uint64_t)cols * 4;
+    uint64_t per_row = (typeSize < 4 ? f32row : 0) + f32row + 2 * 32 + (flash ? 2 * 32 : 0);
+    uint64_t v = per_row * rows;
+    return v > 0xffffffffull ? 0xffffffffu : (uint32_t)v;
+}
+// The smallest pass of the softmax family works on 8 rows (one 32-byte block of per-row results).
+inline uint32_t softmax_min_rows(uint32_t rows) { return rows < 8 ? (rows ? rows : 1) : 8; }
+
+}  // namespace ascendc_emu_adv
+#endif  // ASCENDC_EMU_ASCENDC_EMU_ADV_TMP_SIZES_H_
