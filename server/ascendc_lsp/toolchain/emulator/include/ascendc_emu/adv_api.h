@@ -3,4 +3,5 @@
 #ifndef ASCENDC_EMU_ASCENDC_EMU_ADV_API_H_
 #define ASCENDC_EMU_ASCENDC_EMU_ADV_API_H_
 #include "adv_math.h"
+#include "adv_reduce.h"
 #endif  // ASCENDC_EMU_ASCENDC_EMU_ADV_API_H_

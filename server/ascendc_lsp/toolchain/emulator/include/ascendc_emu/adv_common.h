@@ -14,7 +14,7 @@
 #include <initializer_list>
 #include <vector>
 #include "vector_ext.h"
-#include "adv_tmp_sizes.h"
+#include "adv_shared.h"
 
 namespace ascendc_emu {
 namespace adv {
@@ -184,4 +184,7 @@ inline bool elementwise(const char* api, TmpKind kind, const LocalTensor<D>& dst
 
 }  // namespace adv
 }  // namespace ascendc_emu
+// The element-type condition most high-level APIs document (half, float), and a list of traced vector steps.
+#define ASCENDC_EMU_HF (::ascendc_emu::adv::is_f16_or_f32<T>::value)
+#define ASCENDC_EMU_STEPS(...) (std::initializer_list<const char*>{__VA_ARGS__})
 #endif  // ASCENDC_EMU_ASCENDC_EMU_ADV_COMMON_H_

@@ -162,8 +162,6 @@ inline void scalar_op(const char* api, TmpKind kind, const LocalTensor<T>& dst, 
                                   srcTensor.GetSize(), STEPS, loc, FN);                                         \
     }
 
-#define ASCENDC_EMU_HF (::ascendc_emu::adv::is_f16_or_f32<T>::value)
-#define ASCENDC_EMU_STEPS(...) (std::initializer_list<const char*>{__VA_ARGS__})
 
 namespace AscendC {
 using ascendc_emu::adv::unary;

@@ -1,4 +1,5 @@
-// Temporary-buffer model of the high-level (lib/) APIs, shared by the kernel side (which checks the
+// What the kernel side and the host side of the high-level (lib/) APIs share: the enums both sides name
+// (AscendC::ReducePattern, TopKMode, ...) and the temporary-buffer model, used by the kernel side (which checks the
 // sharedTmpBuffer a kernel passes, or the UB the framework takes) and the host side
 // (host_include/tiling/adv_api_tiling.h: Get<Api>MaxMinTmpSize / Get<Api>TmpBufferFactorSize), so the sizes the
 // host returns and the sizes the kernel requires are one table. Plain C++ (no emulator state): both builds include it.
@@ -12,9 +13,17 @@
 // The per-API node counts are not published: these are the intermediates of the emulator's own sequence of
 // vector steps (fp32 intermediates count twice for a 16-bit type), chosen not to exceed what public kernels that
 // pass on the NPU provide.
-#ifndef ASCENDC_EMU_ASCENDC_EMU_ADV_TMP_SIZES_H_
-#define ASCENDC_EMU_ASCENDC_EMU_ADV_TMP_SIZES_H_
+#ifndef ASCENDC_EMU_ASCENDC_EMU_ADV_SHARED_H_
+#define ASCENDC_EMU_ASCENDC_EMU_ADV_SHARED_H_
 #include <cstdint>
+
+namespace AscendC {
+// docs/zh/api/SIMD-API/高阶API/归约操作/ReduceSum接口/GetReduceSumMaxMinTmpSize.md (host) and NormalizeConfig (kernel)
+enum class ReducePattern : uint32_t {
+    AR = 0, RA = 1, R, ARA, ARAR, ARARA, ARARAR, ARARARA, ARARARAR, ARARARARA, RAR, RARA, RARAR, RARARA, RARARAR,
+    RARARARA,
+};
+}  // namespace AscendC
 
 namespace ascendc_emu_adv {
 
@@ -75,6 +84,40 @@ inline uint32_t tmp_max_bytes(TmpKind k, uint32_t typeSize, uint64_t elements) {
     return v > 0xffffffffull ? 0xffffffffu : (uint32_t)v;
 }
 
+inline uint32_t align32(uint64_t bytes) { return (uint32_t)((bytes + 31) / 32 * 32); }
+
+// Sum / Mean (归约操作/Sum接口, Mean接口): per pass one row; the tree keeps one partial per 256-byte repeat of the
+// row (in the accumulation type), and Mean with a wider accType a converted copy of the row.
+inline uint32_t sum_tmp_bytes(uint32_t n, uint32_t typeSize) {
+    uint64_t reps = ((uint64_t)n * typeSize + 255) / 256;
+    return align32((reps ? reps : 1) * typeSize);
+}
+inline uint32_t mean_tmp_bytes(uint32_t n, uint32_t srcTypeSize, uint32_t accTypeSize) {
+    uint32_t copy = accTypeSize != srcTypeSize ? align32((uint64_t)n * accTypeSize) : 0;
+    return copy + sum_tmp_bytes(n, accTypeSize);
+}
+// Pattern reductions (ReduceSum/Max/Min/Mean/Prod/Any/All with AR or RA) over a [d0, d1] tile whose last axis is
+// padded to 32 B: AR keeps the partials of one row (min) or of every row (max); RA one accumulator row.
+inline void reduce_tmp_bytes(uint32_t d0, uint32_t d1, uint32_t typeSize, bool ar, uint32_t& maxValue,
+                             uint32_t& minValue) {
+    uint32_t inner = align32((uint64_t)d1 * typeSize);
+    if (ar) {
+        uint64_t reps = ((uint64_t)inner + 255) / 256;
+        minValue = align32((reps ? reps : 1) * typeSize);
+        uint64_t mx = (uint64_t)minValue * (d0 ? d0 : 1);
+        maxValue = mx > 0xffffffffull ? 0xffffffffu : (uint32_t)mx;
+    } else {
+        minValue = inner;
+        maxValue = inner;
+    }
+}
+// CumSum (数学计算/CumSum接口): the fp32 running row (16-bit inputs) plus, along the last axis, a transposed copy.
+inline uint32_t cumsum_tmp_bytes(uint32_t outter, uint32_t inner, uint32_t typeSize, bool lastAxis) {
+    uint64_t row = typeSize < 4 ? (uint64_t)inner * 4 : 0;
+    uint64_t v = row + (lastAxis ? (uint64_t)outter * inner * 4 : 0);
+    return align32(v);
+}
+
 // ---- row-wise APIs (softmax family, norms, reductions): sizes in bytes for a [rows, cols] problem.
 // Softmax keeps per pass: the fp32 copy of the rows it works on (16-bit inputs), one fp32 exp/scratch row block
 // and the per-row max and sum broadcast to one 32-byte block each (8 floats per row).
@@ -88,4 +131,4 @@ inline uint32_t softmax_tmp_bytes(uint32_t rows, uint32_t cols, uint32_t typeSiz
 inline uint32_t softmax_min_rows(uint32_t rows) { return rows < 8 ? (rows ? rows : 1) : 8; }
 
 }  // namespace ascendc_emu_adv
-#endif  // ASCENDC_EMU_ASCENDC_EMU_ADV_TMP_SIZES_H_
+#endif  // ASCENDC_EMU_ASCENDC_EMU_ADV_SHARED_H_
