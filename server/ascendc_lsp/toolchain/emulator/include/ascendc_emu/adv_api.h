@@ -4,4 +4,5 @@
 #define ASCENDC_EMU_ASCENDC_EMU_ADV_API_H_
 #include "adv_math.h"
 #include "adv_reduce.h"
+#include "adv_softmax.h"
 #endif  // ASCENDC_EMU_ASCENDC_EMU_ADV_API_H_

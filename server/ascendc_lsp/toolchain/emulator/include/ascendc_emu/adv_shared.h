@@ -15,6 +15,7 @@
 // pass on the NPU provide.
 #ifndef ASCENDC_EMU_ASCENDC_EMU_ADV_SHARED_H_
 #define ASCENDC_EMU_ASCENDC_EMU_ADV_SHARED_H_
+#include <cstddef>
 #include <cstdint>
 
 namespace AscendC {
@@ -118,17 +119,50 @@ inline uint32_t cumsum_tmp_bytes(uint32_t outter, uint32_t inner, uint32_t typeS
     return align32(v);
 }
 
-// ---- row-wise APIs (softmax family, norms, reductions): sizes in bytes for a [rows, cols] problem.
-// Softmax keeps per pass: the fp32 copy of the rows it works on (16-bit inputs), one fp32 exp/scratch row block
-// and the per-row max and sum broadcast to one 32-byte block each (8 floats per row).
-inline uint32_t softmax_tmp_bytes(uint32_t rows, uint32_t cols, uint32_t typeSize, bool flash) {
-    uint64_t f32row = (uint64_t)cols * 4;
-    uint64_t per_row = (typeSize < 4 ? f32row : 0) + f32row + 2 * 32 + (flash ? 2 * 32 : 0);
-    uint64_t v = per_row * rows;
+// ---- softmax family (激活函数/SoftMax接口/*.md): rows are processed in passes of splitM rows; one row of a pass
+// keeps its fp32 exp row, an fp32 copy of a 16-bit input (and of the second input for SoftmaxGrad), and the
+// row's max and sum as 32-byte blocks (two more for the update forms of the flash variants).
+enum class SmKind : uint8_t { SoftMax, LogSoftMax, Flash, FlashV2, FlashV3, Grad };
+constexpr uint32_t sm_row_bytes(SmKind kind, uint32_t k, uint32_t typeSize, bool update) {
+    uint64_t row = (uint64_t)k * 4;
+    uint64_t v = row + (typeSize < 4 ? row : 0) + 64;
+    if (kind == SmKind::Grad) v += row;
+    if (update && (kind == SmKind::Flash || kind == SmKind::FlashV2 || kind == SmKind::FlashV3)) v += 64;
     return v > 0xffffffffull ? 0xffffffffu : (uint32_t)v;
 }
-// The smallest pass of the softmax family works on 8 rows (one 32-byte block of per-row results).
-inline uint32_t softmax_min_rows(uint32_t rows) { return rows < 8 ? (rows ? rows : 1) : 8; }
+constexpr uint32_t sm_min_bytes(SmKind kind, uint32_t m, uint32_t k, uint32_t typeSize, bool update) {
+    return m ? sm_row_bytes(kind, k, typeSize, update) : 0;
+}
+constexpr uint32_t sm_max_bytes(SmKind kind, uint32_t m, uint32_t k, uint32_t typeSize, bool update) {
+    uint64_t v = (uint64_t)m * sm_row_bytes(kind, k, typeSize, update);
+    return v > 0xffffffffull ? 0xffffffffu : (uint32_t)v;
+}
+// The 16 SoftMaxTiling fields (SoftMax-Tiling使用说明.md order) for an [m, k] problem given the tmp space:
+// splitM rows per pass (as many as fit), rangeM full passes, tailM rows left.
+constexpr void sm_tiling(uint32_t m, uint32_t k, uint32_t rowBytes, uint32_t localWorkSpaceSize, uint32_t blkElems,
+                         uint32_t out[16]) {
+    uint32_t split = rowBytes ? localWorkSpaceSize / rowBytes : 0;
+    if (split > m) split = m;
+    out[0] = m; out[1] = k; out[2] = m * k;
+    out[3] = m; out[4] = blkElems; out[5] = m * blkElems;
+    out[6] = split; out[7] = k; out[8] = split * k;
+    out[9] = split; out[10] = blkElems; out[11] = split * blkElems;
+    out[12] = split ? m / split : 0;
+    out[13] = split ? m % split : 0;
+    out[14] = out[13] * k;
+    out[15] = out[13] * blkElems;
+}
+// Shape of a host ge::Shape-like dims list as [m, k]: k the last axis, m the product of the others.
+template <class Dims>
+inline void sm_mk(const Dims& dims, uint32_t& m, uint32_t& k) {
+    m = 1; k = 0;
+    size_t n = dims.size();
+    for (size_t i = 0; i < n; i++) {
+        if (i + 1 == n) k = (uint32_t)dims[i];
+        else m *= (uint32_t)dims[i];
+    }
+    if (n == 0) m = 0;
+}
 
 }  // namespace ascendc_emu_adv
 #endif  // ASCENDC_EMU_ASCENDC_EMU_ADV_SHARED_H_
