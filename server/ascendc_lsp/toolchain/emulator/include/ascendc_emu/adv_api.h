@@ -5,4 +5,6 @@
 #include "adv_math.h"
 #include "adv_reduce.h"
 #include "adv_softmax.h"
+#include "adv_transform.h"
+#include "adv_quant.h"
 #endif  // ASCENDC_EMU_ASCENDC_EMU_ADV_API_H_

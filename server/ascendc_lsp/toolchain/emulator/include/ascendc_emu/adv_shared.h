@@ -32,7 +32,7 @@ enum class TmpKind : uint8_t {
     Sigmoid, Tanh, Silu, Swish, Gelu, FasterGelu, FasterGeluV2, Log, Log2, Log10, Power, Sign, Sin, Cos, Tan,
     Asin, Acos, Atan, Sinh, Cosh, Asinh, Acosh, Atanh, Erf, Erfc, Floor, Ceil, Round, Trunc, Frac, Rint, Exp, Xor,
     Axpy, Clamp, Fmod, Hypot, Lgamma, Digamma, SinCos, IsInf, IsNan, Fma, Where, Logical, Bitwise, GeGLU, SwiGLU,
-    ReGlu, Count
+    ReGlu, AscendQuant, AscendDequant, AscendAntiQuant, Count
 };
 
 struct TmpFactor {
@@ -56,7 +56,7 @@ constexpr TmpFactor kTmpFactors[] = {
     {"Hypot", 4, 2, 0},    {"Lgamma", 12, 5, 0},    {"Digamma", 12, 5, 0},   {"SinCos", 6, 2, 0},
     {"IsInf", 0, 0, 0},    {"IsNan", 0, 0, 0},      {"Fma", 0, 0, 0},        {"Where", 0, 0, 0},
     {"Logical", 0, 0, 0},  {"Bitwise", 0, 0, 0},    {"GeGLU", 4, 2, 0},      {"SwiGLU", 4, 2, 0},
-    {"ReGlu", 2, 1, 0},
+    {"ReGlu", 2, 1, 0},    {"AscendQuant", 2, 1, 0}, {"AscendDequant", 2, 2, 0}, {"AscendAntiQuant", 2, 1, 0},
 };
 static_assert(sizeof(kTmpFactors) / sizeof(kTmpFactors[0]) == (unsigned)TmpKind::Count, "one factor per TmpKind");
 

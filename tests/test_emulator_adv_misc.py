@@ -1,0 +1,80 @@
+"""High-level arrangement, filter and quantisation APIs on the emulator against NumPy (tests/emulator_cpp/
+adv_misc.cpp): Broadcast along both axes (and in place), Fill of GM, Pad / UnPad, Select with a byte mask, DropOut
+in byte and bit modes, AscendQuant (the documented half chain, round half to even, saturation), AscendDequant
+(calCount of each row, rows padded to 32 B), AscendAntiQuant per channel and transposed per tensor."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from tests.test_emulator_headers import CPP, _compile, _run
+
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(shutil.which("g++") is None, reason="g++ not installed"),
+]
+
+SLOT = 1024
+f16, f32 = np.float16, np.float32
+
+
+def _quant(x: np.ndarray, scale: np.ndarray | float, offset: float) -> np.ndarray:
+    """AscendQuant.md: operands converted to half, product and sum rounded to half, rint, saturate to int8."""
+    t = (x.astype(f16).astype(f32) * np.asarray(scale).astype(f16).astype(f32)).astype(f16)
+    u = (t.astype(f32) + np.float32(f16(offset))).astype(f16).astype(f32)
+    return np.clip(np.rint(u), -128, 127).astype(np.int8)
+
+
+def test_arrangement_filter_quant(tmp_path: Path) -> None:
+    _compile(CPP / "adv_misc.cpp", tmp_path / "misc")
+    rng = np.random.default_rng(5)
+    x = rng.uniform(-4, 4, 1024).astype(f32)
+    q = rng.integers(-1000, 1000, 256).astype(np.int32)
+    m = rng.integers(0, 256, 256).astype(np.uint8)
+    m[::3] = 0
+    x.tofile(tmp_path / "x.bin")
+    q.tofile(tmp_path / "q.bin")
+    m.tofile(tmp_path / "m.bin")
+    rc, report, trace = _run(tmp_path / "misc", tmp_path)
+    assert rc == 0 and report == [], report
+    z = np.fromfile(tmp_path / "z.out.bin", dtype=np.uint8).reshape(16, SLOT)
+
+    def slot(i: int, dt: type, n: int) -> np.ndarray:
+        return z[i].view(dt)[:n]
+
+    np.testing.assert_array_equal(slot(0, f32, 120).reshape(4, 30), np.repeat(x[:4, None], 30, 1))
+    np.testing.assert_array_equal(slot(1, f32, 128).reshape(8, 16), np.tile(x[16:32], (8, 1)))
+    pad = np.full((8, 8), 5, f32)
+    pad[:, :7] = x[:56].reshape(8, 7)
+    np.testing.assert_array_equal(slot(2, f32, 64).reshape(8, 8), pad)
+    np.testing.assert_array_equal(slot(3, f32, 48).reshape(8, 6), x[:64].reshape(8, 8)[:, 1:7])
+    h = x[:64].astype(f16).reshape(4, 16)
+    mk = m[:128].reshape(4, 32)[:, :16]
+    np.testing.assert_array_equal(slot(4, f16, 64).reshape(4, 16), np.where(mk == 0, h, f16(9)))
+    keep = mk != 0
+    np.testing.assert_array_equal(slot(5, f32, 64).reshape(4, 16),
+                                  np.where(keep, x[:64].reshape(4, 16) * np.float32(1 / np.float32(0.8)), 0))
+    bits = np.unpackbits(m[:32], bitorder="little").reshape(4, 64).astype(bool)
+    np.testing.assert_array_equal(slot(6, f32, 256).reshape(4, 64), np.where(bits, x[:256].reshape(4, 64) * 2, 0))
+    np.testing.assert_array_equal(slot(7, np.int8, 256), _quant(x[:256], 3.0, 1.5))
+    np.testing.assert_array_equal(slot(8, np.int8, 256), _quant(x[:256], np.resize(x[512:528], 256), 0.25))
+    deq = np.zeros((4, 64), f32)
+    deq[:, :40] = q.reshape(4, 64)[:, :40].astype(f32) * x[768:808]
+    np.testing.assert_array_equal(slot(9, f32, 256).reshape(4, 64), deq)
+    np.testing.assert_array_equal(slot(10, f16, 128), (q[:128].astype(f32) * np.float32(0.5)).astype(f16))
+    i8 = np.clip(np.rint(x[:256].astype(f16).astype(f32)), -128, 127).astype(np.int8).reshape(8, 32)
+    off, scl = x[256:288].astype(f16), x[288:320].astype(f16)
+    want = ((i8.astype(f32) + off.astype(f32)).astype(f16).astype(f32) * scl.astype(f32)).astype(f16)
+    np.testing.assert_array_equal(slot(11, f16, 256).reshape(8, 32), want)
+    want_t = ((i8.astype(f32) - 2).astype(f16).astype(f32) * np.float32(0.5)).astype(f16)
+    np.testing.assert_array_equal(slot(12, f16, 256).reshape(8, 32), want_t)
+    g = np.fromfile(tmp_path / "g.out.bin", dtype=np.uint16)
+    assert np.all(g[:200].view(f16) == 7) and np.all(g[200:] == 0xFFFF)  # Fill wrote exactly 200 elements
+    fills = [e for e in trace if e.get("adv") == "Fill" and e["pipe"] == "mte3"]
+    assert fills and fills[0]["bytes"] == 400
+    assert {"BroadCast", "Broadcast", "Pad", "UnPad", "Select", "DropOut", "AscendQuant", "AscendDequant",
+            "AscendAntiQuant"} <= {e.get("adv") for e in trace}
