@@ -7,4 +7,5 @@
 #include "adv_softmax.h"
 #include "adv_transform.h"
 #include "adv_quant.h"
+#include "adv_norm.h"
 #endif  // ASCENDC_EMU_ASCENDC_EMU_ADV_API_H_
