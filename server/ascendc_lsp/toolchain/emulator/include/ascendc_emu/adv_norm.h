@@ -98,11 +98,10 @@ EMU_RT_FN bool check_shape(const char* api, uint32_t rows, uint32_t h, uint32_t 
 #else
 ;
 #endif
-// Temporary space of the row-wise norms: fp32 rows of the last axis (x - mean, its square, and a 16-bit input's
-// fp32 copy), one pass of at least one row; the tiling's tmpBufSize (bytes, as the host shims fill it) must fit.
-inline uint64_t row_tmp(uint32_t h, uint32_t typeSize, uint32_t rows_f32) {
-    return (uint64_t)h * 4 * (rows_f32 + (typeSize < 4 ? 1 : 0)) + 64;
-}
+// Temporary space (adv_shared.h, the sizes the host queries return): at least one row per pass; the tiling's
+// tmpBufSize (bytes, as the host shims fill it) must fit in what the kernel passes.
+using ascendc_emu_adv::NormKind;
+inline uint64_t row_tmp(NormKind k, uint32_t h, uint32_t typeSize) { return ascendc_emu_adv::norm_row_tmp(k, h, typeSize); }
 template <class T>
 inline bool tmp(const char* api, const LocalTensor<uint8_t>* t, uint32_t tilingBytes, uint64_t need, uint64_t use,
                 const Loc& loc) {
@@ -140,7 +139,7 @@ inline void layernorm(const LocalTensor<T>& out, const LocalTensor<T>& mean, con
     ok = ok && gamma.emu_check(0, h, false, P_V, api, loc) && beta.emu_check(0, h, false, P_V, api, loc);
     ok = ok && out.emu_check(0, (uint64_t)rows * h, true, P_V, api, loc);
     ok = ok && mean.emu_check(0, rows, true, P_V, api, loc) && var.emu_check(0, rows, true, P_V, api, loc);
-    ok = ok && tmp<T>(api, t, tl.tmpBufSize, row_tmp(h, sizeof(T), 2), rows * row_tmp(h, sizeof(T), 2), loc);
+    ok = ok && tmp<T>(api, t, tl.tmpBufSize, row_tmp(NormKind::LayerNorm, h, sizeof(T)), rows * row_tmp(NormKind::LayerNorm, h, sizeof(T)), loc);
     if (ok) {
         std::vector<float> v(h), d(h);
         const float inv = 1.0f / (float)oh;
@@ -183,7 +182,7 @@ inline void layernorm_ar(const char* api, const LocalTensor<T>& out, const Local
         if (mean) ok = ok && mean->emu_check(0, a, true, P_V, api, loc);
         ok = ok && rstdOrVar.emu_check(0, a, true, P_V, api, loc);
     }
-    ok = ok && tmp<T>(api, t, 0, row_tmp(rp, sizeof(T), 2), a * row_tmp(rp, sizeof(T), 2), loc);
+    ok = ok && tmp<T>(api, t, 0, row_tmp(NormKind::LayerNormAR, rp, sizeof(T)), a * row_tmp(NormKind::LayerNormAR, rp, sizeof(T)), loc);
     if (ok) {
         std::vector<float> v(rp), d(rp);
         const float inv = 1.0f / (float)r;
@@ -232,7 +231,7 @@ inline void rmsnorm(const LocalTensor<T>& dst, const LocalTensor<T>& src, const 
     bool ok = check_shape(api, rows, h, oh, sizeof(T), "RmsNormTiling [bLength*sLength, hLength]", loc);
     ok = ok && src.emu_check(0, (uint64_t)rows * h, false, P_V, api, loc) && gamma.emu_check(0, h, false, P_V, api, loc);
     ok = ok && dst.emu_check(0, (uint64_t)rows * h, true, P_V, api, loc);
-    ok = ok && tmp<T>(api, t, 0, row_tmp(h, sizeof(T), 1), rows * row_tmp(h, sizeof(T), 1), loc);
+    ok = ok && tmp<T>(api, t, 0, row_tmp(NormKind::RmsNorm, h, sizeof(T)), rows * row_tmp(NormKind::RmsNorm, h, sizeof(T)), loc);
     if (ok) {
         std::vector<float> v(h);
         const float inv = tl.reciprocalOfHLength > 0 ? tl.reciprocalOfHLength : 1.0f / (float)oh;
@@ -270,7 +269,7 @@ inline void deepnorm(const LocalTensor<T>& dst, const LocalTensor<T>& mean, cons
     ok = ok && gamma.emu_check(0, h, false, P_V, api, loc) && beta.emu_check(0, h, false, P_V, api, loc);
     ok = ok && dst.emu_check(0, (uint64_t)rows * h, true, P_V, api, loc);
     ok = ok && mean.emu_check(0, rows, true, P_V, api, loc) && rstd.emu_check(0, rows, true, P_V, api, loc);
-    ok = ok && tmp<T>(api, t, tl.tmpBufSize, row_tmp(h, sizeof(T), 3), rows * row_tmp(h, sizeof(T), 3), loc);
+    ok = ok && tmp<T>(api, t, tl.tmpBufSize, row_tmp(NormKind::DeepNorm, h, sizeof(T)), rows * row_tmp(NormKind::DeepNorm, h, sizeof(T)), loc);
     if (ok) {
         std::vector<float> x1(h), v(h);
         const float inv = 1.0f / (float)oh;
@@ -307,7 +306,7 @@ inline void batchnorm(const LocalTensor<T>& out, const LocalTensor<T>& mean, con
     ok = ok && gamma.emu_check(0, b, false, P_V, api, loc) && beta.emu_check(0, b, false, P_V, api, loc);
     ok = ok && out.emu_check(0, (uint64_t)b * f, true, P_V, api, loc);
     ok = ok && mean.emu_check(0, f, true, P_V, api, loc) && var.emu_check(0, f, true, P_V, api, loc);
-    ok = ok && tmp<T>(api, t, tl.tmpBufSize, (uint64_t)f * 4 * 3, (uint64_t)f * 4 * 3, loc);
+    ok = ok && tmp<T>(api, t, tl.tmpBufSize, ascendc_emu_adv::batchnorm_tmp(f), ascendc_emu_adv::batchnorm_tmp(f), loc);
     if (ok) {
         std::vector<float> col(b);
         const float inv = 1.0f / (float)b;
@@ -351,7 +350,7 @@ inline void groupnorm(const LocalTensor<T>& out, const LocalTensor<T>& mean, con
     ok = ok && x.emu_check(0, total, false, P_V, api, loc) && out.emu_check(0, total, true, P_V, api, loc);
     ok = ok && gamma.emu_check(0, c, false, P_V, api, loc) && beta.emu_check(0, c, false, P_V, api, loc);
     ok = ok && mean.emu_check(0, (uint64_t)n * g, true, P_V, api, loc) && var.emu_check(0, (uint64_t)n * g, true, P_V, api, loc);
-    ok = ok && tmp<T>(api, t, tl.tmpBufSize, (uint64_t)d * hw * 4 * 2, total * 4, loc);
+    ok = ok && tmp<T>(api, t, tl.tmpBufSize, ascendc_emu_adv::groupnorm_tmp(d * hw), total * 4, loc);
     if (ok) {
         const uint32_t m = d * hw;
         std::vector<float> v(m);
@@ -514,7 +513,7 @@ inline void welford_update(const LocalTensor<U>& oMean, const LocalTensor<U>& oV
     ok = ok && x.emu_check(0, n, false, P_V, api, loc) && iMean.emu_check(0, n, false, P_V, api, loc) &&
          iVar.emu_check(0, n, false, P_V, api, loc);
     ok = ok && oMean.emu_check(0, n, true, P_V, api, loc) && oVar.emu_check(0, n, true, P_V, api, loc);
-    ok = ok && tmp<float>(api, t, 0, (uint64_t)256, (uint64_t)n * 4 * 2, loc);
+    ok = ok && tmp<float>(api, t, 0, ascendc_emu_adv::welford_update_min_tmp(), ascendc_emu_adv::welford_update_max_tmp(n), loc);
     if (ok)
         for (uint32_t i = 0; i < n; i++) {
             const float m0 = ld(iMean, i), v0 = ld(iVar, i);
@@ -552,7 +551,7 @@ inline void welford_finalize(const LocalTensor<float>& oMean, const LocalTensor<
     ok = ok && iMean.emu_check(0, n, false, P_V, api, loc) && iVar.emu_check(0, n, false, P_V, api, loc);
     if (counts) ok = ok && counts->emu_check(0, n, false, P_V, api, loc);
     ok = ok && oMean.emu_check(0, 1, true, P_V, api, loc) && oVar.emu_check(0, 1, true, P_V, api, loc);
-    ok = ok && tmp<float>(api, t, 0, (uint64_t)n * 4, (uint64_t)n * 4 * 2, loc);
+    ok = ok && tmp<float>(api, t, 0, ascendc_emu_adv::welford_finalize_tmp(n), ascendc_emu_adv::welford_finalize_tmp(n), loc);
     if (ok) {
         std::vector<float> v(n), cnt(n);
         for (uint32_t i = 0; i < n; i++) {
@@ -638,7 +637,7 @@ inline void ln_grad(const LocalTensor<T>& pdx, const LocalTensor<T>& resForGamma
     ok = ok && var.emu_check(0, rows, false, P_V, api, loc) && mean.emu_check(0, rows, false, P_V, api, loc);
     ok = ok && gamma.emu_check(0, h, false, P_V, api, loc);
     ok = ok && pdx.emu_check(0, n, true, P_V, api, loc) && resForGamma.emu_check(0, n, true, P_V, api, loc);
-    ok = ok && tmp<T>(api, t, tl.stackBufferSize, row_tmp(h, sizeof(T), 4), rows * row_tmp(h, sizeof(T), 4), loc);
+    ok = ok && tmp<T>(api, t, tl.stackBufferSize, row_tmp(NormKind::LayerNormGrad, h, sizeof(T)), rows * row_tmp(NormKind::LayerNormGrad, h, sizeof(T)), loc);
     if (ok) {
         std::vector<float> a(h), b(h), c(h), dm(h), pxl(h);
         const float inv = 1.0f / (float)oh;
@@ -678,7 +677,7 @@ inline void ln_grad_beta(const LocalTensor<T>& pdGamma, const LocalTensor<T>& pd
     const uint64_t n = (uint64_t)rows * h;
     ok = ok && dy.emu_check(0, n, false, P_V, api, loc) && resForGamma.emu_check(0, n, false, P_V, api, loc);
     ok = ok && pdGamma.emu_check(0, h, true, P_V, api, loc) && pdBeta.emu_check(0, h, true, P_V, api, loc);
-    ok = ok && tmp<T>(api, t, tl.stackBufferSize, (uint64_t)h * 4 * 2, (uint64_t)h * 4 * 2, loc);
+    ok = ok && tmp<T>(api, t, tl.stackBufferSize, ascendc_emu_adv::lngradbeta_tmp(h), ascendc_emu_adv::lngradbeta_tmp(h), loc);
     if (ok)
         for (uint32_t k = 0; k < h; k++) {
             float g = 0, b = 0;  // the rows are added one after another (Add of row vectors)

@@ -24,6 +24,22 @@ enum class ReducePattern : uint32_t {
     AR = 0, RA = 1, R, ARA, ARAR, ARARA, ARARAR, ARARARA, ARARARAR, ARARARARA, RAR, RARA, RARAR, RARARA, RARARAR,
     RARARARA,
 };
+// Configs the host queries take too (数学计算/Sin接口/GetSinMaxMinTmpSize.md, Cos接口/...; 排序操作/TopK*.md).
+enum class SinAlgo { POLYNOMIAL_APPROXIMATION = 0, RADIAN_REDUCTION };
+struct SinConfig { SinAlgo algo = SinAlgo::POLYNOMIAL_APPROXIMATION; };
+constexpr SinConfig defaultSinConfig{};
+enum class CosAlgo { POLYNOMIAL_APPROXIMATION = 0, RADIAN_REDUCTION };
+struct CosConfig { CosAlgo algo = CosAlgo::POLYNOMIAL_APPROXIMATION; };
+constexpr CosConfig defaultCosConfig{};
+enum class TopKMode { TOPK_NORMAL = 0, TOPK_NSMALL };
+enum class TopKAlgo { RADIX_SELECT, MERGE_SORT };
+enum class TopKOrder { UNSET, LARGEST, SMALLEST };
+struct TopKConfig {
+    TopKAlgo algo = TopKAlgo::MERGE_SORT;
+    TopKOrder order = TopKOrder::UNSET;
+    bool sorted = true;
+};
+constexpr TopKConfig defaultTopKConfig{};
 }  // namespace AscendC
 
 namespace ascendc_emu_adv {
@@ -118,6 +134,36 @@ inline uint32_t cumsum_tmp_bytes(uint32_t outter, uint32_t inner, uint32_t typeS
     uint64_t v = row + (lastAxis ? (uint64_t)outter * inner * 4 : 0);
     return align32(v);
 }
+
+// ---- data arrangement and filters (张量变换/*, 数据过滤/*): per call minimum and maximum.
+// Broadcast along axis 1: one 32-byte block per source row (brcb) plus the aligned copy when rows are not 32 B.
+inline void broadcast_tmp(uint32_t dstRows, uint32_t dstCols, uint32_t typeSize, int axis, uint64_t& mx,
+                          uint64_t& mn) {
+    mn = axis == 1 ? 32 : 0;
+    mx = axis == 1 ? (uint64_t)dstRows * 32 + (((uint64_t)dstCols * typeSize) % 32 ? (uint64_t)dstRows * dstCols * typeSize : 0)
+                   : 0;
+}
+// Select with a byte mask / DropOut: one row's mask converted to half plus its 32 bytes of compare bits.
+constexpr uint64_t select_bytes_row_tmp(uint32_t srcLastAxis) { return ((uint64_t)srcLastAxis * 2 + 31) / 32 * 32 + 32; }
+constexpr uint64_t dropout_row_tmp(uint32_t srcLastAxis, bool byteMode) {
+    return byteMode ? ((uint64_t)srcLastAxis * 2 + 31) / 32 * 32 : 32;
+}
+
+// ---- normalisations (归一化操作/*.md): a pass keeps fp32 rows of the last axis (x - mean, its square, ...; a
+// 16-bit input adds its fp32 copy) plus two 32-byte blocks; min = one row, max = every row.
+enum class NormKind : uint8_t { LayerNorm, LayerNormAR, Normalize, RmsNorm, DeepNorm, LayerNormGrad };
+constexpr uint32_t norm_f32_rows(NormKind k) {
+    return k == NormKind::RmsNorm ? 1 : k == NormKind::DeepNorm ? 3 : k == NormKind::LayerNormGrad ? 4 : 2;
+}
+constexpr uint64_t norm_row_tmp(NormKind k, uint32_t h, uint32_t typeSize) {
+    return (uint64_t)h * 4 * (norm_f32_rows(k) + (typeSize < 4 ? 1 : 0)) + 64;
+}
+constexpr uint64_t batchnorm_tmp(uint32_t features) { return (uint64_t)features * 4 * 3; }  // mean, var, one column
+constexpr uint64_t groupnorm_tmp(uint32_t groupElems) { return (uint64_t)groupElems * 4 * 2; }
+constexpr uint64_t lngradbeta_tmp(uint32_t h) { return (uint64_t)h * 4 * 2; }
+constexpr uint64_t welford_update_min_tmp() { return 256; }
+constexpr uint64_t welford_update_max_tmp(uint32_t ab) { return (uint64_t)ab * 4 * 2; }
+constexpr uint64_t welford_finalize_tmp(uint32_t ab) { return (uint64_t)ab * 4; }
 
 // ---- softmax family (激活函数/SoftMax接口/*.md): rows are processed in passes of splitM rows; one row of a pass
 // keeps its fp32 exp row, an fp32 copy of a 16-bit input (and of the second input for SoftmaxGrad), and the

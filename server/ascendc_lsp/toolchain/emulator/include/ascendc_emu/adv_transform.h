@@ -61,8 +61,8 @@ inline void run(const char* api, const LocalTensor<T>& dst, const LocalTensor<T>
     adv::warn_overlap(api, "dstLocal", dst, dn * sizeof(T), "srcLocal", src, sn * sizeof(T), loc, true);
     // temporary space: one 32-byte block per source row for the brcb step (axis 1), plus the aligned copy when
     // the output row is not 32-byte aligned (GatherMask step)
-    uint64_t need = axis == 1 ? 32 : 0;
-    uint64_t use = axis == 1 ? (uint64_t)dr * 32 + (((uint64_t)dc * sizeof(T)) % 32 ? dn * sizeof(T) : 0) : 0;
+    uint64_t need = 0, use = 0;
+    ascendc_emu_adv::broadcast_tmp(dr, dc, sizeof(T), axis, use, need);
     ok = adv::take_tmp(api, tmp, need, use, "the broadcast", loc) && ok;
     if (ok) {
         std::vector<T> s((const T*)src.ptr_, (const T*)src.ptr_ + sn);  // in-place calls read the source first
@@ -258,7 +258,7 @@ inline void run(const LocalTensor<T>& dst, const LocalTensor<T>& tsrc, const Loc
     ok = ok && tsrc.emu_check(0, (uint64_t)m * k, false, P_V, api, loc);
     ok = ok && mask.emu_check(0, (uint64_t)m * km, false, P_V, api, loc);
     ok = ok && dst.emu_check(0, (uint64_t)m * k, true, P_V, api, loc);
-    uint64_t need = ((uint64_t)k * 2 + 31) / 32 * 32 + 32;  // one row's mask as half + its compare bits
+    uint64_t need = ascendc_emu_adv::select_bytes_row_tmp(k);
     ok = ok && adv::take_tmp(api, &tmp, need, (uint64_t)m * need, "the mask rows", loc);
     if (ok) {
         const U* mk = (const U*)mask.ptr_;
@@ -325,7 +325,7 @@ inline void run(const LocalTensor<T>& dst, const LocalTensor<T>& src, const Loca
     ok = ok && src.emu_check(0, (uint64_t)m * k, false, P_V, api, loc);
     ok = ok && mask.emu_check(0, (uint64_t)m * km, false, P_V, api, loc);
     ok = ok && dst.emu_check(0, (uint64_t)m * k, true, P_V, api, loc);
-    uint64_t need = byteMode ? ((uint64_t)k * 2 + 31) / 32 * 32 : 32;
+    uint64_t need = ascendc_emu_adv::dropout_row_tmp(k, byteMode);
     ok = ok && adv::take_tmp(api, tmp, need, (uint64_t)m * need, "the mask rows", loc);
     if (ok) {
         const uint8_t* mk = mask.ptr_;
