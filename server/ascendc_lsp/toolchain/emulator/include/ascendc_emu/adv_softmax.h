@@ -212,6 +212,15 @@ inline bool prologue(const char* api, SmKind kind, bool update, const SoftMaxTil
     return passes(api, tiling, sh, rowBytes, cfg.isCheckTiling, tmp, loc) && ok;
 }
 
+// LogSoftMaxTiling has SoftMaxTiling's fields (the same X-macro list).
+inline SoftMaxTiling from_log(const LogSoftMaxTiling& l) {
+    SoftMaxTiling t;
+#define ASCENDC_EMU_COPY_FIELD(type, name) t.name = l.name;
+    ASCENDC_EMU_TILING_FIELDS_LogSoftMaxTiling(ASCENDC_EMU_COPY_FIELD)
+#undef ASCENDC_EMU_COPY_FIELD
+    return t;
+}
+
 // SoftMax / LogSoftMax: dst = exp(x - max) / sum (LogSoftMax: log10 of it), max and sum as blocks.
 template <class T, class U>
 inline void softmax(const char* api, SmKind kind, const LocalTensor<T>& dst, const LocalTensor<U>* sum,
@@ -698,9 +707,7 @@ template <typename T, bool isReuseSource = false, bool isDataFormatNZ = false>
 inline void LogSoftMax(const LocalTensor<T>& dst, const LocalTensor<T>& sum, const LocalTensor<T>& max,
                        const LocalTensor<T>& src, const LocalTensor<uint8_t>& sharedTmpBuffer,
                        const LogSoftMaxTiling& tiling, const SoftMaxShapeInfo& softmaxShapeInfo = {}, EMU_LOC) {
-    static_assert(sizeof(LogSoftMaxTiling) == sizeof(SoftMaxTiling), "LogSoftMaxTiling mirrors SoftMaxTiling");
-    SoftMaxTiling t;
-    memcpy(&t, &tiling, sizeof t);
+    const SoftMaxTiling t = detail_softmax::from_log(tiling);
     detail_softmax::softmax("LogSoftMax", ascendc_emu_adv::SmKind::LogSoftMax, dst, &sum, &max, src, &sharedTmpBuffer,
                             t, softmaxShapeInfo, SOFTMAX_DEFAULT_CFG, isDataFormatNZ, loc);
 }
@@ -708,8 +715,7 @@ template <typename T, bool isReuseSource = false, bool isDataFormatNZ = false>
 inline void LogSoftMax(const LocalTensor<T>& dst, const LocalTensor<T>& sum, const LocalTensor<T>& max,
                        const LocalTensor<T>& src, const LogSoftMaxTiling& tiling,
                        const SoftMaxShapeInfo& softmaxShapeInfo = {}, EMU_LOC) {
-    SoftMaxTiling t;
-    memcpy(&t, &tiling, sizeof t);
+    const SoftMaxTiling t = detail_softmax::from_log(tiling);
     detail_softmax::softmax("LogSoftMax", ascendc_emu_adv::SmKind::LogSoftMax, dst, &sum, &max, src, nullptr, t,
                             softmaxShapeInfo, SOFTMAX_DEFAULT_CFG, isDataFormatNZ, loc);
 }
