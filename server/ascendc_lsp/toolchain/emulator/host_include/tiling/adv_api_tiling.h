@@ -727,6 +727,47 @@ inline void GetBroadCastMaxMinTmpSize(const platform_ascendc::PlatformAscendC& a
     maxValue = ascendc_emu_adv_host::clamp32(mx);
     minValue = ascendc_emu_adv_host::clamp32(mn);
 }
+// 排序操作/GetConcatTmpSize.md, GetSortTmpSize.md, TopK-Tiling.md
+inline uint32_t GetConcatTmpSize(const platform_ascendc::PlatformAscendC& ascendcPlatform, const uint32_t elemCount,
+                                 const uint32_t dataTypeSize) {
+    (void)ascendcPlatform; (void)dataTypeSize;
+    return ascendc_emu_adv_host::clamp32(ascendc_emu_adv::concat_tmp_bytes(elemCount));
+}
+inline uint32_t GetSortTmpSize(const platform_ascendc::PlatformAscendC& ascendcPlatform, const uint32_t elemCount,
+                               const uint32_t dataTypeSize) {
+    (void)ascendcPlatform; (void)dataTypeSize;
+    return ascendc_emu_adv_host::clamp32(ascendc_emu_adv::sort_tmp_bytes(elemCount));
+}
+inline bool GetTopKMaxMinTmpSize(const platform_ascendc::PlatformAscendC& ascendcPlatform, const int32_t inner,
+                                 const int32_t outter, const bool isReuseSource, const bool isInitIndex, TopKMode mode,
+                                 const bool isLargest, const uint32_t dataTypeSize, uint32_t& maxValue,
+                                 uint32_t& minValue) {
+    (void)ascendcPlatform; (void)isReuseSource; (void)isInitIndex; (void)isLargest; (void)dataTypeSize;
+    if (inner <= 0 || outter <= 0 || inner % 32) return false;
+    minValue = maxValue = ascendc_emu_adv_host::clamp32(
+        ascendc_emu_adv::topk_tmp_bytes((uint32_t)inner, (uint32_t)outter, mode == TopKMode::TOPK_NSMALL));
+    return true;
+}
+template <class Tiling>
+inline bool TopKTilingFunc(const platform_ascendc::PlatformAscendC& ascendcPlatform, const int32_t inner,
+                           const int32_t outter, const int32_t k, const uint32_t dataTypeSize, const bool isInitIndex,
+                           TopKMode mode, const bool isLargest, Tiling& topKTiling) {
+    (void)ascendcPlatform; (void)isInitIndex; (void)isLargest;
+    if (inner <= 0 || outter <= 0 || inner % 32 || k <= 0 || k > inner) return false;
+    AscendC::tiling::TopkTiling t{};
+    t.tmpLocalSize = (int32_t)ascendc_emu_adv::topk_tmp_bytes((uint32_t)inner, (uint32_t)outter,
+                                                             mode == TopKMode::TOPK_NSMALL);
+    t.allDataSize = inner * outter;
+    t.innerDataSize = inner;
+    t.sortRepeat = (uint32_t)(inner / 32);
+    t.mrgSortRepeat = inner / 32;
+    t.kAlignFourBytes = (k + 7) / 8 * 8;
+    t.kAlignTwoBytes = (k + 15) / 16 * 16;
+    t.srcIndexOffset = inner;
+    t.copyUbToUbBlockCount = (uint32_t)((k * (int32_t)dataTypeSize + 31) / 32);
+    ascendc_emu_adv_host::store(topKTiling, t);
+    return true;
+}
 inline void GetUnPadMaxMinTmpSize(const platform_ascendc::PlatformAscendC& ascendcPlatform, const ge::Shape& srcShape,
                                   const uint32_t typeSize, uint32_t& maxValue, uint32_t& minValue) {
     (void)ascendcPlatform;

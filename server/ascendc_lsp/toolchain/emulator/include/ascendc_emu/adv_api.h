@@ -8,4 +8,5 @@
 #include "adv_transform.h"
 #include "adv_quant.h"
 #include "adv_norm.h"
+#include "adv_sort.h"
 #endif  // ASCENDC_EMU_ASCENDC_EMU_ADV_API_H_

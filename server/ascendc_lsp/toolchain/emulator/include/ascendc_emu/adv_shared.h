@@ -149,6 +149,16 @@ constexpr uint64_t dropout_row_tmp(uint32_t srcLastAxis, bool byteMode) {
     return byteMode ? ((uint64_t)srcLastAxis * 2 + 31) / 32 * 32 : 32;
 }
 
+// ---- sort family (排序操作/*.md): Sort/Extract use (score, index) pairs of 8 bytes per element (GetSortLen).
+constexpr uint32_t sort_pair_bytes() { return 8; }
+constexpr uint64_t sort_tmp_bytes(uint32_t elemCount) { return (uint64_t)elemCount * 8; }  // the merge's second buffer
+constexpr uint64_t concat_tmp_bytes(uint32_t elemCount) { return (void)elemCount, 0; }     // A2/A3: a plain copy
+// TopK: a row's sorted pairs twice (sort + merge) plus its generated indices; Small mode sorts every row at once.
+constexpr uint64_t topk_row_tmp(uint32_t inner) { return (uint64_t)inner * (8 * 2 + 4); }
+constexpr uint64_t topk_tmp_bytes(uint32_t inner, uint32_t outter, bool smallMode) {
+    return smallMode ? (uint64_t)outter * topk_row_tmp(inner) : topk_row_tmp(inner);
+}
+
 // ---- normalisations (归一化操作/*.md): a pass keeps fp32 rows of the last axis (x - mean, its square, ...; a
 // 16-bit input adds its fp32 copy) plus two 32-byte blocks; min = one row, max = every row.
 enum class NormKind : uint8_t { LayerNorm, LayerNormAR, Normalize, RmsNorm, DeepNorm, LayerNormGrad };
