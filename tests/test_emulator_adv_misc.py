@@ -78,3 +78,35 @@ def test_arrangement_filter_quant(tmp_path: Path) -> None:
     assert fills and fills[0]["bytes"] == 400
     assert {"BroadCast", "Broadcast", "Pad", "UnPad", "Select", "DropOut", "AscendQuant", "AscendDequant",
             "AscendAntiQuant"} <= {e.get("adv") for e in trace}
+
+
+def test_forms_public_kernels_use(tmp_path: Path) -> None:
+    """adv_compat.cpp: Acos as a template argument and Tanh through a pointer compute like direct calls;
+    SelectWithBytesMask is the byte-mask Select; Broadcast of bfloat16_t runs on Ascend 950 and is reported
+    (adv-dtype, at the call's line) on the Ascend910B profile, whose page lists int8_t/uint8_t/half/float."""
+    from ascendc_lsp.toolchain.emulator.soc import load_soc
+
+    _compile(CPP / "adv_compat.cpp", tmp_path / "compat")
+    rng = np.random.default_rng(11)
+    x = rng.uniform(-1, 1, 256).astype(f32)
+    m = rng.integers(0, 3, 256).astype(np.uint8)
+    x.tofile(tmp_path / "x.bin")
+    m.tofile(tmp_path / "m.bin")
+    src_lines = (CPP / "adv_compat.cpp").read_text().splitlines()
+    brc_line = next(i for i, s in enumerate(src_lines, 1) if "Broadcast<bfloat16_t" in s)
+    for soc in ("Ascend910B", "Ascend950"):
+        (tmp_path / "soc.txt").write_text(load_soc(soc).soc_txt())
+        rc, report, _ = _run(tmp_path / "compat", tmp_path, "--soc-file", str(tmp_path / "soc.txt"))
+        z = np.fromfile(tmp_path / "z.out.bin", dtype=np.uint8).reshape(4, 512)
+        np.testing.assert_allclose(z[0].view(f32)[:64], np.arccos(x[:64]), rtol=1e-6, atol=1e-6)
+        np.testing.assert_allclose(z[1].view(f32)[:64], np.tanh(x[:64]), rtol=1e-6, atol=1e-6)
+        mk = m[:128].reshape(4, 32)[:, :16]
+        np.testing.assert_array_equal(z[2].view(f32)[:64].reshape(4, 16), np.where(mk == 0, x[:64].reshape(4, 16), 9))
+        if soc == "Ascend910B":
+            assert rc != 0 and [(r["check"], r["line"]) for r in report] == [("adv-dtype", brc_line)], report
+            assert "bfloat16" in report[0]["message"] and "950" in report[0]["message"]
+        else:
+            assert rc == 0 and report == [], report
+            b16 = z[3].view(np.uint16)[:64].astype(np.uint32) << 16
+            row = (x[:16].view(np.uint32) + 0x7FFF + ((x[:16].view(np.uint32) >> 16) & 1)) >> 16 << 16  # RNE
+            np.testing.assert_array_equal(b16.reshape(4, 16), np.tile(row.astype(np.uint32), (4, 1)))

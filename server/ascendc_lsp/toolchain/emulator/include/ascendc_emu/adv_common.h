@@ -34,6 +34,20 @@ inline bool soc_is(const char* prefix) { return strncmp(rt().soc.name, prefix, s
 // SoCs whose vector unit has no bfloat16 arithmetic (Atlas inference / training series).
 inline bool soc_without_bf16() { return soc_is("Ascend310P") || soc_is("Ascend910A") || strcmp(rt().soc.name, "Ascend910") == 0; }
 
+// A data type the API's page lists only for some SoCs (e.g. Broadcast: b8/b16/b32/b64 on Ascend 950, int8_t/uint8_t/
+// half/float elsewhere): reported when the configured SoC is not among them.
+EMU_RT_FN bool check_dtype_soc(const char* api, const char* dtype, const char* socs, bool on_this_soc, const Loc& loc)
+#if ASCENDC_EMU_RT_BODIES
+{
+    if (on_this_soc) return true;
+    report_error("adv-dtype", "api-signature", P_V, api, loc,
+                 "%s does not support %s on %s (the API's page lists it for %s only)", api, dtype, rt().soc.name, socs);
+    return false;
+}
+#else
+;
+#endif
+
 // One primitive vector instruction of a high-level API: a PIPE_V trace event named after the instruction.
 EMU_RT_FN void trace_step(const char* api, const char* prim, const char* dtype, uint64_t elems, uint32_t esize,
                           const Loc& loc)
@@ -182,8 +196,17 @@ inline bool elementwise(const char* api, TmpKind kind, const LocalTensor<D>& dst
     return ok;
 }
 
+// Where a call through a function pointer reports: the core's previous API call (the exact-signature overloads
+// below have no defaulted Loc argument).
+inline Loc fnptr_loc() { return rt().cur && blk().last_loc.file ? blk().last_loc : Loc(); }
 }  // namespace adv
 }  // namespace ascendc_emu
+// Exact-signature overloads: kernels pass high-level APIs as function pointers or template arguments
+// (`void (*op)(const LocalTensor<T>&, const LocalTensor<T>&, const uint32_t)` with `Acos<half, false>`). The
+// emulator's own overloads carry a defaulted Loc argument, which changes their type; these take a trailing function
+// parameter pack that must be empty, so a pointer to them has the documented type while a direct call still picks
+// the Loc overload (a template without a trailing pack is more specialised).
+#define ASCENDC_EMU_ADV_FNPTR_ENABLE typename... E, typename std::enable_if<sizeof...(E) == 0, int>::type = 0
 // The element-type condition most high-level APIs document (half, float), and a list of traced vector steps.
 #define ASCENDC_EMU_HF (::ascendc_emu::adv::is_f16_or_f32<T>::value)
 #define ASCENDC_EMU_STEPS(...) (std::initializer_list<const char*>{__VA_ARGS__})

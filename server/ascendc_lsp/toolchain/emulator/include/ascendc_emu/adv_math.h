@@ -154,6 +154,20 @@ inline void scalar_op(const char* api, TmpKind kind, const LocalTensor<T>& dst, 
         static_assert(ASSERT_T, #NAME ": unsupported data type (see the API's doc page)");                      \
         ::ascendc_emu::adv::unary(#NAME, ::ascendc_emu_adv::TmpKind::KIND, dstTensor, srcTensor, nullptr,       \
                                   srcTensor.GetSize(), STEPS, loc, FN);                                         \
+    }                                                                                                           \
+    template <typename T, bool isReuseSource = false __VA_ARGS__, ASCENDC_EMU_ADV_FNPTR_ENABLE>                 \
+    inline void NAME(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,                          \
+                     const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t calCount, E...) {              \
+        static_assert(ASSERT_T, #NAME ": unsupported data type (see the API's doc page)");                      \
+        ::ascendc_emu::adv::unary(#NAME, ::ascendc_emu_adv::TmpKind::KIND, dstTensor, srcTensor,                \
+                                  &sharedTmpBuffer, calCount, STEPS, ::ascendc_emu::adv::fnptr_loc(), FN);      \
+    }                                                                                                           \
+    template <typename T, bool isReuseSource = false __VA_ARGS__, ASCENDC_EMU_ADV_FNPTR_ENABLE>                 \
+    inline void NAME(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor, const uint32_t calCount, \
+                     E...) {                                                                                    \
+        static_assert(ASSERT_T, #NAME ": unsupported data type (see the API's doc page)");                      \
+        ::ascendc_emu::adv::unary(#NAME, ::ascendc_emu_adv::TmpKind::KIND, dstTensor, srcTensor, nullptr,       \
+                                  calCount, STEPS, ::ascendc_emu::adv::fnptr_loc(), FN);                        \
     }
 
 

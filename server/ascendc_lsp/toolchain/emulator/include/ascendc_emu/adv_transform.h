@@ -38,7 +38,11 @@ inline void run(const char* api, const LocalTensor<T>& dst, const LocalTensor<T>
     using namespace ascendc_emu;
     static_assert(dim == 1 || dim == 2, "Broadcast: dim must be 1 or 2");
     static_assert(axis == 0 || axis == 1, "Broadcast: axis must be 0 or 1");
-    static_assert(adv::one_of<T, int8_t, uint8_t, half, float>::value, "Broadcast: int8_t, uint8_t, half or float");
+    static_assert(sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4 || sizeof(T) == 8,
+                  "Broadcast: b8/b16/b32/b64 data types (int8_t, uint8_t, half, float on every SoC)");
+    if (!adv::check_dtype_soc(api, dtype_name<T>(), "Ascend 950",
+                              adv::one_of<T, int8_t, uint8_t, half, float>::value || adv::soc_is("Ascend950"), loc))
+        return;
     begin_epoch(P_V);
     const uint32_t dr = dim == 2 ? dstShape[0] : 1, dc = dim == 2 ? dstShape[1] : dstShape[0];
     const uint32_t sr = dim == 2 ? srcShape[0] : 1, sc = dim == 2 ? srcShape[1] : srcShape[0];
@@ -292,6 +296,20 @@ inline void Select(const LocalTensor<T>& dst, ascendc_emu::nd_t<T> src0, const L
     const T v = src0;
     detail_selb::run(dst, src1, mask, sharedTmpBuffer, info, [&](uint64_t) { return v; },
                      [&](uint64_t i) { return s[i]; }, loc);
+}
+// SelectWithBytesMask: the name the byte-mask Select had in earlier CANN releases (its implementation and API check
+// still carry it); public kernels call it with the same arguments.
+template <typename T, typename U, bool isReuseMask = true>
+inline void SelectWithBytesMask(const LocalTensor<T>& dst, const LocalTensor<T>& src0, ascendc_emu::nd_t<T> src1,
+                                const LocalTensor<U>& mask, const LocalTensor<uint8_t>& sharedTmpBuffer,
+                                const SelectWithBytesMaskShapeInfo& info, EMU_LOC) {
+    Select<T, U, isReuseMask>(dst, src0, src1, mask, sharedTmpBuffer, info, loc);
+}
+template <typename T, typename U, bool isReuseMask = true>
+inline void SelectWithBytesMask(const LocalTensor<T>& dst, ascendc_emu::nd_t<T> src0, const LocalTensor<T>& src1,
+                                const LocalTensor<U>& mask, const LocalTensor<uint8_t>& sharedTmpBuffer,
+                                const SelectWithBytesMaskShapeInfo& info, EMU_LOC) {
+    Select<T, U, isReuseMask>(dst, src0, src1, mask, sharedTmpBuffer, info, loc);
 }
 
 // ---- DropOut (DropOut.md): byte mode (mask bytes, mode 1/2) or bit mode (mask bits, mode 3/4); mode 0 infers it
