@@ -47,6 +47,9 @@ private:
 #include "platform/platform_ascendc.h"
 #define ASCENDC_EMU_ADV_HOST_PLATFORM 1
 #endif
+#if __has_include("../ascendc_emu_host/matmul_tiling.h")
+#include "../ascendc_emu_host/matmul_tiling.h"  // the op-project shims' Matmul tiling: declares optiling::SoftMaxTiling
+#endif
 #ifndef BEGIN_TILING_DATA_DEF
 #if __has_include("../register/tilingdata_base.h")
 #include "../register/tilingdata_base.h"
@@ -62,7 +65,11 @@ namespace optiling {
     BEGIN_TILING_DATA_DEF(NAME)                                   \
     ASCENDC_EMU_TILING_FIELDS_##NAME(ASCENDC_EMU_HOST_TILING_FIELD) \
     END_TILING_DATA_DEF;
-ASCENDC_EMU_ADV_TILING_STRUCTS(ASCENDC_EMU_HOST_TILING_CLASS)
+ASCENDC_EMU_ADV_TILING_STRUCTS_OWN(ASCENDC_EMU_HOST_TILING_CLASS)
+#ifndef ASCENDC_EMU_HOST_MATMUL_TILING_H_  // else matmul_tiling.h declared it (same fields, same order)
+ASCENDC_EMU_HOST_TILING_CLASS(SoftMaxTiling)
+#endif
+static_assert(sizeof(SoftMaxTiling) >= sizeof(::SoftMaxTiling), "host SoftMaxTiling holds the kernel fields");
 #undef ASCENDC_EMU_HOST_TILING_CLASS
 #undef ASCENDC_EMU_HOST_TILING_FIELD
 }  // namespace optiling

@@ -29,5 +29,9 @@ struct TCubeTiling {
 };
 static_assert(sizeof(TCubeTiling) % 8 == 0, "TCubeTiling keeps 8-byte size granularity");
 
-#include "kernel_tiling_adv.h"  // the high-level APIs' tiling structs (SoftMaxTiling, LayerNormTiling, ...)
+struct SoftMaxTiling {
+    uint32_t srcM, srcK, srcSize, outMaxM, outMaxK, outMaxSize, splitM, splitK, splitSize, reduceM, reduceK,
+        reduceSize, rangeM, tailM, tailSplitSize, tailReduceSize;
+};
+#include "kernel_tiling_adv.h"  // the high-level APIs' tiling structs (LayerNormTiling, TopkTiling, ...)
 #endif  // ASCENDC_EMU_KERNEL_TILING_KERNEL_TILING_H_

@@ -3,11 +3,13 @@
 // on the host, a plain member in the kernel) has the same layout on both sides. The field lists are X-macros that
 // host_include/tiling/adv_api_tiling.h expands into the host classes (optiling::SoftMaxTiling, ...): one list.
 // Declared in AscendC::tiling (the namespace the docs' kernel-compatible overloads name) and aliased at global scope,
-// where kernels name them unqualified.
+// where kernels name them unqualified. SoftMaxTiling (like TCubeTiling) is defined in kernel_tiling.h, which
+// includes this file at its end; AscendC::tiling names it too.
 #ifndef ASCENDC_EMU_KERNEL_TILING_KERNEL_TILING_ADV_H_
 #define ASCENDC_EMU_KERNEL_TILING_KERNEL_TILING_ADV_H_
 #include <cstdint>
 #include <type_traits>
+#include "kernel_tiling.h"  // SoftMaxTiling and TCubeTiling (defined there; the field list below matches)
 
 // docs/zh/api/SIMD-API/高阶API/归一化操作/BatchNorm-Tiling.md
 #define ASCENDC_EMU_TILING_FIELDS_BatchNormTiling(X) \
@@ -309,8 +311,12 @@
     X(uint32_t, hnDiv) \
     X(uint32_t, h) \
     X(uint32_t, tmpBufSize)
-// Every API tiling struct, for code that handles them all.
-#define ASCENDC_EMU_ADV_TILING_STRUCTS(X) X(BatchNormTiling) X(DeepNormTiling) X(GroupNormTiling) X(LayerNormTiling) X(LayerNormSeparateTiling) X(LayerNormGradTiling) X(LayerNormGradBetaTiling) X(RmsNormTiling) X(TopkTiling) X(SoftMaxTiling) X(LogSoftMaxTiling) X(PadTiling) X(UnPadTiling) X(ConfusionTransposeTiling)
+// Every API tiling struct, for code that handles them all; _OWN: the ones this file defines (all but SoftMaxTiling).
+#define ASCENDC_EMU_ADV_TILING_STRUCTS_OWN(X)                                                                   \
+    X(BatchNormTiling) X(DeepNormTiling) X(GroupNormTiling) X(LayerNormTiling) X(LayerNormSeparateTiling)       \
+    X(LayerNormGradTiling) X(LayerNormGradBetaTiling) X(RmsNormTiling) X(TopkTiling) X(LogSoftMaxTiling)        \
+    X(PadTiling) X(UnPadTiling) X(ConfusionTransposeTiling)
+#define ASCENDC_EMU_ADV_TILING_STRUCTS(X) ASCENDC_EMU_ADV_TILING_STRUCTS_OWN(X) X(SoftMaxTiling)
 
 #define ASCENDC_EMU_KERNEL_TILING_FIELD(type, name) type name = 0;
 namespace AscendC {
@@ -342,9 +348,8 @@ struct RmsNormTiling {
 struct TopkTiling {
     ASCENDC_EMU_TILING_FIELDS_TopkTiling(ASCENDC_EMU_KERNEL_TILING_FIELD)
 };
-struct SoftMaxTiling {
-    ASCENDC_EMU_TILING_FIELDS_SoftMaxTiling(ASCENDC_EMU_KERNEL_TILING_FIELD)
-};
+using ::SoftMaxTiling;  // kernel_tiling.h
+using ::TCubeTiling;
 struct LogSoftMaxTiling {
     ASCENDC_EMU_TILING_FIELDS_LogSoftMaxTiling(ASCENDC_EMU_KERNEL_TILING_FIELD)
 };
@@ -370,7 +375,6 @@ using LayerNormGradTiling = AscendC::tiling::LayerNormGradTiling;
 using LayerNormGradBetaTiling = AscendC::tiling::LayerNormGradBetaTiling;
 using RmsNormTiling = AscendC::tiling::RmsNormTiling;
 using TopkTiling = AscendC::tiling::TopkTiling;
-using SoftMaxTiling = AscendC::tiling::SoftMaxTiling;
 using LogSoftMaxTiling = AscendC::tiling::LogSoftMaxTiling;
 using PadTiling = AscendC::tiling::PadTiling;
 using UnPadTiling = AscendC::tiling::UnPadTiling;
@@ -385,6 +389,10 @@ static_assert(std::is_trivially_copyable<LayerNormGradBetaTiling>::value, "Layer
 static_assert(std::is_trivially_copyable<RmsNormTiling>::value, "RmsNormTiling is copied byte-wise");
 static_assert(std::is_trivially_copyable<TopkTiling>::value, "TopkTiling is copied byte-wise");
 static_assert(std::is_trivially_copyable<SoftMaxTiling>::value, "SoftMaxTiling is copied byte-wise");
+#define ASCENDC_EMU_TILING_FIELD_BYTES(type, name) +sizeof(type)
+static_assert(sizeof(SoftMaxTiling) == 0 ASCENDC_EMU_TILING_FIELDS_SoftMaxTiling(ASCENDC_EMU_TILING_FIELD_BYTES),
+              "kernel_tiling.h's SoftMaxTiling has the field list above");
+#undef ASCENDC_EMU_TILING_FIELD_BYTES
 static_assert(std::is_trivially_copyable<LogSoftMaxTiling>::value, "LogSoftMaxTiling is copied byte-wise");
 static_assert(std::is_trivially_copyable<PadTiling>::value, "PadTiling is copied byte-wise");
 static_assert(std::is_trivially_copyable<UnPadTiling>::value, "UnPadTiling is copied byte-wise");
