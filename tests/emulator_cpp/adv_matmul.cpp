@@ -4,7 +4,9 @@
 //   c0: a fully constant tiling (GetMMConfig + GetMatmulApiTiling), REGIST_MATMUL_OBJ with a null tiling;
 //   c1: TrianUpperMatmulPolicy, base 16 x 16: blocks below the diagonal are neither computed nor written;
 //   c2: int8 x int8 -> half dequantised by SetQuantScalar (0.25);
-//   c3: int8 x int8 -> int8 by SetQuantVector (per-column scale and offset) with enableRelu.
+//   c3: int8 x int8 -> int8 by SetQuantVector (per-column scale and offset) with enableRelu;
+//   c4: the first base block through Iterate(false, co1Tensor) and the kernel's own Fixpipe;
+//   w:  the first base block returned by the asynchronous GetTensorC() in the SetWorkspace space.
 // -DBUG_STATIC_MISMATCH: a constant base block that differs from the runtime tiling's.
 // -DBUG_NO_QUANT: int8 -> half without SetQuantScalar/SetQuantVector.
 #include "ascendc_emu/harness.h"
@@ -59,7 +61,8 @@ static TCubeTiling tiling_of(int32_t bm, int32_t bn, int32_t bk) {
 }
 
 extern "C" __global__ __aicore__ void adv_matmul(GM_ADDR a, GM_ADDR b, GM_ADDR qa, GM_ADDR qb, GM_ADDR qv,
-                                                 GM_ADDR c0, GM_ADDR c1, GM_ADDR c2, GM_ADDR c3)
+                                                 GM_ADDR c0, GM_ADDR c1, GM_ADDR c2, GM_ADDR c3, GM_ADDR c4,
+                                                 GM_ADDR w)
 {
     TPipe pipe;
     GlobalTensor<half> aG, bG;
@@ -116,6 +119,31 @@ extern "C" __global__ __aicore__ void adv_matmul(GM_ADDR a, GM_ADDR b, GM_ADDR q
     mm3.SetQuantVector(qvG);
     mm3.IterateAll(c3G);
     mm3.End();
+
+    GlobalTensor<float> c4G, wG;
+    c4G.SetGlobalBuffer((__gm__ float*)c4, 16 * 16);
+    wG.SetGlobalBuffer((__gm__ float*)w, 16 * 16);
+    TBuf<TPosition::CO1> co1;
+    pipe.InitBuffer(co1, 16 * 16 * sizeof(float));
+    LocalTensor<float> l0c = co1.Get<float>();
+    Matmul<aT, bT, cT, biasT> mm4;
+    REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm4, &t16);
+    mm4.SetTensorA(aG);
+    mm4.SetTensorB(bG);
+    mm4.Iterate(false, l0c);
+    FixpipeParamsV220 fp;
+    fp.nSize = 16; fp.mSize = 16; fp.srcStride = 16; fp.dstStride = 16;
+    Fixpipe<float, float, CFG_ROW_MAJOR>(c4G, l0c, fp);
+    mm4.End();
+    Matmul<aT, bT, cT, biasT> mm5;
+    REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm5, &t16);
+    mm5.SetWorkspace(wG);
+    mm5.SetTensorA(aG);
+    mm5.SetTensorB(bG);
+    mm5.template Iterate<false>();
+    GlobalTensor<float> blk0 = mm5.template GetTensorC<false>();
+    (void)blk0;
+    mm5.End();
 }
 
 int main(int argc, char** argv)
@@ -130,6 +158,8 @@ int main(int argc, char** argv)
     GM_ADDR c1 = hh.Output("c1", M * N * 4);
     GM_ADDR c2 = hh.Output("c2", M * N * 2);
     GM_ADDR c3 = hh.Output("c3", M * N);
-    hh.Launch(1, [&] { adv_matmul(a, b, qa, qb, qv, c0, c1, c2, c3); });
+    GM_ADDR c4 = hh.Output("c4", 16 * 16 * 4);
+    GM_ADDR w = hh.Output("w", 16 * 16 * 4);
+    hh.Launch(1, [&] { adv_matmul(a, b, qa, qb, qv, c0, c1, c2, c3, c4, w); });
     return hh.Finish();
 }

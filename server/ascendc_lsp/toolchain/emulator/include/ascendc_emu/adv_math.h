@@ -218,6 +218,14 @@ ASCENDC_EMU_ADV_UNARY(Erfc, Erfc, ASCENDC_EMU_HF, ASCENDC_EMU_STEPS("Abs", "Mul"
 // 数学计算/{Floor,Ceil,Round,Trunc,Frac}接口: rounding to an integral value kept in the float type
 ASCENDC_EMU_ADV_UNARY(Floor, Floor, ASCENDC_EMU_HF, ASCENDC_EMU_STEPS("Cast", "Cast"), [](float x) { return std::floor(x); })
 ASCENDC_EMU_ADV_UNARY(Ceil, Ceil, ASCENDC_EMU_HF, ASCENDC_EMU_STEPS("Cast", "Cast"), [](float x) { return std::ceil(x); })
+// AscendC::Ceil(a, b) on two integers: the ceiling division an earlier SDK utility provided under this name (samples
+// call AscendC::Ceil(bytes, 32)); not on the current pages.
+template <typename T, typename U,
+          typename std::enable_if<std::is_integral<T>::value && std::is_integral<U>::value, int>::type = 0>
+constexpr auto Ceil(T a, U b) -> typename std::common_type<T, U>::type {
+    using R = typename std::common_type<T, U>::type;
+    return b == 0 ? (R)a : (R)(((R)a + (R)b - 1) / (R)b);
+}
 ASCENDC_EMU_ADV_UNARY(Round, Round, ASCENDC_EMU_HF, ASCENDC_EMU_STEPS("Cast", "Cast"), ::ascendc_emu::adv::f_round)
 ASCENDC_EMU_ADV_UNARY(Trunc, Trunc, ASCENDC_EMU_HF, ASCENDC_EMU_STEPS("Cast", "Cast"), [](float x) { return std::trunc(x); })
 ASCENDC_EMU_ADV_UNARY(Frac, Frac, ASCENDC_EMU_HF, ASCENDC_EMU_STEPS("Cast", "Cast", "Sub"), ::ascendc_emu::adv::f_frac)

@@ -174,6 +174,96 @@ ASCENDC_EMU_AQ_T inline void AscendQuant(const LocalTensor<int8_t>& dstTensor, c
                                           offsetTensor.GetSize(), srcTensor.GetSize(), loc);
 }
 #undef ASCENDC_EMU_AQ_T
+// The Ascend 950 forms with the destination type as a template parameter (AscendQuant.md: dstT int8_t,
+// fp8_e4m3fn_t, fp8_e5m2_t, hifloat8_t, ...): int8_t destinations run as the forms above; the 8-bit float
+// destinations are not emulated.
+#define ASCENDC_EMU_AQ2_T template <typename dstT, typename srcT, bool isReuseSource = false>
+#define ASCENDC_EMU_AQ2_CHECK                                                                                   \
+    static_assert(std::is_same<dstT, int8_t>::value,                                                            \
+                  "AscendQuant: the emulator runs int8_t destinations only (fp8/hifloat8 are not emulated)")
+#define ASCENDC_EMU_AQ2_D dstTensor.template ReinterpretCast<int8_t>()
+ASCENDC_EMU_AQ2_T inline void AscendQuant(const LocalTensor<dstT>& dstTensor, const LocalTensor<srcT>& srcTensor,
+                                          const LocalTensor<uint8_t>& sharedTmpBuffer, const float scale,
+                                          const float offset, const uint32_t calCount, EMU_LOC) {
+    ASCENDC_EMU_AQ2_CHECK;
+    AscendQuant<srcT, isReuseSource>(ASCENDC_EMU_AQ2_D, srcTensor, sharedTmpBuffer, scale, offset, calCount, loc);
+}
+ASCENDC_EMU_AQ2_T inline void AscendQuant(const LocalTensor<dstT>& dstTensor, const LocalTensor<srcT>& srcTensor,
+                                          const LocalTensor<uint8_t>& sharedTmpBuffer, const float scale,
+                                          const float offset, EMU_LOC) {
+    ASCENDC_EMU_AQ2_CHECK;
+    AscendQuant<srcT, isReuseSource>(ASCENDC_EMU_AQ2_D, srcTensor, sharedTmpBuffer, scale, offset, loc);
+}
+ASCENDC_EMU_AQ2_T inline void AscendQuant(const LocalTensor<dstT>& dstTensor, const LocalTensor<srcT>& srcTensor,
+                                          const float scale, const float offset, const uint32_t calCount, EMU_LOC) {
+    ASCENDC_EMU_AQ2_CHECK;
+    AscendQuant<srcT, isReuseSource>(ASCENDC_EMU_AQ2_D, srcTensor, scale, offset, calCount, loc);
+}
+ASCENDC_EMU_AQ2_T inline void AscendQuant(const LocalTensor<dstT>& dstTensor, const LocalTensor<srcT>& srcTensor,
+                                          const float scale, const float offset, EMU_LOC) {
+    ASCENDC_EMU_AQ2_CHECK;
+    AscendQuant<srcT, isReuseSource>(ASCENDC_EMU_AQ2_D, srcTensor, scale, offset, loc);
+}
+ASCENDC_EMU_AQ2_T inline void AscendQuant(const LocalTensor<dstT>& dstTensor, const LocalTensor<srcT>& srcTensor,
+                                          const LocalTensor<uint8_t>& sharedTmpBuffer,
+                                          const LocalTensor<srcT>& scaleTensor, const ascendc_emu::nd_t<srcT> offset,
+                                          const uint32_t scaleCount, const uint32_t calCount, EMU_LOC) {
+    ASCENDC_EMU_AQ2_CHECK;
+    AscendQuant<srcT, isReuseSource>(ASCENDC_EMU_AQ2_D, srcTensor, sharedTmpBuffer, scaleTensor, offset, scaleCount,
+                                     calCount, loc);
+}
+ASCENDC_EMU_AQ2_T inline void AscendQuant(const LocalTensor<dstT>& dstTensor, const LocalTensor<srcT>& srcTensor,
+                                          const LocalTensor<uint8_t>& sharedTmpBuffer,
+                                          const LocalTensor<srcT>& scaleTensor, const LocalTensor<srcT>& offsetTensor,
+                                          const uint32_t scaleCount, const uint32_t offsetCount,
+                                          const uint32_t calCount, EMU_LOC) {
+    ASCENDC_EMU_AQ2_CHECK;
+    AscendQuant<srcT, isReuseSource>(ASCENDC_EMU_AQ2_D, srcTensor, sharedTmpBuffer, scaleTensor, offsetTensor,
+                                     scaleCount, offsetCount, calCount, loc);
+}
+ASCENDC_EMU_AQ2_T inline void AscendQuant(const LocalTensor<dstT>& dstTensor, const LocalTensor<srcT>& srcTensor,
+                                          const LocalTensor<uint8_t>& sharedTmpBuffer,
+                                          const LocalTensor<srcT>& scaleTensor, const ascendc_emu::nd_t<srcT> offset,
+                                          EMU_LOC) {
+    ASCENDC_EMU_AQ2_CHECK;
+    AscendQuant<srcT, isReuseSource>(ASCENDC_EMU_AQ2_D, srcTensor, sharedTmpBuffer, scaleTensor, offset, loc);
+}
+ASCENDC_EMU_AQ2_T inline void AscendQuant(const LocalTensor<dstT>& dstTensor, const LocalTensor<srcT>& srcTensor,
+                                          const LocalTensor<uint8_t>& sharedTmpBuffer,
+                                          const LocalTensor<srcT>& scaleTensor, const LocalTensor<srcT>& offsetTensor,
+                                          EMU_LOC) {
+    ASCENDC_EMU_AQ2_CHECK;
+    AscendQuant<srcT, isReuseSource>(ASCENDC_EMU_AQ2_D, srcTensor, sharedTmpBuffer, scaleTensor, offsetTensor, loc);
+}
+ASCENDC_EMU_AQ2_T inline void AscendQuant(const LocalTensor<dstT>& dstTensor, const LocalTensor<srcT>& srcTensor,
+                                          const LocalTensor<srcT>& scaleTensor, const ascendc_emu::nd_t<srcT> offset,
+                                          const uint32_t scaleCount, const uint32_t calCount, EMU_LOC) {
+    ASCENDC_EMU_AQ2_CHECK;
+    AscendQuant<srcT, isReuseSource>(ASCENDC_EMU_AQ2_D, srcTensor, scaleTensor, offset, scaleCount, calCount, loc);
+}
+ASCENDC_EMU_AQ2_T inline void AscendQuant(const LocalTensor<dstT>& dstTensor, const LocalTensor<srcT>& srcTensor,
+                                          const LocalTensor<srcT>& scaleTensor, const LocalTensor<srcT>& offsetTensor,
+                                          const uint32_t scaleCount, const uint32_t offsetCount,
+                                          const uint32_t calCount, EMU_LOC) {
+    ASCENDC_EMU_AQ2_CHECK;
+    AscendQuant<srcT, isReuseSource>(ASCENDC_EMU_AQ2_D, srcTensor, scaleTensor, offsetTensor, scaleCount,
+                                     offsetCount, calCount, loc);
+}
+ASCENDC_EMU_AQ2_T inline void AscendQuant(const LocalTensor<dstT>& dstTensor, const LocalTensor<srcT>& srcTensor,
+                                          const LocalTensor<srcT>& scaleTensor, const ascendc_emu::nd_t<srcT> offset,
+                                          EMU_LOC) {
+    ASCENDC_EMU_AQ2_CHECK;
+    AscendQuant<srcT, isReuseSource>(ASCENDC_EMU_AQ2_D, srcTensor, scaleTensor, offset, loc);
+}
+ASCENDC_EMU_AQ2_T inline void AscendQuant(const LocalTensor<dstT>& dstTensor, const LocalTensor<srcT>& srcTensor,
+                                          const LocalTensor<srcT>& scaleTensor, const LocalTensor<srcT>& offsetTensor,
+                                          EMU_LOC) {
+    ASCENDC_EMU_AQ2_CHECK;
+    AscendQuant<srcT, isReuseSource>(ASCENDC_EMU_AQ2_D, srcTensor, scaleTensor, offsetTensor, loc);
+}
+#undef ASCENDC_EMU_AQ2_T
+#undef ASCENDC_EMU_AQ2_CHECK
+#undef ASCENDC_EMU_AQ2_D
 
 // ---- AscendDequant (AscendDequant.md)
 namespace detail_quant {

@@ -11,6 +11,12 @@
 #include "../kernel_operator.h"
 #include "../kernel_tiling/kernel_tiling.h"
 
+// The kernel-parameter qualifier of the Matmul message workspace in direct-launch kernels (`__kfc_workspace__
+// GM_ADDR workspace`): no meaning on the CPU.
+#ifndef __kfc_workspace__
+#define __kfc_workspace__
+#endif
+
 // ---- Matmul configuration (docs: Matmul-Kernel侧接口/MatmulConfig.md, GetMMConfig.md, Matmul模板参数.md,
 // GetMatmulApiTiling.md). As in the SDK these live at global scope (kernels write `CubeFormat::ND`, `CFG_MDL`,
 // `MatmulConfig` without a namespace) and AscendC names them too.
@@ -416,6 +422,7 @@ struct MatmulCore {
     const uint8_t* quant_vec = nullptr;
     bool quant_gm = true;
     AscendC::LocalTensor<uint8_t> quant_local;
+    uint8_t* ws = nullptr;  // SetWorkspace
 
     void set_static(int32_t M, int32_t N, int32_t Ka, int32_t Kb, int32_t sm, int32_t sn, int32_t sk, int32_t bm,
                     int32_t bn, int32_t bk, int32_t order) {
@@ -616,8 +623,16 @@ public:
     void DisableBias() { core_.bias_on = false; }
     void ClearBias() { core_.bias_on = false; }
     template <class U> void SetLocalWorkspace(const LocalTensor<U>&) {}
-    template <class U> void SetWorkspace(const GlobalTensor<U>&) {}
-    template <class U> void SetWorkspace(U*, int) {}
+    // SetWorkspace.md: the GM space the asynchronous GetTensorC() returns C's blocks in.
+    template <class U> void SetWorkspace(const GlobalTensor<U>& addr, EMU_LOC) {
+        if (!core_.ready("SetWorkspace", loc)) return;
+        core_.ws = (uint8_t*)addr.ptr_;
+    }
+    template <class U> void SetWorkspace(U* addr, int size, EMU_LOC) {
+        (void)size;
+        if (!core_.ready("SetWorkspace", loc)) return;
+        core_.ws = (uint8_t*)addr;
+    }
     void SetHF32(bool = false, int32_t = 0) {}
     void SetSubBlockIdx(uint8_t) {}
     void SetSelfDefineData(uint64_t) {}
@@ -684,6 +699,46 @@ public:
             c.block.assign(blkv, blkv + (size_t)ml * nl);
         });
         return true;
+    }
+    // Iterate.md: the next base block into the kernel's own L0C tensor (CO1, NZ fractals: (r, c) at
+    // ((c / 16) * ceil(rows / 16) + r / 16) * 256 + (r % 16) * 16 + c % 16), accumulated when enPartialSum.
+    template <bool sync = true, typename T>
+    bool Iterate(bool enPartialSum, const LocalTensor<T>& localCmatrix, EMU_LOC) {
+        using namespace ascendc_emu;
+        if (!Iterate<sync>(false, loc)) return false;
+        const int32_t ml = core_.curMLen, nl = core_.curNLen, m16 = (ml + 15) / 16;
+        want_pos(localCmatrix.pos_, {TPosition::CO1}, "localCmatrix", "Iterate", P_M, loc);
+        const uint64_t n = (uint64_t)m16 * 16 * ((nl + 15) / 16 * 16);
+        mm_full_sync();
+        begin_epoch(P_M);
+        if (!localCmatrix.emu_check(0, n, true, P_M, "Iterate", loc)) return true;
+        T* d = (T*)localCmatrix.ptr_;
+        for (int32_t r = 0; r < ml; r++)
+            for (int32_t c = 0; c < nl; c++) {
+                uint64_t o = ((uint64_t)(c / 16) * m16 + r / 16) * 256 + (r % 16) * 16 + c % 16;
+                double v = core_.block[(size_t)r * nl + c] + (enPartialSum ? (double)(calc_t<T>)d[o] : 0.0);
+                std_<T>((uint8_t*)(d + o), v);
+            }
+        mm_full_sync();  // the synchronous Iterate returns with the block in L0C
+        return true;
+    }
+    // GetTensorC.md (asynchronous form): the current block in the SetWorkspace space (row-major baseM x baseN),
+    // returned as a GlobalTensor for the kernel to copy itself.
+    template <bool sync = true>
+    GlobalTensor<DstT> GetTensorC(uint8_t enAtomic = 0, bool enSequentialWrite = false, EMU_LOC) {
+        (void)enSequentialWrite;
+        GlobalTensor<DstT> out;
+        if (!current("GetTensorC", loc)) return out;
+        if (!core_.ws) {
+            ascendc_emu::report_error("matmul-workspace", "tiling-runtime", ascendc_emu::P_FIX, "GetTensorC", loc,
+                                      "GetTensorC() returns C's block in the workspace of SetWorkspace, which was not "
+                                      "called before Iterate");
+            return out;
+        }
+        out.SetGlobalBuffer((__gm__ DstT*)core_.ws, (uint64_t)core_.t.baseM * core_.t.baseN);
+        write_gm(out, 0, core_.t.baseN, core_.curMLen, core_.curNLen, core_.block.data(), enAtomic, loc, "GetTensorC",
+                 core_.curM, core_.curN);
+        return out;
     }
     // The current base block to UB: row-major baseM x baseN (row stride baseN).
     template <bool sync = true>
