@@ -83,7 +83,9 @@ def test_arrangement_filter_quant(tmp_path: Path) -> None:
 def test_forms_public_kernels_use(tmp_path: Path) -> None:
     """adv_compat.cpp: Acos as a template argument and Tanh through a pointer compute like direct calls;
     SelectWithBytesMask is the byte-mask Select; Broadcast of bfloat16_t runs on Ascend 950 and is reported
-    (adv-dtype, at the call's line) on the Ascend910B profile, whose page lists int8_t/uint8_t/half/float."""
+    (adv-dtype, at the call's line) on the Ascend910B profile, whose page lists int8_t/uint8_t/half/float; integer
+    Power (square-and-multiply, wrapping; a negative exponent truncates 1 / base^n) in int32_t, and in int16_t
+    on Ascend 950 only."""
     from ascendc_lsp.toolchain.emulator.soc import load_soc
 
     _compile(CPP / "adv_compat.cpp", tmp_path / "compat")
@@ -92,21 +94,41 @@ def test_forms_public_kernels_use(tmp_path: Path) -> None:
     m = rng.integers(0, 3, 256).astype(np.uint8)
     x.tofile(tmp_path / "x.bin")
     m.tofile(tmp_path / "m.bin")
+    bases = rng.integers(-3, 4, 64).astype(np.int32)
+    bases[:4] = [2, 2, 1, -1]
+    exps = rng.integers(-2, 11, 64).astype(np.int32)
+    exps[:4] = [31, 40, -3, -3]  # 2^31 wraps to INT32_MIN, 2^40 to 0; 1^-3 = 1, (-1)^-3 = -1
+    np.concatenate([bases, exps]).tofile(tmp_path / "p.bin")
+
+    def ipow(b: np.ndarray, e: np.ndarray, dt: type) -> np.ndarray:
+        out = []
+        for bb, ee in zip(b.tolist(), np.broadcast_to(e, b.shape).tolist()):
+            if ee < 0:
+                out.append(1 if bb == 1 else (bb if bb == -1 and ee % 2 else (1 if bb == -1 else 0)))
+            else:
+                out.append(pow(bb, ee, 1 << 64))
+        return np.array([v & ((1 << (8 * np.dtype(dt).itemsize)) - 1) for v in out], np.uint64).astype(dt)
+
     src_lines = (CPP / "adv_compat.cpp").read_text().splitlines()
     brc_line = next(i for i, s in enumerate(src_lines, 1) if "Broadcast<bfloat16_t" in s)
+    pow16_line = next(i for i, s in enumerate(src_lines, 1) if "(int16_t)3" in s)
     for soc in ("Ascend910B", "Ascend950"):
         (tmp_path / "soc.txt").write_text(load_soc(soc).soc_txt())
         rc, report, _ = _run(tmp_path / "compat", tmp_path, "--soc-file", str(tmp_path / "soc.txt"))
-        z = np.fromfile(tmp_path / "z.out.bin", dtype=np.uint8).reshape(4, 512)
+        z = np.fromfile(tmp_path / "z.out.bin", dtype=np.uint8).reshape(7, 512)
+        np.testing.assert_array_equal(z[4].view(np.int32)[:64], ipow(bases, exps, np.int32))
+        np.testing.assert_array_equal(z[5].view(np.int32)[:64], ipow(bases, np.int32(7), np.int32))
         np.testing.assert_allclose(z[0].view(f32)[:64], np.arccos(x[:64]), rtol=1e-6, atol=1e-6)
         np.testing.assert_allclose(z[1].view(f32)[:64], np.tanh(x[:64]), rtol=1e-6, atol=1e-6)
         mk = m[:128].reshape(4, 32)[:, :16]
         np.testing.assert_array_equal(z[2].view(f32)[:64].reshape(4, 16), np.where(mk == 0, x[:64].reshape(4, 16), 9))
         if soc == "Ascend910B":
-            assert rc != 0 and [(r["check"], r["line"]) for r in report] == [("adv-dtype", brc_line)], report
-            assert "bfloat16" in report[0]["message"] and "950" in report[0]["message"]
+            got = sorted((r["check"], r["line"]) for r in report)
+            assert rc != 0 and got == [("adv-dtype", brc_line), ("adv-dtype", pow16_line)], report
+            assert all("950" in r["message"] for r in report)
         else:
             assert rc == 0 and report == [], report
             b16 = z[3].view(np.uint16)[:64].astype(np.uint32) << 16
+            np.testing.assert_array_equal(z[6].view(np.int16)[:64], ipow(bases.astype(np.int16), np.int16(3), np.int16))
             row = (x[:16].view(np.uint32) + 0x7FFF + ((x[:16].view(np.uint32) >> 16) & 1)) >> 16 << 16  # RNE
             np.testing.assert_array_equal(b16.reshape(4, 16), np.tile(row.astype(np.uint32), (4, 1)))

@@ -404,28 +404,82 @@ inline void ReGlu(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTens
 // 数学计算/Power接口/Power.md: tensor^tensor, tensor^scalar, scalar^tensor (each with and without tmp/count).
 namespace detail_pow {
 inline float pw(float a, float b) { return std::pow(a, b); }
+// Integer Power (int32_t everywhere, the other 8/16/32-bit integers on Ascend 950; PowerConfig INTRINSIC: "fast
+// power", square-and-multiply): products wrap as the integer multiply does; a negative exponent gives 1 / base^n
+// truncated (0, except for bases 1 and -1).
+template <class T> inline T ipow(T base, T exp) {
+    if (std::is_signed<T>::value && (int64_t)exp < 0) {
+        if (base == (T)1) return (T)1;
+        if ((int64_t)base == -1) return ((int64_t)exp & 1) ? base : (T)1;
+        return (T)0;
+    }
+    uint64_t b = (uint64_t)(int64_t)base, r = 1, e = (uint64_t)(int64_t)exp;
+    for (; e; e >>= 1, b *= b)
+        if (e & 1) r *= b;
+    return (T)r;
+}
+template <class T> constexpr bool pow_type() {
+    return ascendc_emu::adv::is_float_like<T>::value ||
+           ascendc_emu::adv::one_of<T, int8_t, uint8_t, int16_t, uint16_t, int32_t, uint32_t>::value;
+}
+template <class T> inline bool pow_soc(const ascendc_emu::Loc& loc) {
+    return ascendc_emu::adv::check_dtype_soc("Power", ascendc_emu::dtype_name<T>(), "Ascend 950",
+                                              !std::is_integral<T>::value || std::is_same<T, int32_t>::value ||
+                                                  ascendc_emu::adv::soc_is("Ascend950"),
+                                              loc);
+}
+// F(i) -> T: the integer forms through the elementwise driver (no float round trip).
+template <class T, class F, class... S>
+inline void ints(const LocalTensor<T>& d, const LocalTensor<uint8_t>* tmp, uint64_t n, const ascendc_emu::Loc& loc,
+                 F f, const LocalTensor<S>&... srcs) {
+    T* out = (T*)d.ptr_;
+    ascendc_emu::adv::elementwise("Power", ascendc_emu_adv::TmpKind::Power, d, tmp, n, sizeof(T),
+                                  ASCENDC_EMU_STEPS("Mul", "Mul", "ShiftRight", "Select"), loc,
+                                  [&](uint64_t i) { out[i] = f(i); }, srcs...);
+}
 template <class T>
 inline void tt(const LocalTensor<T>& d, const LocalTensor<T>& a, const LocalTensor<T>& b,
                const LocalTensor<uint8_t>* tmp, uint64_t n, const ascendc_emu::Loc& loc) {
-    static_assert(ascendc_emu::adv::is_float_like<T>::value, "Power: half, bfloat16_t or float");
-    ascendc_emu::adv::binary("Power", ascendc_emu_adv::TmpKind::Power, d, a, b, tmp, n,
-                             ASCENDC_EMU_STEPS("Abs", "Ln", "Mul", "Exp", "Cast", "Compare", "Select", "Select"), loc, pw);
+    static_assert(pow_type<T>(), "Power: half, bfloat16_t, float or an 8/16/32-bit integer type");
+    if (!pow_soc<T>(loc)) return;
+    if constexpr (std::is_integral<T>::value) {
+        const T *x = (const T*)a.ptr_, *y = (const T*)b.ptr_;
+        ints(d, tmp, n, loc, [&](uint64_t i) { return ipow<T>(x[i], y[i]); }, a, b);
+    } else {
+        ascendc_emu::adv::binary("Power", ascendc_emu_adv::TmpKind::Power, d, a, b, tmp, n,
+                                 ASCENDC_EMU_STEPS("Abs", "Ln", "Mul", "Exp", "Cast", "Compare", "Select", "Select"),
+                                 loc, pw);
+    }
 }
 template <class T>
-inline void ts(const LocalTensor<T>& d, const LocalTensor<T>& a, float s, const LocalTensor<uint8_t>* tmp,
-               uint64_t n, const ascendc_emu::Loc& loc) {
-    static_assert(ascendc_emu::adv::is_float_like<T>::value, "Power: half, bfloat16_t or float");
-    unary("Power", ascendc_emu_adv::TmpKind::Power, d, a, tmp, n,
-          ASCENDC_EMU_STEPS("Abs", "Ln", "Muls", "Exp", "Compare", "Select", "Select"), loc,
-          [s](float x) { return std::pow(x, s); });
+inline void ts(const LocalTensor<T>& d, const LocalTensor<T>& a, T s, const LocalTensor<uint8_t>* tmp, uint64_t n,
+               const ascendc_emu::Loc& loc) {
+    static_assert(pow_type<T>(), "Power: half, bfloat16_t, float or an 8/16/32-bit integer type");
+    if (!pow_soc<T>(loc)) return;
+    if constexpr (std::is_integral<T>::value) {
+        const T* x = (const T*)a.ptr_;
+        ints(d, tmp, n, loc, [&](uint64_t i) { return ipow<T>(x[i], s); }, a);
+    } else {
+        const float e = (float)s;
+        unary("Power", ascendc_emu_adv::TmpKind::Power, d, a, tmp, n,
+              ASCENDC_EMU_STEPS("Abs", "Ln", "Muls", "Exp", "Compare", "Select", "Select"), loc,
+              [e](float x) { return std::pow(x, e); });
+    }
 }
 template <class T>
-inline void st(const LocalTensor<T>& d, float s, const LocalTensor<T>& b, const LocalTensor<uint8_t>* tmp,
-               uint64_t n, const ascendc_emu::Loc& loc) {
-    static_assert(ascendc_emu::adv::is_float_like<T>::value, "Power: half, bfloat16_t or float");
-    unary("Power", ascendc_emu_adv::TmpKind::Power, d, b, tmp, n,
-          ASCENDC_EMU_STEPS("Muls", "Exp", "Cast", "Compare", "Select", "Select"), loc,
-          [s](float y) { return std::pow(s, y); });
+inline void st(const LocalTensor<T>& d, T s, const LocalTensor<T>& b, const LocalTensor<uint8_t>* tmp, uint64_t n,
+               const ascendc_emu::Loc& loc) {
+    static_assert(pow_type<T>(), "Power: half, bfloat16_t, float or an 8/16/32-bit integer type");
+    if (!pow_soc<T>(loc)) return;
+    if constexpr (std::is_integral<T>::value) {
+        const T* y = (const T*)b.ptr_;
+        ints(d, tmp, n, loc, [&](uint64_t i) { return ipow<T>(s, y[i]); }, b);
+    } else {
+        const float base = (float)s;
+        unary("Power", ascendc_emu_adv::TmpKind::Power, d, b, tmp, n,
+              ASCENDC_EMU_STEPS("Muls", "Exp", "Cast", "Compare", "Select", "Select"), loc,
+              [base](float y) { return std::pow(base, y); });
+    }
 }
 }  // namespace detail_pow
 #define ASCENDC_EMU_POW_T template <typename T, bool isReuseSource = false, const PowerConfig& config = defaultPowerConfig>
@@ -450,38 +504,38 @@ ASCENDC_EMU_POW_T inline void Power(const LocalTensor<T>& dstTensor, const Local
 ASCENDC_EMU_POW_T inline void Power(const LocalTensor<T>& dstTensor, const LocalTensor<T>& src0Tensor,
                                     const ascendc_emu::nd_t<T>& src1Scalar, const LocalTensor<uint8_t>& sharedTmpBuffer,
                                     uint32_t calCount, EMU_LOC) {
-    detail_pow::ts(dstTensor, src0Tensor, (float)src1Scalar, &sharedTmpBuffer, calCount, loc);
+    detail_pow::ts<T>(dstTensor, src0Tensor, (T)src1Scalar, &sharedTmpBuffer, calCount, loc);
 }
 ASCENDC_EMU_POW_T inline void Power(const LocalTensor<T>& dstTensor, const LocalTensor<T>& src0Tensor,
                                     const ascendc_emu::nd_t<T>& src1Scalar, const LocalTensor<uint8_t>& sharedTmpBuffer,
                                     EMU_LOC) {
-    detail_pow::ts(dstTensor, src0Tensor, (float)src1Scalar, &sharedTmpBuffer, src0Tensor.GetSize(), loc);
+    detail_pow::ts<T>(dstTensor, src0Tensor, (T)src1Scalar, &sharedTmpBuffer, src0Tensor.GetSize(), loc);
 }
 ASCENDC_EMU_POW_T inline void Power(const LocalTensor<T>& dstTensor, const LocalTensor<T>& src0Tensor,
                                     const ascendc_emu::nd_t<T>& src1Scalar, uint32_t calCount, EMU_LOC) {
-    detail_pow::ts(dstTensor, src0Tensor, (float)src1Scalar, nullptr, calCount, loc);
+    detail_pow::ts<T>(dstTensor, src0Tensor, (T)src1Scalar, nullptr, calCount, loc);
 }
 ASCENDC_EMU_POW_T inline void Power(const LocalTensor<T>& dstTensor, const LocalTensor<T>& src0Tensor,
                                     const ascendc_emu::nd_t<T>& src1Scalar, EMU_LOC) {
-    detail_pow::ts(dstTensor, src0Tensor, (float)src1Scalar, nullptr, src0Tensor.GetSize(), loc);
+    detail_pow::ts<T>(dstTensor, src0Tensor, (T)src1Scalar, nullptr, src0Tensor.GetSize(), loc);
 }
 ASCENDC_EMU_POW_T inline void Power(const LocalTensor<T>& dstTensor, const ascendc_emu::nd_t<T>& src0Scalar,
                                     const LocalTensor<T>& src1Tensor, const LocalTensor<uint8_t>& sharedTmpBuffer,
                                     uint32_t calCount, EMU_LOC) {
-    detail_pow::st(dstTensor, (float)src0Scalar, src1Tensor, &sharedTmpBuffer, calCount, loc);
+    detail_pow::st<T>(dstTensor, (T)src0Scalar, src1Tensor, &sharedTmpBuffer, calCount, loc);
 }
 ASCENDC_EMU_POW_T inline void Power(const LocalTensor<T>& dstTensor, const ascendc_emu::nd_t<T>& src0Scalar,
                                     const LocalTensor<T>& src1Tensor, const LocalTensor<uint8_t>& sharedTmpBuffer,
                                     EMU_LOC) {
-    detail_pow::st(dstTensor, (float)src0Scalar, src1Tensor, &sharedTmpBuffer, src1Tensor.GetSize(), loc);
+    detail_pow::st<T>(dstTensor, (T)src0Scalar, src1Tensor, &sharedTmpBuffer, src1Tensor.GetSize(), loc);
 }
 ASCENDC_EMU_POW_T inline void Power(const LocalTensor<T>& dstTensor, const ascendc_emu::nd_t<T>& src0Scalar,
                                     const LocalTensor<T>& src1Tensor, uint32_t calCount, EMU_LOC) {
-    detail_pow::st(dstTensor, (float)src0Scalar, src1Tensor, nullptr, calCount, loc);
+    detail_pow::st<T>(dstTensor, (T)src0Scalar, src1Tensor, nullptr, calCount, loc);
 }
 ASCENDC_EMU_POW_T inline void Power(const LocalTensor<T>& dstTensor, const ascendc_emu::nd_t<T>& src0Scalar,
                                     const LocalTensor<T>& src1Tensor, EMU_LOC) {
-    detail_pow::st(dstTensor, (float)src0Scalar, src1Tensor, nullptr, src1Tensor.GetSize(), loc);
+    detail_pow::st<T>(dstTensor, (T)src0Scalar, src1Tensor, nullptr, src1Tensor.GetSize(), loc);
 }
 #undef ASCENDC_EMU_POW_T
 
