@@ -102,7 +102,7 @@ def test_forms_public_kernels_use(tmp_path: Path) -> None:
 
     def ipow(b: np.ndarray, e: np.ndarray, dt: type) -> np.ndarray:
         out = []
-        for bb, ee in zip(b.tolist(), np.broadcast_to(e, b.shape).tolist()):
+        for bb, ee in zip(b.tolist(), np.broadcast_to(e, b.shape).tolist(), strict=True):
             if ee < 0:
                 out.append(1 if bb == 1 else (bb if bb == -1 and ee % 2 else (1 if bb == -1 else 0)))
             else:

@@ -27,7 +27,7 @@ def test_minimum_tmp_sizes_agree(tmp_path: Path) -> None:
     _compile(CPP / "adv_tiling_agree.cpp", tmp_path / "short", (f"-I{HOST_INCLUDE}", "-DSHRINK=32"))
     rc, report, trace = _run(tmp_path / "exact", tmp_path)
     assert rc == 0 and report == [], report
-    assert APIS <= {e.get("adv") for e in trace}
+    assert {e.get("adv") for e in trace} >= APIS
     rc, report, _ = _run(tmp_path / "short", tmp_path)
     assert rc == 1
     short = {r["api"] for r in report if r["check"] == "tmp-buffer-size"}
