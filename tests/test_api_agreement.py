@@ -29,16 +29,27 @@ pytestmark = pytest.mark.skipif(shutil.which("g++") is None, reason="g++ not ins
 # every overload of the API, `Name#k` its k-th overload (0-based, catalogue order). Remove an entry when its API
 # lands: the test fails while a listed API compiles.
 MISSING_ALLOWED: dict[str, str] = {
-    # advanced (lib/) APIs
-    "Sigmoid": "apilib", "Tanh": "apilib", "Silu": "apilib", "Gelu": "apilib", "Power": "apilib",
-    "SoftMax": "apilib", "LayerNorm": "apilib", "RmsNorm": "apilib", "TopK": "apilib", "Sort": "apilib",
-    "Matmul::Iterate#1": "apilib", "Matmul::GetTensorC#3": "apilib",
+    # advanced (lib/) APIs: the fp8 / hifloat8 destinations of Ascend950 are not emulated
+    **{f"AscendQuant#{k}": "apilib (fp8/hifloat8)" for k in range(12, 24)},
+    **{f"Sort#{k}": "apilib (the Ascend950 Sort forms)" for k in range(1, 7)},
     # TPipe surface
     "TPipe::InitBufPool": "runtime", "TPipe::InitBuffer#1": "runtime",
     # basic cube path for other architectures (LoadData from GM, Fixpipe of arch 3510 / M300): no branch yet
     "LoadData#1": "cube (unowned)", "Fixpipe#0": "cube (unowned)", "Fixpipe#1": "cube (unowned)",
     "Fixpipe#4": "cube (unowned)", "Fixpipe#5": "cube (unowned)", "Fixpipe#6": "cube (unowned)",
     "Fixpipe#7": "cube (unowned)", "Fixpipe#9": "cube (unowned)",
+}
+
+# Catalogue signatures the generic probe cannot instantiate (non-type or pattern template parameters, a second
+# element type it cannot guess): each API is exercised by its own test in tests/test_emulator_adv_*.py. The test
+# fails when one of these starts compiling, so the list cannot hide a regression for long.
+PROBE_UNFIT: dict[str, str] = {
+    **{f"AscendAntiQuant#{k}": "InputDataType/OutputDataType pair" for k in range(6)},
+    "Broadcast#0": "int dim/axis template arguments",
+    "GetMatmulApiTiling#0": "MatmulType template arguments",
+    **{f"{n}#{k}": "pattern class template argument (Pattern::Reduce::AR)" for n in
+       ("ReduceAll", "ReduceAny", "ReduceMean", "ReduceProd") for k in range(2)},
+    "SoftmaxFlashV3#0": "T/U pair (half, float)",
 }
 
 HEADERS = INCLUDE / "ascendc_emu"
@@ -96,7 +107,8 @@ def _results() -> tuple[dict[str, str], dict[str, list[str]]]:
 
 
 def _allowed(key: str) -> bool:
-    return key in MISSING_ALLOWED or key.split("#")[0] in MISSING_ALLOWED
+    listed = {**MISSING_ALLOWED, **PROBE_UNFIT}
+    return key in listed or key.split("#")[0] in listed
 
 
 @pytest.mark.slow
@@ -111,7 +123,7 @@ def test_every_catalogue_api_compiles_against_the_emulator() -> None:
 def test_missing_allow_list_only_shrinks() -> None:
     missing, keys = _results()
     landed = []
-    for entry, owner in MISSING_ALLOWED.items():
+    for entry, owner in {**MISSING_ALLOWED, **PROBE_UNFIT}.items():
         name = entry.split("#")[0]
         assert name in keys, f"MISSING_ALLOWED names {entry}, which the catalogue does not have"
         still = entry in missing if "#" in entry else all(k in missing for k in keys[name])

@@ -17,4 +17,5 @@
 #include "ascendc_emu/utils.h"
 #include "ascendc_emu/cce.h"
 #include "ascendc_emu/cube_transpose.h"
+#include "ascendc_emu/adv_api.h"
 #endif  // ASCENDC_EMU_KERNEL_OPERATOR_H_
