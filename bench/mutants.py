@@ -3,8 +3,9 @@
 Known-correct public kernels (chosen by provenance before any check runs: the official samples and
 operator repositories, and the reference answers of a kernel benchmark) get one realistic bug planted at a
 time; `check` (the product's `check_document`, with the file's real project around it, so its SoC and
-attached specs apply) must report the right category within 3 lines of the planted line. Each mutation
-keeps the line count, so line numbers compare directly.
+attached specs apply) must report the right category within 3 lines of the planted line (the finding's
+range, which for a tensor never given back spans its last use to where it is lost, reaches that close).
+Each mutation keeps the line count, so line numbers compare directly.
 
 Operators (the expected categories in brackets):
 
@@ -438,7 +439,7 @@ def sites(rel: str, text: str) -> Iterator[Mutant]:
 
 # -- checking ----------------------------------------------------------------------------------------------------
 
-Found = tuple[str, str, str | None, int, str]  # (code, severity, category, line, message)
+Found = tuple[str, str, str | None, int, str, int]  # (code, severity, category, line, message, end line)
 
 
 def check_text(text: str, path: str) -> list[Found]:
@@ -447,7 +448,7 @@ def check_text(text: str, path: str) -> list[Found]:
 
     document = SourceDocument(text, path=path)
     return [
-        (f.code, f.severity, f.category, f.span.start.line, f.message)
+        (f.code, f.severity, f.category, f.span.start.line, f.message, f.span.end.line)
         for f in check_document(document, CheckOptions())
     ]
 
@@ -475,7 +476,8 @@ def apply(text: str, mutant: Mutant) -> str:
 
 def judge(mutant: Mutant, original: list[Found], found: list[Found]) -> Outcome:
     def near(f: Found) -> bool:
-        return abs(f[3] - mutant.line) <= 3 and f[2] in mutant.expected
+        # The finding's range reaches within 3 lines of the planted line.
+        return f[3] - 3 <= mutant.line <= f[5] + 3 and f[2] in mutant.expected
 
     hits = [f for f in found if f[1] in ("error", "warning") and near(f)]
     info = any(f[1] == "information" and near(f) for f in found)
@@ -609,7 +611,7 @@ def report(originals: dict[str, list[Found]], outcomes: list[Outcome], times: li
     by_category: dict[str, Counter[str]] = defaultdict(Counter)
     error_files: dict[str, set[str]] = defaultdict(set)
     for rel, found in originals.items():
-        for code, severity, category, _line_no, _message in found:
+        for code, severity, category, _line_no, _message, _end in found:
             by_category[category or code][severity] += 1
             if severity == "error":
                 error_files[category or code].add(rel)

@@ -733,7 +733,8 @@ class Analysis:
         if kind == "deque":
             contents = state.fifo.get(queue)
             if contents is None:
-                token = self.new_token(state, queue, DEQUED, event.site, event.var, stmt.site, known=False)
+                # Whatever it is, the tensor DeQue hands out is this code's to give back.
+                token = self.new_token(state, queue, DEQUED, event.site, event.var, stmt.site)
             elif not contents:
                 if queue not in self.lost_alloc_queues and queue not in self.unhanded_queues and queue in self.round_trip \
                         and queue not in self.skip_end_checks:
@@ -742,7 +743,7 @@ class Analysis:
                                         repeated=self.loop_depth > 0, later_iteration=self.iteration > 0,
                                         uncertain=state.constexpr_taken))
                 state.fifo[queue] = None
-                token = self.new_token(state, queue, DEQUED, event.site, event.var, stmt.site, known=False)
+                token = self.new_token(state, queue, DEQUED, event.site, event.var, stmt.site)
             else:
                 token = contents.pop(0)
                 popped = self.token(state, token)
@@ -982,9 +983,14 @@ def _units(context: CheckContext) -> Iterator[tuple[ClassInfo | None, list[Funct
     escaped = _escaping_queues(context, {b.name for b in queue_decls})
     is_header = context.document.path.endswith(_HEADER_SUFFIXES)
     classes = {c.name: c for c in model.classes}
+    # Methods defined in a class body carry its exact name (`KernelAdd<half, 1>` for a specialisation);
+    # out-of-line ones (`KernelAdd<T>::Process`) belong to the primary template.
     by_class: dict[str | None, list[Function]] = {}
+    inside = [(c.start_byte, c.end_byte) for c in model.classes]
     for function in model.functions:
-        by_class.setdefault(_class_name(function), []).append(function)
+        in_body = any(start <= function.start_byte < end for start, end in inside)
+        key = function.class_name if in_body else _class_name(function)
+        by_class.setdefault(key, []).append(function)
     bases = {cls.name: [b for b in _bases(context, cls) if b in classes and b != cls.name] for cls in model.classes}
     extended = {b for names in bases.values() for b in names}
     for cls in model.classes:
@@ -997,7 +1003,8 @@ def _units(context: CheckContext) -> Iterator[tuple[ClassInfo | None, list[Funct
             for grand in bases.get(base, []):
                 if grand not in chain:
                     chain.append(grand)
-        queues = {b.name for b in queue_decls if b.class_name in chain} - escaped
+        queues = {b.name for b in queue_decls
+                  if b.class_name in chain or re.sub(r"<.*", "", b.class_name or "").strip() in chain} - escaped
         if not queues:
             continue
         functions: list[Function] = []

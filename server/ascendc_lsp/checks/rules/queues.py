@@ -139,6 +139,21 @@ def _give_back_fix(context: CheckContext, problem: Problem, call: str) -> Fix | 
                insert_line_after(context.document, end - 1, f"{problem.queue}.{call}({problem.var});"))
 
 
+_REGION_LINES = 12
+
+
+def _give_back_region(context: CheckContext, problem: Problem) -> Span:
+    """Where the missing give-back belongs: anywhere from the tensor's last use to where it is lost. The
+    finding covers that region when it is short, else the point of loss (the last use is related info)."""
+    last = problem.last_use
+    lines = context.document.lines
+    if last is None or last.start > problem.site.start:
+        return _span(context, problem.site)
+    if lines.line_of(problem.site.end) - lines.line_of(last.start) > _REGION_LINES:
+        return _span(context, problem.site)
+    return lines.span(last.start, problem.site.end)
+
+
 @rule("ASC008")
 def alloc_without_free(context: CheckContext) -> Iterator[Finding]:
     for problem in analyse(context):
@@ -160,18 +175,19 @@ def alloc_without_free(context: CheckContext) -> Iterator[Finding]:
         else:
             consequence = "; its buffer never comes back" + (
                 " (from the second iteration of the loop on)" if problem.later_iteration else "")
-        how = {"its scope ends": "it goes out of scope here", "the function returns": "this return leaves with it"}.get(
-            problem.detail, problem.detail + " here")
-        message = f"{head}{where}: {how} without {give_back}{consequence}"
+        how = {"its scope ends": "it goes out of scope", "the function returns": "a return leaves with it"}.get(
+            problem.detail, problem.detail)
+        message = f"{head}{where}: {how} without {give_back}; give it back here{consequence}"
         related = [Related(_span(context, problem.origin), f"{queue} handed out {var} here")] if problem.origin else []
         if problem.last_use is not None and problem.last_use != problem.origin:
-            related.append(Related(_span(context, problem.last_use), f"last use of {var}: {give_back} it after this"))
+            related.append(Related(_span(context, problem.last_use), f"last use of {var}"))
+        related.append(Related(_span(context, problem.site), f"{var} is lost here ({how})"))
         fixes: list[Fix] = []
         has_deque = any(c.name == "DeQue" and receiver_name(c) == queue for c in context.model.calls)
         made = _give_back_fix(context, problem, "EnQue" if problem.state == "allocated" and has_deque else "FreeTensor")
         if made is not None:
             fixes.append(made)
-        yield context.finding("ASC008", _span(context, problem.site), message, related=related, fixes=fixes,
+        yield context.finding("ASC008", _give_back_region(context, problem), message, related=related, fixes=fixes,
                               severity=None if hang and not problem.uncertain else "warning")
 
 
