@@ -72,6 +72,7 @@ class Problem:
     repeated: bool = False  # inside a loop (or a method called in a loop): the kernel hangs
     uncertain: bool = False  # the path went through `if constexpr` branches (see Analysis.statement)
     last_use: Site | None = None  # lost tensors: the last statement that used it (the give-back goes after it)
+    partial: bool = False  # lost tensors: given back on some paths (a warning: the paths may not both run)
     later_iteration: bool = False  # only from the second iteration of a loop of unknown trip count
     detail: str = ""
 
@@ -365,6 +366,7 @@ class Token:
     last_use: Site
     known: bool = True  # False once branches disagree about it
     looped: bool = False  # enqueued inside a loop
+    partial: bool = False  # given back on some paths only (conditions the analysis cannot correlate)
 
 
 @dataclass
@@ -412,27 +414,27 @@ class Analysis:
         self.steps = 0
         self.next_token = 1
         self.lost_alloc_queues: set[str] = set()
-        # Queues with both halves of the round trip in these functions: only for them can a DeQue find
-        # the queue empty or a tensor stay queued (otherwise code elsewhere does the other half).
-        starts = {f.start_byte for f in functions}
-        ops: dict[str, set[str]] = {}
-        for call in context.model.calls:
-            if call.name in ("EnQue", "DeQue") and call.function is not None and call.function.start_byte in starts:
-                ops.setdefault(call.name, set()).add(strip_this(call.receiver or ""))
-        self.round_trip = ops.get("EnQue", set()) & ops.get("DeQue", set())
         self.unhanded_queues: set[str] = set()
         self.loop_depth = 0
         self.iteration = 0  # >0 while re-running a loop body whose trip count is not known to be >= 2
 
     # -- entry ------------------------------------------------------------------------------------------------
 
-    def run(self, roots: list[Function]) -> list[Problem]:
+    def run(self, sequence: list[Function], others: list[Function]) -> list[Problem]:
+        """`sequence`: the methods a kernel in this file calls on an object, in order (Init, Process), run on
+        one state from empty queues. `others`: roots nobody here calls, each run on its own with queues
+        whose earlier contents are unknown (code elsewhere may enqueue before them)."""
+        for root in others:
+            state = State({}, {q: None for q in self.queues}, {}, [])
+            self.call(state, root, (), "", Site(root.start_byte, root.start_byte))
+        if not sequence:
+            return list(self.problems.values())
         state = State({}, {q: [] for q in self.queues}, {}, [])
-        for root in roots:
+        for root in sequence:
             state = self.call(state, root, (), "", Site(root.start_byte, root.start_byte))
             state.signal = ""
         for queue, contents in state.fifo.items():
-            if not contents or queue in self.skip_end_checks or queue in self.unhanded_queues or queue not in self.round_trip:
+            if not contents or queue in self.skip_end_checks or queue in self.unhanded_queues:
                 continue
             token = state.tokens[contents[0]]
             if token.known and token.queue == queue:
@@ -574,7 +576,7 @@ class Analysis:
             self.lost_alloc_queues.add(token.queue)
         self.report(Problem("lost", token.queue, token.var, site, token.origin, token.state, function,
                             repeated=self.loop_depth > 0, later_iteration=self.iteration > 0, detail=why,
-                            uncertain=state.constexpr_taken, last_use=token.last_use))
+                            uncertain=state.constexpr_taken, last_use=token.last_use, partial=token.partial))
         token.known = False
 
     def end_scope(self, state: State, frame: Frame, names: Iterable[str], at: Site, final: bool = False) -> None:
@@ -736,7 +738,7 @@ class Analysis:
                 # Whatever it is, the tensor DeQue hands out is this code's to give back.
                 token = self.new_token(state, queue, DEQUED, event.site, event.var, stmt.site)
             elif not contents:
-                if queue not in self.lost_alloc_queues and queue not in self.unhanded_queues and queue in self.round_trip \
+                if queue not in self.lost_alloc_queues and queue not in self.unhanded_queues \
                         and queue not in self.skip_end_checks:
                     self.report(Problem("empty-deque", queue, event.var, event.site, None,
                                         function=state.frames[-1].function.name if state.frames else "",
@@ -753,6 +755,11 @@ class Analysis:
                     popped.last_use = stmt.site
             if event.var:
                 self.bind(state, event.var, token, stmt.site)
+            else:
+                # A bare `q.DeQue<T>()` (a sync): the tensor is back under the name that enqueued it.
+                popped = self.token(state, token)
+                if popped is not None and popped.var and self.lookup(state, popped.var) == 0:
+                    self.bind(state, popped.var, token, stmt.site)
             return state
         token = self.lookup(state, event.var)
         if kind == "enque":
@@ -771,6 +778,14 @@ class Analysis:
             tok.state = QUEUED
             tok.last_use = stmt.site
             tok.looped = self.loop_depth > 0
+            # The queue owns it now: the names that held it no longer do (a DeQue hands it out again).
+            for frame in state.frames:
+                for name, value in frame.locals.items():
+                    if value == token:
+                        frame.locals[name] = 0
+            for name, value in state.members.items():
+                if value == token:
+                    state.members[name] = 0
             contents = state.fifo.get(queue)
             if contents is not None:
                 if token in contents:
@@ -836,6 +851,9 @@ class Analysis:
         if b.signal and not a.signal:
             return a
         a.constexpr_taken = a.constexpr_taken or b.constexpr_taken
+        for token_id, token in a.tokens.items():
+            if token_id not in b.tokens and _bound(b, token_id):
+                token.partial = True
         for queue in set(a.fifo) | set(b.fifo):
             fa, fb = a.fifo.get(queue), b.fifo.get(queue)
             if fa is None or fb is None or len(fa) != len(fb):
@@ -848,8 +866,8 @@ class Analysis:
         for token_id, token in b.tokens.items():
             mine = a.tokens.get(token_id)
             if mine is None:
-                if any(token_id in (fa.locals.values()) for fa in a.frames) or token_id in a.members.values():
-                    token.known = False  # freed on one path, still held on the other
+                if _bound(a, token_id):
+                    token.partial = True  # freed on one path, still held on the other
                 a.tokens[token_id] = token
             elif mine.state != token.state:
                 mine.known = False
@@ -924,6 +942,10 @@ def _decide(condition: str, constants: dict[str, int]) -> bool | None:
             "<=": value <= other, ">=": value >= other}[match.group(3)]
 
 
+def _bound(state: State, token: int) -> bool:
+    return token in state.members.values() or any(token in frame.locals.values() for frame in state.frames)
+
+
 def _local_names(frame: Frame) -> set[str]:
     return set(frame.locals) | {p.name for p in frame.function.params}
 
@@ -964,11 +986,13 @@ def analyse(context: CheckContext) -> list[Problem]:
     for units in _units(context):
         owner, functions, queues, skip_end = units
         roots = _roots(context, functions)
-        if not roots:
+        sequence = _driven(context, owner, functions) if owner is not None else roots
+        others = [r for r in roots if all(r is not f for f in sequence)]
+        if not sequence and not others:
             continue
         analysis = Analysis(context, owner, functions, queues, skip_end)
         try:
-            problems.extend(analysis.run(roots))
+            problems.extend(analysis.run(sequence, others))
         except (_GiveUp, RecursionError):
             continue
     context.__dict__["_lifecycle"] = problems
@@ -1051,6 +1075,31 @@ def _escaping_queues(context: CheckContext, names: set[str]) -> set[str]:
         if re.search(rb"&\s*(?:this\s*->\s*)?" + re.escape(name.encode()) + rb"\b", data):
             escaped.add(name)
     return escaped
+
+
+def _driven(context: CheckContext, owner: ClassInfo, functions: list[Function]) -> list[Function]:
+    """The methods a function of this file calls, in order, on an object of the class (`KernelAdd<half> op;
+    op.Init(...); op.Process();`): the real order of the roots. The first such object decides."""
+    by_name = {f.name: f for f in functions}
+    declaration = re.compile(rb"\b" + re.escape(owner.name.encode()) + rb"\s*(?:<[^;(){}]*>)?\s+([A-Za-z_]\w*)\s*[;({]")
+    data = context.document.data
+    for function in context.model.functions:
+        if function.class_name is not None or function.body_end <= function.body_start:
+            continue
+        names = [m.group(1).decode() for m in declaration.finditer(data, function.body_start, function.body_end)]
+        if not names:
+            continue
+        calls = [c for c in calls_of(context, function) if c.receiver is not None
+                 and c.receiver.strip() == names[0] and c.name in by_name]
+        if calls:
+            return [by_name[c.name] for c in calls]
+    return []
+
+
+def calls_of(context: CheckContext, function: Function) -> list[ApiCall]:
+    from ascendc_lsp.checks.rules._common import calls_by_function
+
+    return calls_by_function(context).get(function.start_byte, [])
 
 
 def _roots(context: CheckContext, functions: list[Function]) -> list[Function]:

@@ -150,7 +150,7 @@ def _give_back_region(context: CheckContext, problem: Problem) -> Span:
     if last is None or last.start > problem.site.start:
         return _span(context, problem.site)
     if lines.line_of(problem.site.end) - lines.line_of(last.start) > _REGION_LINES:
-        return _span(context, problem.site)
+        return _span(context, last)  # a long way to the end: the give-back belongs right after the last use
     return lines.span(last.start, problem.site.end)
 
 
@@ -161,7 +161,7 @@ def alloc_without_free(context: CheckContext) -> Iterator[Finding]:
             continue
         where = f" in {problem.function}()" if problem.function else ""
         queue, var = problem.queue, problem.var or "the tensor"
-        hang = problem.repeated and not problem.later_iteration
+        hang = problem.repeated and not problem.later_iteration and not problem.partial
         if problem.state == "allocated":
             give_back = "EnQue or FreeTensor"
             head = f"{var} from {queue}.AllocTensor() is neither enqueued nor freed"
@@ -177,7 +177,8 @@ def alloc_without_free(context: CheckContext) -> Iterator[Finding]:
                 " (from the second iteration of the loop on)" if problem.later_iteration else "")
         how = {"its scope ends": "it goes out of scope", "the function returns": "a return leaves with it"}.get(
             problem.detail, problem.detail)
-        message = f"{head}{where}: {how} without {give_back}; give it back here{consequence}"
+        paths = " on some paths" if problem.partial else ""
+        message = f"{head}{paths}{where}: {how} without {give_back}; give it back after its last use{consequence}"
         related = [Related(_span(context, problem.origin), f"{queue} handed out {var} here")] if problem.origin else []
         if problem.last_use is not None and problem.last_use != problem.origin:
             related.append(Related(_span(context, problem.last_use), f"last use of {var}"))
