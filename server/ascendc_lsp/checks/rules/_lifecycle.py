@@ -424,8 +424,17 @@ class Analysis:
         """`sequence`: the methods a kernel in this file calls on an object, in order (Init, Process), run on
         one state from empty queues. `others`: roots nobody here calls, each run on its own with queues
         whose earlier contents are unknown (code elsewhere may enqueue before them)."""
-        for root in others:
-            state = State({}, {q: None for q in self.queues}, {}, [])
+        # Constructors and `Init` first (they run before the others): what they leave in members is where
+        # the other roots start from.
+        owner = re.sub(r"<.*", "", self.owner.name) if self.owner is not None else None
+        setup = [r for r in others if r.name == owner] + [r for r in others if r.name.lower().startswith("init")]
+        start = State({}, {q: None for q in self.queues}, {}, [])
+        for root in setup:
+            start = self.call(start, root, (), "", Site(root.start_byte, root.start_byte))
+            start.signal = ""
+        for root in [r for r in others if all(r is not f for f in setup)]:
+            state = start.copy()
+            state.fifo = {q: None for q in self.queues}
             self.call(state, root, (), "", Site(root.start_byte, root.start_byte))
         if not sequence:
             return list(self.problems.values())
@@ -718,8 +727,8 @@ class Analysis:
         if kind == "havoc":
             for queue in state.fifo:
                 state.fifo[queue] = None
-            for held in state.tokens.values():
-                held.known = False
+            for token_held in state.tokens.values():
+                token_held.known = False
             return state
         if kind == "call":
             function = self.functions.get(event.method)
@@ -740,10 +749,16 @@ class Analysis:
             elif not contents:
                 if queue not in self.lost_alloc_queues and queue not in self.unhanded_queues \
                         and queue not in self.skip_end_checks:
-                    self.report(Problem("empty-deque", queue, event.var, event.site, None,
+                    # The tensor that should have been enqueued: one of this queue still held, allocated.
+                    waiting = [t for t in state.tokens.values()
+                               if t.queue == queue and t.state == ALLOC and t.known]
+                    held: Token | None = max(waiting, key=lambda t: t.last_use.start) if waiting else None
+                    self.report(Problem("empty-deque", queue, held.var if held else event.var, event.site,
+                                        held.origin if held else None,
                                         function=state.frames[-1].function.name if state.frames else "",
                                         repeated=self.loop_depth > 0, later_iteration=self.iteration > 0,
-                                        uncertain=state.constexpr_taken))
+                                        uncertain=state.constexpr_taken,
+                                        last_use=held.last_use if held else None))
                 state.fifo[queue] = None
                 token = self.new_token(state, queue, DEQUED, event.site, event.var, stmt.site)
             else:
@@ -870,7 +885,15 @@ class Analysis:
                     token.partial = True  # freed on one path, still held on the other
                 a.tokens[token_id] = token
             elif mine.state != token.state:
-                mine.known = False
+                held = {ALLOC, DEQUED}
+                if (mine.state in held) != (token.state in held) and mine.known and token.known:
+                    # Given back (queued or freed) on one path only: a maybe-leak, kept as a warning.
+                    if token.state in held:
+                        a.tokens[token_id] = token
+                        mine = token
+                    mine.partial = True
+                else:
+                    mine.known = False
             elif token.last_use.start > mine.last_use.start:
                 mine.last_use = token.last_use
         for name, bound in b.members.items():

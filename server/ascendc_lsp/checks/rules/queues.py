@@ -20,6 +20,7 @@ from ascendc_lsp.checks.fixes import fix, insert_line_after
 from ascendc_lsp.checks.limits import limits_for
 from ascendc_lsp.checks.rules._common import (
     KNOWN_DTYPES,
+    calls_by_function,
     fmt,
     in_constexpr_branch,
     node_for,
@@ -144,14 +145,21 @@ _REGION_LINES = 12
 
 def _give_back_region(context: CheckContext, problem: Problem) -> Span:
     """Where the missing give-back belongs: anywhere from the tensor's last use to where it is lost. The
-    finding covers that region when it is short, else the point of loss (the last use is related info)."""
+    finding covers that region when it is short; in a long one it points at the first give-back of the same
+    kind that follows the last use (tensors of a stage are usually given back together), else at the last use."""
     last = problem.last_use
     lines = context.document.lines
     if last is None or last.start > problem.site.start:
         return _span(context, problem.site)
-    if lines.line_of(problem.site.end) - lines.line_of(last.start) > _REGION_LINES:
-        return _span(context, last)  # a long way to the end: the give-back belongs right after the last use
-    return lines.span(last.start, problem.site.end)
+    if lines.line_of(problem.site.end) - lines.line_of(last.start) <= _REGION_LINES:
+        return lines.span(last.start, problem.site.end)
+    kinds = ("EnQue", "FreeTensor") if problem.state == "allocated" else ("FreeTensor",)
+    function = context.model.function_at(last.start)
+    if function is not None:
+        for call in calls_by_function(context).get(function.start_byte, []):
+            if call.name in kinds and last.end <= call.start_byte <= problem.site.start:
+                return call.span
+    return _span(context, last)
 
 
 @rule("ASC008")
@@ -198,10 +206,18 @@ def enque_deque_unpaired(context: CheckContext) -> Iterator[Finding]:
         queue, var = problem.queue, problem.var or "the tensor"
         severity: str | None = "warning" if problem.later_iteration or problem.uncertain else None
         related: list[Related] = []
+        span = _span(context, problem.site)
         if problem.kind == "empty-deque":
             message = (f"{queue}.DeQue() waits forever: no EnQue on {queue} reaches it"
                        + (" from the second iteration of the loop on" if problem.later_iteration else "")
                        + f" (in {problem.function}())")
+            if problem.last_use is not None and problem.origin is not None:
+                # A tensor of that queue is still held, allocated: its EnQue is what is missing.
+                message = (f"{var} from {queue}.AllocTensor() is never enqueued, so {queue}.DeQue() in "
+                           f"{problem.function}() waits forever: EnQue it after its last use")
+                related.append(Related(_span(context, problem.origin), f"{queue} handed out {var} here"))
+                related.append(Related(span, f"{queue}.DeQue() waits here"))
+                span = _span(context, problem.last_use)
         elif problem.kind == "never-handed-out":
             message = (f"{var} holds no tensor from {queue} but the code {problem.detail} it to {queue}: the "
                        f"{queue}.DeQue() (or AllocTensor) that should fill it is missing")
@@ -215,7 +231,7 @@ def enque_deque_unpaired(context: CheckContext) -> Iterator[Finding]:
                 related.append(Related(_span(context, problem.origin), f"{queue} handed it out here"))
         else:
             continue
-        yield context.finding("ASC009", _span(context, problem.site), message, related=related, severity=severity)
+        yield context.finding("ASC009", span, message, related=related, severity=severity)
 
 
 def _concrete(model: DocumentModel, raw: str, at_byte: int) -> str | None:
