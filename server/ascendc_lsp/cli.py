@@ -51,7 +51,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     check = sub.add_parser("check", help="statically check kernel sources")
     check.add_argument("paths", nargs="+", metavar="PATH", help="kernel files or folders to search")
-    check.add_argument("--soc", help="SoC profile (default: ascendc-lsp.toml or Ascend910B)")
+    check.add_argument(
+        "--soc", help="SoC profile (default: ascendc-lsp.toml, else the project's: CMake, op_host AddConfig; else Ascend910B)"
+    )
     check.add_argument("--format", choices=["text", "json", "sarif"], default="text")
 
     run = sub.add_parser(
