@@ -129,7 +129,10 @@ def read_public_file(repo: str, path: str, mirror_root: Path = DEFAULT_MIRROR_RO
         return None
     try:
         out = subprocess.run(
-            ["git", "--git-dir", str(git_dir), "show", f"HEAD:{path}"], capture_output=True, timeout=60, check=False
+            ["git", "--git-dir", str(git_dir), "show", f"HEAD:{path}"],
+            capture_output=True,
+            timeout=60,
+            check=False,
         )
     except (OSError, subprocess.SubprocessError):
         return None
@@ -191,7 +194,11 @@ def snapshot_messages(mirror_root: Path = DEFAULT_MIRROR_ROOT) -> tuple[list[Mes
 
 
 def load_messages(
-    dev: Path | None = None, *, web: bool = True, snapshot: bool = True, mirror_root: Path = DEFAULT_MIRROR_ROOT
+    dev: Path | None = None,
+    *,
+    web: bool = True,
+    snapshot: bool = True,
+    mirror_root: Path = DEFAULT_MIRROR_ROOT,
 ) -> tuple[list[Message], list[str]]:
     """All labelled messages (dev, web, snapshot), de-duplicated; and notes on what could not be read."""
     notes: list[str] = []
@@ -207,7 +214,9 @@ def load_messages(
         snap, missing = snapshot_messages(mirror_root)
         rows += snap
         if missing:
-            notes.append(f"{len(missing)} snapshot message(s) unreadable (fetch the repositories): {missing[:5]}")
+            notes.append(
+                f"{len(missing)} snapshot message(s) unreadable (fetch the repositories): {missing[:5]}"
+            )
     return dedupe(rows), notes
 
 

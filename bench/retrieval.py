@@ -25,7 +25,7 @@ import statistics
 import sys
 import tempfile
 import time
-from collections import Counter, defaultdict
+from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -34,11 +34,10 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "server"))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from realdata import DEFAULT_MIRROR_ROOT, Message, default_dev_path, load_messages
-
 from ascendc_lsp.knowledge.entries import Entry
 from ascendc_lsp.knowledge.retrieval import Retriever
 from ascendc_lsp.knowledge.store import KnowledgeStore, shipped_entries
+from realdata import DEFAULT_MIRROR_ROOT, Message, default_dev_path, load_messages
 
 # ------------------------------------------------------------------------------------------- scoring
 
@@ -51,15 +50,14 @@ def score(r: Retriever, rows: Sequence[Message]) -> list[dict[str, Any]]:
     """One result per message: top categories, right at 1 / at 3, whether a pattern fired."""
     out = []
     for row in rows:
-        matches = r.search(row.message, top=3)
+        answer = r.answer(row.message, top=3)
+        matches = answer.matches
         cats = [m.entry.category for m in matches]
-        fired = bool(r.fired_patterns(row.message)) if hasattr(r, "fired_patterns") else any(
-            m.evidence for m in matches
-        )
+        fired = bool(r.fired_patterns(row.message))
         out.append({
             "id": row.id, "group": row.group, "category": row.category, "top": cats,
             "top1": bool(cats) and row.accepts(cats[0]), "top3": any(row.accepts(c) for c in cats),
-            "fired": fired, "confidence": getattr(matches[0], "confidence", "") if matches else "",
+            "fired": fired, "confidence": answer.confidence,
         })  # fmt: skip
     return out
 
@@ -85,14 +83,18 @@ def breakdown(results: Sequence[dict[str, Any]], key: str) -> dict[str, dict[str
 # ----------------------------------------------------------------------------------- leave-source-out
 
 
-def without_triggers(entry: Entry, patterns: set[str], codes: set[str]) -> Entry:
+EXAMPLE_NEAR = 0.6  # cosine (hashing space) above which an example is taken as written from a message
+
+
+def without_triggers(entry: Entry, patterns: set[str], codes: set[str], examples: set[str]) -> Entry:
     ctx = entry.context
-    keep = [p for p in ctx.patterns if p.pattern not in patterns]
+    keep = [(m, p) for m, p in zip(ctx.messages, ctx.patterns, strict=True) if p.pattern not in patterns]
     kept_codes = tuple(c for c in ctx.codes if c.lower() not in codes)
-    return replace(
-        entry,
-        context=replace(ctx, messages=tuple(p.pattern for p in keep), patterns=tuple(keep), codes=kept_codes),
-    )
+    kept_examples = tuple(x for x in ctx.examples if x not in examples)
+    return replace(entry, context=replace(
+        ctx, messages=tuple(m for m, _ in keep), patterns=tuple(p for _, p in keep), codes=kept_codes,
+        examples=kept_examples,
+    ))  # fmt: skip
 
 
 def _code_hits(code: str, text: str) -> bool:
@@ -100,26 +102,39 @@ def _code_hits(code: str, text: str) -> bool:
 
 
 def withheld_triggers(
-    entries: Sequence[Entry], rows: Sequence[Message]
-) -> dict[str, tuple[set[str], set[str]]]:
-    """Per source group: the patterns and codes that fire on its messages and on no other group's."""
+    entries: Sequence[Entry], rows: Sequence[Message], embed: Any
+) -> dict[str, tuple[set[str], set[str], set[str]]]:
+    """Per source group: the patterns, codes and example messages that only that group's messages fire (an
+    example "fires" on a message within EXAMPLE_NEAR cosine of it)."""
+    from ascendc_lsp.knowledge.index import dot, sparse
+    from ascendc_lsp.knowledge.triggers import normalise_log
+
     groups = sorted({r.group for r in rows})
+    texts = [normalise_log(r.message) for r in rows]
+    vectors = [sparse(embed(t)) for t in texts]
     fired_in: dict[str, set[str]] = defaultdict(set)  # trigger -> groups it fires in
     code_in: dict[str, set[str]] = defaultdict(set)
+    example_in: dict[str, set[str]] = defaultdict(set)
     for e in entries:
         for p in e.context.patterns:
-            if p.pattern in fired_in:
-                continue
-            fired_in[p.pattern] = {r.group for r in rows if p.search(r.message)}
+            if p.pattern not in fired_in:
+                fired_in[p.pattern] = {r.group for r, t in zip(rows, texts, strict=True) if p.search(t)}
         for c in e.context.codes:
             key = c.lower()
             if key not in code_in:
                 code_in[key] = {r.group for r in rows if _code_hits(c, r.message)}
-    out: dict[str, tuple[set[str], set[str]]] = {}
+        for x in e.context.examples:
+            if x not in example_in:
+                xv = sparse(embed(normalise_log(x)))
+                example_in[x] = {
+                    r.group for r, v in zip(rows, vectors, strict=True) if dot(xv, v) >= EXAMPLE_NEAR
+                }
+    out: dict[str, tuple[set[str], set[str], set[str]]] = {}
     for g in groups:
         out[g] = (
             {p for p, gs in fired_in.items() if gs == {g}},
             {c for c, gs in code_in.items() if gs == {g}},
+            {x for x, gs in example_in.items() if gs == {g}},
         )
     return out
 
@@ -127,21 +142,22 @@ def withheld_triggers(
 def leave_source_out(
     entries: list[Entry], rows: Sequence[Message], base: Retriever
 ) -> tuple[list[dict[str, Any]], dict[str, int]]:
-    """Each source's messages ranked with the triggers only that source fires withheld."""
-    withheld = withheld_triggers(entries, rows)
+    """Each source's messages ranked with the triggers and examples only that source fires withheld."""
+    withheld = withheld_triggers(entries, rows, base.syntactic_embedder.embed)
     results: list[dict[str, Any]] = []
     counts: dict[str, int] = {}
     for group in sorted({r.group for r in rows}):
-        patterns, codes = withheld[group]
-        counts[group] = len(patterns) + len(codes)
+        patterns, codes, examples = withheld[group]
+        counts[group] = len(patterns) + len(codes) + len(examples)
         changed = [
-            without_triggers(e, patterns, codes)
-            if any(p.pattern in patterns for p in e.context.patterns) or any(c.lower() in codes for c in e.context.codes)
+            without_triggers(e, patterns, codes, examples)
+            if any(p.pattern in patterns for p in e.context.patterns)
+            or any(c.lower() in codes for c in e.context.codes)
+            or any(x in examples for x in e.context.examples)
             else e
             for e in entries
         ]
-        r = base.rebuilt(changed) if hasattr(base, "rebuilt") else Retriever(changed, KnowledgeStore("memory"))
-        results += score(r, [row for row in rows if row.group == group])
+        results += score(base.rebuilt(changed), [row for row in rows if row.group == group])
     return results, counts
 
 
@@ -186,7 +202,9 @@ def synthesise(base: list[Entry], n: int, seed: int = 0) -> list[Entry]:
     return out[:n]
 
 
-def latency(entries: list[Entry], texts: list[str], location: str, root: Path, repeats: int = 2) -> dict[str, Any]:
+def latency(
+    entries: list[Entry], texts: list[str], location: str, root: Path, repeats: int = 2
+) -> dict[str, Any]:
     store = KnowledgeStore(location, root)
     t0 = time.perf_counter()
     store.sync(entries)
@@ -224,7 +242,9 @@ def _table(title: str, rows: dict[str, dict[str, float | int]]) -> list[str]:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--dev", type=Path, default=None, help="the shared dev set (default: found beside the checkout)")
+    ap.add_argument(
+        "--dev", type=Path, default=None, help="the shared dev set (default: found beside the checkout)"
+    )
     ap.add_argument("--mirror-root", type=Path, default=DEFAULT_MIRROR_ROOT)
     ap.add_argument("--no-snapshot", action="store_true", help="skip messages read from fetched repositories")
     ap.add_argument("--sizes", type=int, nargs="*", default=[100, 1000, 10000])
@@ -251,6 +271,7 @@ def main(argv: list[str] | None = None) -> int:
             "by_source": breakdown(lso, "group"),
             "pattern_fired": summary([r for r in lso if r["fired"]]),
             "vector_only": summary([r for r in lso if not r["fired"]]),
+            "by_confidence": breakdown(lso, "confidence"),
             "withheld_triggers": sum(withheld.values()),
         }
         variants: dict[str, Retriever] = {
@@ -281,6 +302,8 @@ def main(argv: list[str] | None = None) -> int:
         "all": lso_all["all"], "a pattern fired": lso_all["pattern_fired"], "vectors only": lso_all["vector_only"],
     })))  # fmt: skip
     print()
+    print("\n".join(_table("confidence", lso_all["by_confidence"])))
+    print()
     print("\n".join(_table("category", lso_all["by_category"])))
     print()
     print("\n".join(_table("source", lso_all["by_source"])))
@@ -290,7 +313,9 @@ def main(argv: list[str] | None = None) -> int:
     print("| entries | store | index build (s) | query p50 (ms) | query p95 (ms) |")
     print("|---|---|---|---|---|")
     for lat in results["latency"]:
-        print(f"| {lat['entries']:,} | {lat['store']} | {lat['build_s']} | {lat['p50_ms']} | {lat['p95_ms']} |")
+        print(
+            f"| {lat['entries']:,} | {lat['store']} | {lat['build_s']} | {lat['p50_ms']} | {lat['p95_ms']} |"
+        )
     if args.misses:
         print()
         by_id = {r.id: r for r in rows}

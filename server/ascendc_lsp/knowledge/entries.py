@@ -20,6 +20,7 @@ from typing import Any
 
 import yaml
 
+from ascendc_lsp.knowledge.triggers import compile_trigger
 from ascendc_lsp.resources import knowledge_dir
 from ascendc_lsp.toolchain import spec as spec_format
 
@@ -46,7 +47,8 @@ ID_PATTERN = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 KERNEL_INCLUDE = '#include "kernel_operator.h"'
 
 _TOP_KEYS = {"id", "title", "category", "stage", "socs", "context", "fix", "rationale"}
-_CONTEXT_KEYS = {"messages", "codes", "apis", "resources", "rules", "query"}
+_CONTEXT_KEYS = {"messages", "examples", "codes", "apis", "resources", "rules", "query"}
+MAX_EXAMPLE_CHARS = 1500
 _FIX_KEYS = {"summary", "language", "before", "after", "spec", "recipe"}
 # What fix.before/after hold. Only `kernel` examples must be complete kernels (compiled and run by the tests);
 # host, build and shell examples document fixes outside the kernel (op_host code, CMake, environment).
@@ -76,11 +78,45 @@ class ValidationError:
         return {"file": self.file, "field": self.field, "message": self.message}
 
 
+class _LazyPatterns(tuple):  # type: ignore[type-arg,unused-ignore]
+    """The compiled message templates of an unpickled entry, compiled when first iterated or indexed."""
+
+    _messages: tuple[str, ...]
+    _compiled: tuple[re.Pattern[str], ...] | None
+
+    def __new__(cls, messages: tuple[str, ...]) -> _LazyPatterns:
+        obj = super().__new__(cls, ())
+        obj._messages = messages
+        obj._compiled = None
+        return obj
+
+    def _get(self) -> tuple[re.Pattern[str], ...]:
+        if self._compiled is None:
+            self._compiled = tuple(compile_trigger(m) for m in self._messages)
+        return self._compiled
+
+    def __iter__(self) -> Any:
+        return iter(self._get())
+
+    def __len__(self) -> int:
+        return len(self._messages)
+
+    def __getitem__(self, i: Any) -> Any:
+        return self._get()[i]
+
+    def __bool__(self) -> bool:
+        return bool(self._messages)
+
+    def __reduce__(self) -> Any:
+        return (tuple, (self._get(),))
+
+
 @dataclass(frozen=True)
 class EntryContext:
     """The trigger: where and how the error shows itself."""
 
     messages: tuple[str, ...] = ()
+    examples: tuple[str, ...] = ()  # what messages of this family look like (our own templates, not copies)
     codes: tuple[str, ...] = ()
     apis: tuple[str, ...] = ()
     resources: tuple[str, ...] = ()
@@ -89,8 +125,19 @@ class EntryContext:
     patterns: tuple[re.Pattern[str], ...] = field(default=(), repr=False, compare=False)
 
     def matches(self, text: str) -> list[str]:
-        """The message regexes (as written) that match somewhere in `text`."""
+        """The message regexes (expanded) that match somewhere in `text`."""
         return [p.pattern for p in self.patterns if p.search(text)]
+
+    # Pickled (the compiled-knowledge cache) without the compiled patterns: they are recompiled on first use,
+    # so loading the cache costs no regex compilation until a pattern is needed.
+    def __getstate__(self) -> dict[str, Any]:
+        state = {k: getattr(self, k) for k in self.__dataclass_fields__ if k != "patterns"}
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        for k, v in state.items():
+            object.__setattr__(self, k, v)
+        object.__setattr__(self, "patterns", _LazyPatterns(tuple(state.get("messages", ()))))
 
 
 @dataclass(frozen=True)
@@ -305,9 +352,14 @@ class _Checker:
         patterns: list[re.Pattern[str]] = []
         for i, msg in enumerate(messages):
             try:
-                patterns.append(re.compile(msg, re.IGNORECASE))
+                patterns.append(compile_trigger(msg))
             except re.error as exc:
                 self.err(f"context.messages[{i}]", f"regex does not compile: {exc}")
+        examples = self.str_list(ctx, "examples", "context.examples")
+        for i, example in enumerate(examples):
+            if len(example) > MAX_EXAMPLE_CHARS:
+                self.err(f"context.examples[{i}]", f"longer than {MAX_EXAMPLE_CHARS} characters: quote the lines "
+                         "that carry the error")
         codes = self.str_list(ctx, "codes", "context.codes", allow_int=True)
         apis = self.str_list(ctx, "apis", "context.apis")
         for i, api in enumerate(apis):
@@ -338,6 +390,7 @@ class _Checker:
             self.err("context", "needs at least one trigger: messages, query or apis")
         return EntryContext(
             messages=tuple(messages),
+            examples=tuple(examples),
             codes=tuple(codes),
             apis=tuple(apis),
             resources=tuple(resources),

@@ -40,6 +40,7 @@ from typing import Any, Protocol
 
 from ascendc_lsp.knowledge.embedding import TAG_MARKER, HashingEmbedder, ResourceEmbedder, build_idf
 from ascendc_lsp.knowledge.entries import Entry
+from ascendc_lsp.knowledge.triggers import template_words
 
 log = logging.getLogger(__name__)
 
@@ -126,14 +127,9 @@ def atomic_write(path: Path, text: str) -> None:
 
 # ------------------------------------------------------------------------------------------- documents
 
-_REGEX_SYNTAX = re.compile(r"\\[dswbDSWBAZz]|\[[^\]]*\]|\(\?[:=!<]+|[\\^$*+?{}()|]|\.\*|\.\+")
-
-
 def regex_words(pattern: str) -> str:
-    """The readable words of a message regex (`no matching function for call to ['‘’](Add|Sub)` -> words)."""
-    text = re.sub(r"\{\d*,?\d*\}", " ", pattern)
-    text = _REGEX_SYNTAX.sub(" ", text)
-    return re.sub(r"\s+", " ", text).strip()
+    """The readable words of a message template (`no matching function for call to {q}(Add|Sub)` -> words)."""
+    return template_words(pattern)
 
 
 def changed_lines(before: str, after: str) -> list[str]:
@@ -154,6 +150,7 @@ def syntactic_document(entry: Entry) -> str:
     ctx = entry.context
     parts = [entry.title]
     parts += [regex_words(m) for m in ctx.messages]
+    parts += list(ctx.examples)
     parts += list(ctx.codes)
     parts += [" ".join(ctx.apis)] * 2
     parts += list(ctx.rules)
@@ -187,11 +184,13 @@ _SHIPPED: dict[str, tuple[list[Entry], list[Any]]] = {}
 
 def shipped_entries() -> tuple[list[Entry], list[Any]]:
     """The shipped entries and their validation errors, loaded once per process (YAML parsing takes a second)."""
+    from ascendc_lsp.knowledge.compiled import cached, files_key
     from ascendc_lsp.knowledge.entries import default_entry_dir, load_entries
 
-    key = str(default_entry_dir())
+    folder = default_entry_dir()
+    key = str(folder)
     if key not in _SHIPPED:
-        _SHIPPED[key] = load_entries([default_entry_dir()])
+        _SHIPPED[key] = cached("entries-shipped", files_key([folder]), lambda: load_entries([folder]))
     entries, errors = _SHIPPED[key]
     return list(entries), list(errors)
 
@@ -200,8 +199,14 @@ def shipped_entries() -> tuple[list[Entry], list[Any]]:
 def shipped_idf() -> dict[str, float]:
     """IDF of the syntactic features over the shipped entries (a fixed vocabulary weighting; part of the
     embedding signature, so a change of the shipped entries re-embeds the index)."""
-    entries, _ = shipped_entries()
-    return build_idf(syntactic_document(e) for e in entries)
+    from ascendc_lsp.knowledge.compiled import cached, files_key
+    from ascendc_lsp.knowledge.entries import default_entry_dir
+
+    def build() -> dict[str, float]:
+        entries, _ = shipped_entries()
+        return build_idf(syntactic_document(e) for e in entries)
+
+    return cached("idf-shipped", files_key([default_entry_dir()]), build)
 
 
 # ------------------------------------------------------------------------------------------ vector index
