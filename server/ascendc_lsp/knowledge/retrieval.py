@@ -81,9 +81,9 @@ class Weights:
     pattern: float = 0.40
     code: float = 0.08
     example: float = 0.25
-    syntactic: float = 0.15
+    syntactic: float = 0.30
     semantic: float = 0.05
-    cue: float = 0.15
+    cue: float = 0.05
     api: float = 0.0
     prior: float = 0.10
     extra_patterns: float = 0.10  # per further matching template (times its specificity), capped at 1 in sum
