@@ -33,7 +33,7 @@ import yaml
 
 from ascendc_lsp.resources import knowledge_dir
 
-EMBEDDING_VERSION = 1
+EMBEDDING_VERSION = 2
 DEFAULT_DIM = 512
 TAG_MARKER = "@tag:"
 
@@ -54,9 +54,30 @@ _TOKEN_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|\d+|0x[0-9A-Fa-f]+")
 _CAMEL_RE = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
 
 
+_FILE_KIND_RE = re.compile(r"(?:^|[/\\_.\-])([A-Za-z]+)\d*\.([A-Za-z]+)$")
+
+
+# Last words of file names that say what a file is (generated tiling headers, op prototypes, CANN interfaces).
+_FILE_ROLES = frozenset(
+    "tiling proto custom impl intf kernel kernels config operator opapi api info tpipe tensor pub log base def "
+    "register ops interface tiling_api platform binary".split()
+)
+
+
+def _file_kind(match: re.Match[str]) -> str:
+    """A path becomes its kind: the extension, and the last word of the file name when it names a role
+    (`add_custom_tiling.h` -> `tiling hfile`, `op_proto.h` -> `proto hfile`); the rest describes one report."""
+    m = _FILE_KIND_RE.search(match.group(0))
+    if not m:
+        return " "
+    role = m.group(1).lower()
+    return f" {role if role in _FILE_ROLES else ''} {m.group(2).lower()}file "
+
+
 def strip_paths(text: str) -> str:
-    """Remove file paths and file names (they describe one report, not the phenomenon)."""
-    return _PATH_RE.sub(" ", text)
+    """Replace file paths and file names by their kind (they describe one report, not the phenomenon; a
+    generated name such as `conv3d_max_log_sum_exp_relu_custom.cpp` would otherwise look like exp and log)."""
+    return _PATH_RE.sub(_file_kind, text)
 
 
 def sub_tokens(identifier: str) -> list[str]:
@@ -76,6 +97,7 @@ def tokens(text: str) -> list[tuple[str, float]]:
     for m in _TOKEN_RE.finditer(text):
         raw = m.group(0)
         low = raw.lower()
+        quoted = m.start() > 0 and text[m.start() - 1] in "'‘\"`"  # 'Or', 'And': API names, not stopwords
         if low.isdigit() or low.startswith("0x"):
             if _CODE_RE.match(low):
                 out.append((low, 1.5))
@@ -85,7 +107,7 @@ def tokens(text: str) -> list[tuple[str, float]]:
             out.append((low, 1.5))
             words.append(low)
             continue
-        if len(low) < 2 or low in STOPWORDS:
+        if len(low) < 2 or (low in STOPWORDS and not quoted):
             continue
         out.append((low, 1.0))
         words.append(low)

@@ -476,7 +476,7 @@ class Retriever:
         query = self.make_query(log, code)
         ranked = self.rank(query, max(top, FAMILY_DEPTH))
         confidence, families = self.assess(ranked)
-        return Answer(ranked[: max(0, top)], confidence, families, query.cues)
+        return Answer(diversify(ranked)[: max(0, top)], confidence, families, query.cues)
 
     def rank(self, query: Query, top: int = 3) -> list[Match]:
         w = self.weights
@@ -536,6 +536,18 @@ class Retriever:
         else:
             confidence = "low"
         return confidence, families
+
+
+def diversify(ranked: Sequence[Match]) -> list[Match]:
+    """The best entry of each category first (in score order), then the others: the first answers name
+    different families instead of three variants of one."""
+    seen: set[str] = set()
+    first: list[Match] = []
+    rest: list[Match] = []
+    for m in ranked:
+        (rest if m.entry.category in seen else first).append(m)
+        seen.add(m.entry.category)
+    return first + rest
 
 
 def load_entries_cached(paths: Sequence[Path | str]) -> tuple[list[Entry], list[Any]]:
