@@ -33,12 +33,9 @@ def cache_root() -> Path:
 
 
 def _package_version() -> str:
-    try:
-        from importlib.metadata import version
+    import ascendc_lsp
 
-        return version("ascendc-lsp")
-    except Exception:
-        return "0"
+    return str(getattr(ascendc_lsp, "__version__", "0"))
 
 
 def files_key(paths: Iterable[Path | str], extra: Sequence[str] = ()) -> str:

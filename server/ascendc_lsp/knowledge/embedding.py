@@ -29,8 +29,6 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from ascendc_lsp.resources import knowledge_dir
 
 EMBEDDING_VERSION = 2
@@ -59,8 +57,7 @@ _FILE_KIND_RE = re.compile(r"(?:^|[/\\_.\-])([A-Za-z]+)\d*\.([A-Za-z]+)$")
 
 # Last words of file names that say what a file is (generated tiling headers, op prototypes, CANN interfaces).
 _FILE_ROLES = frozenset(
-    "tiling proto custom impl intf kernel kernels config operator opapi api info tpipe tensor pub log base def "
-    "register ops interface tiling_api platform binary".split()
+    ["tiling", "proto", "custom", "impl", "intf", "kernel", "kernels", "config", "operator", "opapi", "api", "info", "tpipe", "tensor", "pub", "log", "base", "def", "register", "ops", "interface", "tiling_api", "platform", "binary"]
 )
 
 
@@ -277,16 +274,24 @@ def lexicon_path(root: Path | None = None) -> Path:
 
 @cache
 def load_lexicon(root: Path | None = None) -> Lexicon:
-    """The lexicon of `knowledge/lexicon.yaml` over the README's resource tags (tags alone if the file is missing)."""
+    """The lexicon of `knowledge/lexicon.yaml` over the README's resource tags (tags alone if the file is missing).
+
+    The parsed YAML is kept in the compiled-knowledge cache, so a one-shot query does not import yaml."""
+    from ascendc_lsp.knowledge.compiled import cached, files_key
     from ascendc_lsp.knowledge.entries import resource_tags
 
     path = lexicon_path(root)
-    try:
-        text = path.read_text(encoding="utf-8")
-        data = yaml.safe_load(text)
-    except (OSError, yaml.YAMLError):
-        text, data = "", {}
-    digest = hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
+    def read() -> tuple[str, Any]:
+        import yaml
+
+        try:
+            text = path.read_text(encoding="utf-8")
+            return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16], yaml.safe_load(text)
+        except (OSError, yaml.YAMLError):
+            return hashlib.sha256(b"").hexdigest()[:16], {}
+
+    digest, data = cached("lexicon", files_key([path], [str(path)]), read)
     return parse_lexicon(data, resource_tags(root), digest)
 
 

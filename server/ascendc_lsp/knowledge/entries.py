@@ -18,14 +18,10 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from ascendc_lsp.knowledge.triggers import compile_trigger
 from ascendc_lsp.resources import knowledge_dir
-from ascendc_lsp.toolchain import spec as spec_format
 
-# libyaml when available: the pure-Python loader takes ~1.5 s for the shipped entries.
-_LOADER: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+# yaml and the spec loader are imported when entries are validated, not when cached entries are used.
 
 STAGES: tuple[str, ...] = ("compile", "link", "runtime", "precision", "perf")
 RECIPE_KINDS: tuple[str, ...] = ("replace-regex", "insert-line-after", "insert-line-before")
@@ -55,9 +51,20 @@ _FIX_KEYS = {"summary", "language", "before", "after", "spec", "recipe"}
 FIX_LANGUAGES: tuple[str, ...] = ("kernel", "host", "cmake", "shell")
 _RECIPE_KEYS = {"kind", "pattern", "replacement"}
 _RATIONALE_KEYS = {"text", "sources"}
-# An entry's run spec is a kernel spec: the spec loader's key lists are the one place of truth.
-_SPEC_KEYS = set(spec_format.TOP_KEYS)
-_TENSOR_KEYS = set(spec_format.TENSOR_KEYS)
+
+
+def _yaml_load(text: str) -> Any:
+    """yaml.load with libyaml when available (the pure-Python loader takes ~1.5 s for the shipped entries)."""
+    import yaml
+
+    return yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+
+
+def _spec_keys() -> tuple[set[str], set[str]]:
+    """An entry's run spec is a kernel spec: the spec loader's key lists are the one place of truth."""
+    from ascendc_lsp.toolchain import spec as spec_format
+
+    return set(spec_format.TOP_KEYS), set(spec_format.TENSOR_KEYS)
 
 
 # --------------------------------------------------------------------------------------------- model
@@ -230,8 +237,8 @@ def rules_table(root: Path | None = None) -> dict[str, dict[str, Any]]:
     """rules.yaml as {rule id: rule mapping}; empty when the file is missing or unreadable."""
     path = (root or knowledge_dir()) / "rules.yaml"
     try:
-        data = yaml.load(path.read_text(encoding="utf-8"), Loader=_LOADER)
-    except (OSError, yaml.YAMLError):
+        data = _yaml_load(path.read_text(encoding="utf-8"))
+    except Exception:  # unreadable or not YAML: no rules
         return {}
     rules = data.get("rules", []) if isinstance(data, dict) else []
     return {str(r["id"]): dict(r) for r in rules if isinstance(r, dict) and "id" in r}
@@ -245,8 +252,8 @@ def known_socs(root: Path | None = None) -> tuple[str, ...]:
     for path in sorted(folder.glob("*.yaml")) if folder.is_dir() else []:
         names.append(path.stem)
         try:
-            data = yaml.load(path.read_text(encoding="utf-8"), Loader=_LOADER)
-        except (OSError, UnicodeDecodeError, yaml.YAMLError):
+            data = _yaml_load(path.read_text(encoding="utf-8"))
+        except Exception:  # unreadable or not YAML: the file name still counts
             continue
         if isinstance(data, dict):
             for key in ("name", "soc"):
@@ -410,7 +417,8 @@ class _Checker:
         spec = self.mapping(fix, "spec", "fix.spec", required=False)
         if spec is None:
             return None
-        self.unknown_keys(spec, _SPEC_KEYS, "fix.spec")
+        spec_keys, tensor_keys = _spec_keys()
+        self.unknown_keys(spec, spec_keys, "fix.spec")
         self.text(spec, "kernel", "fix.spec.kernel")
         block_dim = spec.get("block_dim", 1)
         if not isinstance(block_dim, int) or isinstance(block_dim, bool) or not 1 <= block_dim <= 65535:
@@ -430,7 +438,7 @@ class _Checker:
                 if not isinstance(tensor, dict):
                     self.err(tw, "must be a mapping with name, shape and dtype")
                     continue
-                self.unknown_keys(tensor, _TENSOR_KEYS, tw)
+                self.unknown_keys(tensor, tensor_keys, tw)
                 self.text(tensor, "name", f"{tw}.name")
                 shape = tensor.get("shape")
                 if not (
@@ -581,8 +589,10 @@ def load_entry_file(path: Path, root: Path | None = None) -> tuple[Entry | None,
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         return None, [ValidationError(name, "(file)", f"not UTF-8 text (byte {exc.start})")]
+    import yaml
+
     try:
-        data = yaml.load(text, Loader=_LOADER)
+        data = _yaml_load(text)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""

@@ -134,7 +134,7 @@ class KnowledgeIndex:
     ) -> KnowledgeIndex:
         from ascendc_lsp.knowledge.store import semantic_document, syntactic_document
         from ascendc_lsp.knowledge.triggers import normalise_log
-        from ascendc_lsp.toolchain.logs import log_cues
+        from ascendc_lsp.toolchain.log_cues import log_cues
 
         idx = cls(signature=f"{syntactic.signature()}|{semantic.signature()}")
         examples: list[tuple[str, str, str]] = []  # (entry id, category, normalised text)

@@ -355,7 +355,7 @@ class Retriever:
     # -- querying
 
     def make_query(self, log_text: str, code: str = "") -> Query:
-        from ascendc_lsp.toolchain.logs import log_cues
+        from ascendc_lsp.toolchain.log_cues import log_cues
 
         clang = self.semantic_embedder.lexicon.clang_forms(log_text[:MAX_REGEX_CHARS])
         if clang:
