@@ -107,7 +107,9 @@ def explains_table() -> dict[str, frozenset[str]]:
         except (OSError, yaml.YAMLError):
             return {}
         table = data.get("explains", {}) if isinstance(data, dict) else {}
-        return {str(k): [str(c) for c in v or []] for k, v in table.items()} if isinstance(table, dict) else {}
+        return (
+            {str(k): [str(c) for c in v or []] for k, v in table.items()} if isinstance(table, dict) else {}
+        )
 
     raw = cached("explains", files_key([path], ["explains"]), read)
     return {k: frozenset([k, *v]) for k, v in raw.items()}
@@ -149,7 +151,11 @@ _SOURCE_KEY_RE = re.compile(r"^source:\s*['\"]?([^'\"#\n]+?)['\"]?\s*(?:#.*)?$",
 
 def find_spec(source: Path) -> Path | None:
     """A kernel spec next to the source (or one folder up, for op_kernel/ layouts) whose `source:` is it."""
-    folders = [source.parent, source.parent.parent] if source.parent.name in ("op_kernel", "kernel") else [source.parent]
+    folders = (
+        [source.parent, source.parent.parent]
+        if source.parent.name in ("op_kernel", "kernel")
+        else [source.parent]
+    )
     for folder in folders:
         candidates = sorted([*folder.glob("*.yaml"), *folder.glob("*.yml")])
         for cand in candidates:
@@ -215,11 +221,15 @@ def triage(
                 found, report.run = emulator_evidence(spec, src, timeout)
                 report.evidence += found
                 if report.run.get("correct"):
-                    report.notes.append(f"the emulator run of {spec.name} passes: it does not reproduce the failure")
+                    report.notes.append(
+                        f"the emulator run of {spec.name} passes: it does not reproduce the failure"
+                    )
             except Exception as exc:
                 report.notes.append(f"emulator run of {spec.name} failed to start: {exc}")
     elif source_path:
-        report.notes.append("no kernel spec next to the source: static checks only (add a spec to reproduce on the emulator)")
+        report.notes.append(
+            "no kernel spec next to the source: static checks only (add a spec to reproduce on the emulator)"
+        )
     for ev in report.evidence:
         ev.score = (
             can_explain(ev.category, families)
