@@ -49,7 +49,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--log", type=Path)
     args = ap.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="ascendc-bench-speed-") as tmp:
-        env = {**os.environ, "XDG_CACHE_HOME": tmp}
+        # As installed: byte-compiled modules are written once and reused (some shells set PYTHONDONTWRITEBYTECODE).
+        env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+        env["XDG_CACHE_HOME"] = tmp
         log_path = args.log or Path(tmp) / "npu.log"
         if args.log is None:
             log_path.write_text(LOG, encoding="utf-8")

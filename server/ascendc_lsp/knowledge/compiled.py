@@ -22,7 +22,7 @@ from typing import Any, TypeVar
 
 log = logging.getLogger(__name__)
 
-FORMAT = 3  # bump when a pickled class changes shape
+FORMAT = 4  # bump when a pickled class changes shape
 T = TypeVar("T")
 
 
@@ -39,7 +39,8 @@ def _package_version() -> str:
 
 
 def files_key(paths: Iterable[Path | str], extra: Sequence[str] = ()) -> str:
-    """A key over files (or every `.yaml` in folders): path, size and mtime of each, plus `extra` strings."""
+    """A key over files (or every `.yaml` in folders): name, size and mtime of each, plus `extra` strings and
+    the knowledge files entries are validated against (README, rules, lexicon, hardware profiles)."""
     from ascendc_lsp.resources import knowledge_dir
 
     h = hashlib.sha256(f"{FORMAT}|{_package_version()}".encode())
@@ -47,35 +48,44 @@ def files_key(paths: Iterable[Path | str], extra: Sequence[str] = ()) -> str:
         h.update(part.encode("utf-8", "replace"))
         h.update(b"\0")
     kdir = knowledge_dir()
-    watched = [kdir / "README.md", kdir / "rules.yaml", kdir / "lexicon.yaml"]
+    folders: list[Path] = [kdir / "hardware"]
+    files: list[Path] = [kdir / "README.md", kdir / "rules.yaml", kdir / "lexicon.yaml"]
     for raw in paths:
         p = Path(raw)
-        if p.is_dir():
-            watched += sorted(q for q in p.iterdir() if q.suffix in (".yaml", ".yml"))
-        else:
-            watched.append(p)
-    hw = kdir / "hardware"
-    if hw.is_dir():
-        watched += sorted(hw.glob("*.yaml"))
-    for p in watched:
+        (folders if p.is_dir() else files).append(p)
+    for folder in folders:
+        h.update(os.path.realpath(folder).encode("utf-8", "replace"))
         try:
-            st = p.stat()
-            h.update(f"{p.resolve()}|{st.st_size}|{st.st_mtime_ns}".encode())
+            listing = sorted(
+                (e.name, e.stat().st_size, e.stat().st_mtime_ns)
+                for e in os.scandir(folder)
+                if e.name.endswith((".yaml", ".yml")) and e.is_file()
+            )
         except OSError:
-            h.update(f"{p}|missing".encode())
+            listing = []
+        h.update(repr(listing).encode("utf-8", "replace"))
+    for f in files:
+        try:
+            st = f.stat()
+            h.update(f"{f}|{st.st_size}|{st.st_mtime_ns}".encode())
+        except OSError:
+            h.update(f"{f}|missing".encode())
         h.update(b"\0")
     return h.hexdigest()[:24]
 
 
-def cached(name: str, key: str, build: Callable[[], T]) -> T:
-    """`build()`'s result, pickled under `name` and `key`; older files of the same name are removed."""
+def cached(name: str, key: str, build: Callable[[], T], valid: Callable[[Any], bool] | None = None) -> T:
+    """`build()`'s result, pickled under `name` and `key`; older files of the same name are removed. A cached
+    value that `valid` rejects (a file from another version of this package) is rebuilt."""
     root = cache_root()
     path = root / f"{name}-{key}.pickle"
     with (
         contextlib.suppress(OSError, pickle.PickleError, EOFError, AttributeError, ImportError, TypeError),
         path.open("rb") as handle,
     ):
-        return pickle.load(handle)  # type: ignore[no-any-return,unused-ignore]
+        loaded = pickle.load(handle)
+        if valid is None or valid(loaded):
+            return loaded  # type: ignore[no-any-return,unused-ignore]
     value = build()
     tmp: str | None = None
     try:

@@ -23,7 +23,7 @@ import json
 import math
 import re
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -134,14 +134,12 @@ def _normalise(vec: list[float]) -> list[float]:
 class HashingEmbedder:
     """The syntactic space: signed feature hashing of identifiers, sub-tokens, codes and bigrams."""
 
-    def __init__(self, dim: int = DEFAULT_DIM, idf: dict[str, float] | None = None) -> None:
+    def __init__(self, dim: int = DEFAULT_DIM, idf: dict[str, float] | None = None, idf_digest: str = "") -> None:
         self.dim = dim
         self.idf = idf or {}
         self._default_idf: float = max(self.idf.values(), default=1.0)
         self._cache: dict[str, tuple[int, float]] = {}
-        self._idf_digest = hashlib.sha256(
-            json.dumps(sorted((k, round(v, 4)) for k, v in self.idf.items())).encode()
-        ).hexdigest()[:12]
+        self._idf_digest = idf_digest or idf_digest_of(self.idf)
 
     def bucket(self, feature: str) -> tuple[int, float]:
         hit = self._cache.get(feature)
@@ -169,6 +167,11 @@ class HashingEmbedder:
         return f"hashing-v{EMBEDDING_VERSION}-{self.dim}-{self._idf_digest}"
 
 
+def idf_digest_of(idf: dict[str, float]) -> str:
+    """A short digest of an idf table (part of the embedding signature)."""
+    return hashlib.sha256(json.dumps(sorted((k, round(v, 4)) for k, v in idf.items())).encode()).hexdigest()[:12]
+
+
 def build_idf(documents: Iterable[str]) -> dict[str, float]:
     """Smoothed inverse document frequencies of the features of `documents`: log((N + 1) / (df + 1)) + 1."""
     df: Counter[str] = Counter()
@@ -190,7 +193,7 @@ class Lexicon:
     terms: dict[str, tuple[str, ...]]  # lower-cased term -> tags
     patterns: tuple[tuple[re.Pattern[str], str], ...]
     digest: str
-    term_re: re.Pattern[str] | None
+    term_matcher: TermMatcher | None
     aliases: tuple[tuple[re.Pattern[str], str], ...] = ()
 
     def clang_forms(self, text: str) -> str:
@@ -213,9 +216,9 @@ class Lexicon:
                 counts[marker.group(1)] += 3
         low = re.sub(re.escape(TAG_MARKER) + r"[a-z0-9-]+", " ", low)
         low = strip_paths(low)
-        if self.term_re is not None:
-            for m in self.term_re.finditer(low):
-                for tag in self.terms.get(m.group(1), ()):
+        if self.term_matcher is not None:
+            for term in self.term_matcher.finditer(low):
+                for tag in self.terms.get(term, ()):
                     counts[tag] += 1
         for pattern, tag in self.patterns:
             n = sum(1 for _ in pattern.finditer(low))
@@ -224,12 +227,37 @@ class Lexicon:
         return counts
 
 
-def _term_regex(terms: Sequence[str]) -> re.Pattern[str] | None:
-    if not terms:
-        return None
-    alternatives = "|".join(re.escape(t) for t in sorted(terms, key=len, reverse=True))
-    # word-ish boundaries that also work for terms starting or ending with punctuation (`__gm__`, `<<<`)
-    return re.compile(r"(?<![a-z0-9_])(" + alternatives + r")(?![a-z0-9_])")
+def _is_term_char(c: str) -> bool:
+    return c.isascii() and (c.isalnum() or c == "_")
+
+
+class TermMatcher:
+    """Leftmost-longest, non-overlapping occurrences of terms in lower-case text, with word-ish boundaries that
+    also work for terms starting or ending with punctuation (`__gm__`, `<<<`). A dictionary scan instead of one
+    regex alternation of every term: nothing to compile at start-up."""
+
+    def __init__(self, terms: Sequence[str]) -> None:
+        self.by_first: dict[str, list[str]] = {}
+        for t in sorted(set(terms), key=len, reverse=True):
+            if t:
+                self.by_first.setdefault(t[0], []).append(t)
+
+    def finditer(self, low: str) -> Iterator[str]:
+        i, n = 0, len(low)
+        by_first = self.by_first
+        while i < n:
+            cands = by_first.get(low[i])
+            if cands is not None and (i == 0 or not _is_term_char(low[i - 1])):
+                for t in cands:
+                    end = i + len(t)
+                    if low.startswith(t, i) and (end >= n or not _is_term_char(low[end])):
+                        yield t
+                        i = end
+                        break
+                else:
+                    i += 1
+            else:
+                i += 1
 
 
 def parse_lexicon(data: Any, tags: Sequence[str], digest: str = "") -> Lexicon:
@@ -263,7 +291,7 @@ def parse_lexicon(data: Any, tags: Sequence[str], digest: str = "") -> Lexicon:
         terms={k: tuple(v) for k, v in terms.items()},
         patterns=tuple(patterns),
         digest=digest,
-        term_re=_term_regex(list(terms)),
+        term_matcher=TermMatcher(list(terms)) if terms else None,
         aliases=tuple(aliases),
     )
 

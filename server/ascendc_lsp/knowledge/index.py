@@ -74,6 +74,58 @@ def required_literal(pattern: str) -> str | None:
     return best if len(best.strip()) >= 3 else None
 
 
+def _alternatives(seq: Any) -> list[frozenset[str]]:
+    """Requirements of a parsed regex sequence: sets of literals of which every match contains at least one."""
+    import re._parser as sre_parse
+
+    out: list[frozenset[str]] = []
+    run: list[str] = []
+
+    def flush() -> None:
+        text = "".join(run).lower()
+        if len(text.strip()) >= 3:
+            out.append(frozenset([text]))
+        run.clear()
+
+    for op, arg in list(seq):
+        if op == sre_parse.LITERAL:
+            run.append(chr(arg))
+            continue
+        flush()
+        if op == sre_parse.SUBPATTERN:
+            out += _alternatives(arg[-1])
+        elif op == sre_parse.BRANCH:
+            per_branch = [_best(_alternatives(b)) for b in arg[1]]
+            if per_branch and all(b is not None for b in per_branch):
+                out.append(frozenset().union(*[b for b in per_branch if b is not None]))
+        elif op in (sre_parse.MAX_REPEAT, sre_parse.MIN_REPEAT) and arg[0] >= 1:
+            out += _alternatives(arg[2])
+    flush()
+    return out
+
+
+def _best(cands: list[frozenset[str]]) -> frozenset[str] | None:
+    """The most selective requirement: long shortest alternative, few alternatives."""
+    if not cands:
+        return None
+    return max(cands, key=lambda alts: (min(len(a.strip()) for a in alts) - 2 * (len(alts) - 1), -len(alts)))
+
+
+def required_any(pattern: str) -> tuple[str, ...] | None:
+    """Lower-case literals (>= 3 chars each) of which every match of `pattern` contains at least one, or None.
+
+    Conservative like required_literal, but also reads groups and alternations (`The (write|read) address`
+    needs "the " and... any of "write", "read"), so fewer templates have to be compiled and searched."""
+    import re._parser as sre_parse
+
+    try:
+        parsed = sre_parse.parse(pattern)
+    except Exception:
+        return None
+    best = _best(_alternatives(parsed))
+    return tuple(sorted(best)) if best else None
+
+
 def _is_word_char(c: str) -> bool:
     return c.isalnum() or c == "_"
 
@@ -102,10 +154,13 @@ def key_word(literal: str | None) -> str | None:
 class Trigger:
     entry_id: str
     pattern: str  # the expanded regex
-    literal: str | None
-    keyword: str | None
+    literals: tuple[str, ...] | None  # a match contains at least one of them (lower case); None: no pre-filter
+    keywords: tuple[str, ...] | None  # whole words of those literals: the trigger's keys in the word index
     specificity: float = 1.0
     causes: tuple[str, ...] = ()  # categories whose examples it fires on
+
+    def may_match(self, lowered: str) -> bool:
+        return self.literals is None or any(lit in lowered for lit in self.literals)
 
 
 @dataclass
@@ -148,18 +203,21 @@ class KnowledgeIndex:
             examples += [(e.id, e.category, normalise_log(x)) for x in e.context.examples]
             for code in e.context.codes:
                 idx.codes.setdefault(code.lower(), []).append(e.id)
-        # triggers, keyed by a word their literal contains
-        literals: dict[str, str | None] = {}
+        # triggers, keyed by the words their literals contain
+        literals: dict[str, tuple[str, ...] | None] = {}
         for e in entries:
             for p in e.context.patterns:
                 if p.pattern not in literals:
-                    literals[p.pattern] = required_literal(p.pattern)
-                trig = Trigger(e.id, p.pattern, literals[p.pattern], key_word(literals[p.pattern]))
+                    literals[p.pattern] = required_any(p.pattern)
+                lits = literals[p.pattern]
+                keys = tuple(key_word(lit) or "" for lit in lits) if lits else None
+                trig = Trigger(e.id, p.pattern, lits, keys if keys and all(keys) else None)
                 k = len(idx.triggers)
                 idx.triggers.append(trig)
                 idx.entry_triggers.setdefault(e.id, []).append(k)
-                if trig.keyword is not None:
-                    idx.by_word.setdefault(trig.keyword, []).append(k)
+                if trig.keywords is not None:
+                    for key in set(trig.keywords):
+                        idx.by_word.setdefault(key, []).append(k)
                 else:
                     idx.unkeyed.append(k)
         # specificity: how many causes' examples a trigger (or code) fires on
@@ -172,7 +230,7 @@ class KnowledgeIndex:
             for _, category, text in examples:
                 if (
                     category not in causes
-                    and (trig.literal is None or trig.literal in text.lower())
+                    and trig.may_match(text.lower())
                     and rx.search(text)
                 ):
                     causes.add(category)

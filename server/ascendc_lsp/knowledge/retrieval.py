@@ -392,22 +392,22 @@ class Retriever:
         idx = self.index
         words = set(_WORD_RE.findall(query.lowered))
         others = 0
+        seen: set[int] = set()
         for bucket in [idx.unkeyed, *(idx.by_word.get(w, ()) for w in words)]:
             for k in bucket:
-                trig = idx.triggers[k]
-                if trig.entry_id not in self.entries:
+                if k in seen:
                     continue
-                if trig.literal is not None and trig.literal not in query.lowered:
+                seen.add(k)
+                trig = idx.triggers[k]
+                if trig.entry_id not in self.entries or not trig.may_match(query.lowered):
                     continue
                 hit = results.get(trig.pattern)
                 if hit is None:
-                    if trig.keyword is None:
+                    if trig.keywords is None:
                         others += 1
                         if others > REGEX_BUDGET:
                             continue
-                    hit = results[trig.pattern] = (
-                        self._pattern(trig.pattern).search(query.regex_text) is not None
-                    )
+                    hit = results[trig.pattern] = self._pattern(trig.pattern).search(query.regex_text) is not None
                 if hit:
                     hits.setdefault(trig.entry_id, []).append((trig.pattern, trig.specificity))
         return hits

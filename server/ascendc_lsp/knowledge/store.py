@@ -190,23 +190,36 @@ def shipped_entries() -> tuple[list[Entry], list[Any]]:
     folder = default_entry_dir()
     key = str(folder)
     if key not in _SHIPPED:
-        _SHIPPED[key] = cached("entries-shipped", files_key([folder]), lambda: load_entries([folder]))
+        _SHIPPED[key] = cached("entries-shipped", files_key([folder]), lambda: load_entries([folder]),
+                               lambda v: isinstance(v, tuple) and len(v) == 2)  # fmt: skip
     entries, errors = _SHIPPED[key]
     return list(entries), list(errors)
 
 
 @cache
+def _shipped_idf_and_digest() -> tuple[dict[str, float], str]:
+    from ascendc_lsp.knowledge.compiled import cached, files_key
+    from ascendc_lsp.knowledge.embedding import idf_digest_of
+    from ascendc_lsp.knowledge.entries import default_entry_dir
+
+    def build() -> tuple[dict[str, float], str]:
+        entries, _ = shipped_entries()
+        idf = build_idf(syntactic_document(e) for e in entries)
+        return idf, idf_digest_of(idf)
+
+    return cached("idf-shipped", files_key([default_entry_dir()]), build,
+                  lambda v: isinstance(v, tuple) and len(v) == 2)  # fmt: skip
+
+
 def shipped_idf() -> dict[str, float]:
     """IDF of the syntactic features over the shipped entries (a fixed vocabulary weighting; part of the
     embedding signature, so a change of the shipped entries re-embeds the index)."""
-    from ascendc_lsp.knowledge.compiled import cached, files_key
-    from ascendc_lsp.knowledge.entries import default_entry_dir
+    return _shipped_idf_and_digest()[0]
 
-    def build() -> dict[str, float]:
-        entries, _ = shipped_entries()
-        return build_idf(syntactic_document(e) for e in entries)
 
-    return cached("idf-shipped", files_key([default_entry_dir()]), build)
+def shipped_hashing_embedder() -> HashingEmbedder:
+    idf, digest = _shipped_idf_and_digest()
+    return HashingEmbedder(idf=idf, idf_digest=digest)
 
 
 # ------------------------------------------------------------------------------------------ vector index
@@ -469,7 +482,7 @@ class KnowledgeStore:
         self.root = root or cache_dir()
         self.chroma_path = self.root / "chroma"
         self.lock_path = self.root / "store.lock"
-        self.syntactic = HashingEmbedder(idf=shipped_idf())
+        self.syntactic = shipped_hashing_embedder()
         self.semantic = ResourceEmbedder()
         self._client: Any = None
         self._generation = ""
