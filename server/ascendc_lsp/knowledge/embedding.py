@@ -31,7 +31,7 @@ from typing import Any
 
 from ascendc_lsp.resources import knowledge_dir
 
-EMBEDDING_VERSION = 2
+EMBEDDING_VERSION = 3
 DEFAULT_DIM = 512
 TAG_MARKER = "@tag:"
 
@@ -214,14 +214,15 @@ class Lexicon:
         for marker in re.finditer(re.escape(TAG_MARKER) + r"([a-z0-9-]+)", low):
             if marker.group(1) in self.tags:
                 counts[marker.group(1)] += 3
-        low = re.sub(re.escape(TAG_MARKER) + r"[a-z0-9-]+", " ", low)
-        low = strip_paths(low)
+        # patterns see the original case (they are case-insensitive unless they say `(?-i:...)`)
+        text = strip_paths(re.sub(re.escape(TAG_MARKER) + r"[a-z0-9-]+", " ", text, flags=re.IGNORECASE))
+        low = text.lower()
         if self.term_matcher is not None:
             for term in self.term_matcher.finditer(low):
                 for tag in self.terms.get(term, ()):
                     counts[tag] += 1
         for pattern, tag in self.patterns:
-            n = sum(1 for _ in pattern.finditer(low))
+            n = sum(1 for _ in pattern.finditer(text))
             if n:
                 counts[tag] += n
         return counts
