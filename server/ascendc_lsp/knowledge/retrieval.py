@@ -73,6 +73,7 @@ MAX_EMBED_CHARS = 4_000  # log text embedded directly; longer logs are summarise
 REGEX_BUDGET = 300
 CODE_WEIGHT = 0.5  # weight of the code context against the log in the vector spaces
 VECTOR_CANDIDATES = 40  # per space, when a store supplies the vector candidates
+FAMILY_MORE = 0.3  # weight of a category's further matches in its family share
 FAMILY_DEPTH = 12  # matches aggregated into the families of an answer
 
 
@@ -521,9 +522,12 @@ class Retriever:
         """(confidence of the first match, the categories' shares of the evidence among the first matches)."""
         if not ranked:
             return "low", []
+        # a category's weight: its best match, plus a little for each further one (a family with many weak
+        # entries must not outweigh the one the evidence points at)
         by_cat: dict[str, float] = {}
         for m in ranked[:FAMILY_DEPTH]:
-            by_cat[m.entry.category] = by_cat.get(m.entry.category, 0.0) + m.score
+            c = m.entry.category
+            by_cat[c] = by_cat[c] + FAMILY_MORE * m.score if c in by_cat else m.score
         total = sum(by_cat.values()) or 1.0
         families = sorted(((c, s / total) for c, s in by_cat.items()), key=lambda kv: -kv[1])
         top = ranked[0]
