@@ -16,10 +16,9 @@ import json
 import os
 import re
 import stat
+from functools import cache
 from pathlib import Path
 from typing import IO, Any
-
-import yaml
 
 MiB = 1 << 20
 MAX_SOURCE_BYTES = 16 * MiB  # a kernel source or header (checked, modelled, compiled)
@@ -37,13 +36,19 @@ class InputError(ValueError):
     """Input refused before it could hurt: too large, too deeply nested, not a readable file."""
 
 
-class NestingTooDeep(yaml.YAMLError, InputError):
-    """A YAML document nested deeper than MAX_NESTING (a YAMLError too, so YAML callers report it as such)."""
+@cache
+def _nesting_error() -> type[InputError]:
+    """The error load_yaml raises for a document nested too deeply: an InputError that is also a yaml.YAMLError,
+    so YAML callers report it as such (built on first use: yaml is imported only when YAML is read)."""
+    import yaml
 
-    def __init__(self, depth: int, limit: int) -> None:
-        self.problem = f"nested deeper than {limit} levels (at least {depth})"
-        self.problem_mark = None
-        super().__init__(self.problem)
+    class NestingTooDeep(yaml.YAMLError, InputError):
+        def __init__(self, depth: int, limit: int) -> None:
+            self.problem = f"nested deeper than {limit} levels (at least {depth})"
+            self.problem_mark = None
+            super().__init__(self.problem)
+
+    return NestingTooDeep
 
 
 def _human(n: int) -> str:
@@ -151,15 +156,18 @@ def check_nesting(text: str, where: str, limit: int = MAX_NESTING) -> None:
 
 def load_yaml(text: str, loader: Any = None, limit: int = MAX_NESTING) -> Any:
     """yaml.load with a safe loader (CSafeLoader when available), after the nesting check; raises
-    yaml.YAMLError (NestingTooDeep included) like yaml.safe_load."""
+    yaml.YAMLError (a too deeply nested document included) like yaml.safe_load."""
+    import yaml
+
     depth = nesting_depth(text, stop_at=limit)
+    too_deep: Any = _nesting_error()
     if depth > limit:
-        raise NestingTooDeep(depth, limit)
+        raise too_deep(depth, limit)
     use = loader if loader is not None else getattr(yaml, "CSafeLoader", yaml.SafeLoader)
     try:
-        return yaml.load(text, Loader=use)
+        return yaml.load(text, Loader=use)  # a safe loader: ours, or the caller's SafeLoader subclass
     except RecursionError:
-        raise NestingTooDeep(limit + 1, limit) from None
+        raise too_deep(limit + 1, limit) from None
 
 
 def load_json(text: str | bytes, where: str, limit: int = MAX_NESTING) -> Any:
@@ -183,7 +191,6 @@ __all__ = [
     "MAX_SOURCE_BYTES",
     "MAX_SPEC_BYTES",
     "InputError",
-    "NestingTooDeep",
     "check_nesting",
     "load_json",
     "load_yaml",

@@ -80,7 +80,10 @@ def read_source(path: Path) -> str:
 
 def check_file(path: Path, settings: Settings) -> list[Finding]:
     document = SourceDocument(read_source(path), path=str(path))
-    options = CheckOptions(soc_name=settings.soc, disabled_rules=frozenset(settings.diagnostics.disabledRules))
+    options = CheckOptions(
+        soc_name=settings.soc if settings.soc_from_user else None,
+        disabled_rules=frozenset(settings.diagnostics.disabledRules),
+    )
     return check_document(document, options)
 
 
@@ -189,7 +192,7 @@ def command(args: argparse.Namespace) -> int:
         for problem in setting_problems:
             print(f"ascendc-lsp check: {problem}", file=sys.stderr)
         if args.soc:
-            settings = replace(settings, soc=args.soc)
+            settings = replace(settings, soc=args.soc, soc_from_user=True)
         try:
             results.append((path, check_file(path, settings)))
         except InputError as exc:

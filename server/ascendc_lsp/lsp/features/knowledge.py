@@ -8,7 +8,8 @@ The output goes through `toolchain.logs.parse_log`; each error on this file gets
 its fix summary and hardware rationale as related information, and a quick fix when the entry has a recipe.
 
 Commands:
-* `ascendc.explainLog` (log text or a file path) -> the `explain` JSON (`{"matches": [...]}`).
+* `ascendc.explainLog` (log text or a file path, or `{"log", "uri"|"source", "run"}` to triage with the kernel)
+  -> the `explain` JSON (`{"matches": [...], "confidence", "uncertain", "families", "triage"?}`).
 * `ascendc.runKernel` (spec path, optional `{"trace": true}`) -> the `run` JSON (+ `trace` path), with
   work-done progress.
 * `ascendc.showEntryFix` (entry id) -> writes the entry's before/after as a diff into the cache and asks the
@@ -346,11 +347,22 @@ class KnowledgeFeature(LanguageFeature):
     # -- commands
 
     async def explain_log(self, *args: Any) -> dict[str, Any]:
-        """`ascendc.explainLog`: argument = log text, or the path of a log file."""
+        """`ascendc.explainLog`: argument = log text, or the path of a log file, or
+        `{"log": text-or-path, "uri": open kernel document, "source": kernel path, "run": bool}`: with a kernel
+        (the open document by uri, else the file) the answer is triaged with its static findings and, when a
+        kernel spec sits next to it, an emulator run."""
         from ascendc_lsp.knowledge.explain import InputError, decode_log, explain_log
 
         arg = args[0] if args else ""
+        source_path, source_text, run = "", "", True
         if isinstance(arg, dict):
+            run = bool(arg.get("run", True))
+            state = self.server.documents.get(str(arg["uri"])) if arg.get("uri") else None
+            if state is not None:
+                source_text, source_path = state.document.text, state.document.path or ""
+            elif arg.get("source") and Path(str(arg["source"])).is_file():
+                source_path = str(arg["source"])
+                source_text = Path(source_path).read_text(encoding="utf-8", errors="replace")
             arg = arg.get("log") or arg.get("path") or ""
         text = str(arg or "")
         if text and "\n" not in text and len(text) < 4096 and Path(text).expanduser().is_file():
@@ -361,7 +373,10 @@ class KnowledgeFeature(LanguageFeature):
         if not text.strip():
             return {"matches": [], "error": "empty log"}
         retriever = await asyncio.to_thread(self.retriever)
-        return await asyncio.to_thread(explain_log, text, "", 5, retriever)
+        return await asyncio.to_thread(
+            lambda: explain_log(text, "", 5, retriever, source_path=source_path, source_text=source_text,
+                                soc=self.server.settings.soc, run=run)
+        )  # fmt: skip
 
     async def run_kernel(self, *args: Any) -> dict[str, Any]:
         """`ascendc.runKernel`: arguments = spec path [, {"trace": true, "source": path}]."""
