@@ -89,6 +89,7 @@ class SandboxResult:
     error: str | None = None  # could not start at all, or refused (the message says why)
     memory_exceeded: bool = False  # killed: the sandbox's processes together held more than memory_bytes
     processes_exceeded: bool = False  # killed: more than max_processes processes at once (a fork bomb)
+    cancelled: bool = False  # killed because the caller's cancel event was set
 
     @property
     def limit_message(self) -> str | None:
@@ -263,11 +264,13 @@ def run_sandboxed(
     env: Mapping[str, str] | None = None,
     isolation: str | None = None,
     untrusted: bool = True,
+    cancel: threading.Event | None = None,
 ) -> SandboxResult:
     """Run argv in workdir under the limits and the best isolation; never raises for child failures.
 
     `untrusted` (the default) refuses to run without bubblewrap unless the user allowed it
-    (ASCENDC_LSP_ALLOW_UNISOLATED=1); pass False only for our own code (building the emulator's runtime)."""
+    (ASCENDC_LSP_ALLOW_UNISOLATED=1); pass False only for our own code (building the emulator's runtime).
+    Setting `cancel` kills the sandbox early (the result's `cancelled` is then True)."""
     lim = limits or Limits()
     mode = isolation or isolation_mode()
     if untrusted and mode != "bwrap" and not allow_unisolated():
@@ -307,8 +310,20 @@ def run_sandboxed(
     watcher = _Watcher(proc, lim)
     watcher.start()
     timed_out = False
+    cancelled = False
     try:
-        proc.wait(timeout=lim.timeout)
+        if cancel is None:
+            proc.wait(timeout=lim.timeout)
+        else:
+            deadline = start + lim.timeout
+            while proc.poll() is None:
+                if cancel.is_set():
+                    cancelled = True
+                    _kill_group(proc, watcher.tree())
+                    break
+                if time.monotonic() > deadline:
+                    raise subprocess.TimeoutExpired(argv[0], lim.timeout)
+                cancel.wait(0.05)
     except subprocess.TimeoutExpired:
         timed_out = True
         _kill_group(proc, watcher.tree())
@@ -339,6 +354,7 @@ def run_sandboxed(
         isolation=mode,
         memory_exceeded=watcher.memory_exceeded,
         processes_exceeded=watcher.processes_exceeded,
+        cancelled=cancelled,
     )
     if result.limit_message:
         result.stderr = (stderr + "\n" if stderr else "") + f"ascendc-lsp sandbox: {result.limit_message}\n"

@@ -23,7 +23,6 @@ import contextlib
 import logging
 import os
 import re
-import subprocess
 import tempfile
 import threading
 import time
@@ -61,29 +60,19 @@ class CompileOutput:
 # ---------------------------------------------------------------------------------------------- compile
 
 
-def _run_cancellable(cmd: list[str], cwd: str, cancel: threading.Event, timeout: float) -> tuple[int, str]:
-    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LC_ALL": "C", "LANG": "C"}
-    proc = subprocess.Popen(cmd, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env)
-    deadline = time.monotonic() + timeout
-    while True:
-        try:
-            out, _ = proc.communicate(timeout=0.05)
-            return proc.returncode, out.decode("utf-8", "replace")
-        except subprocess.TimeoutExpired:
-            if cancel.is_set() or time.monotonic() > deadline:
-                proc.kill()
-                with contextlib.suppress(Exception):
-                    proc.communicate(timeout=5)
-                if cancel.is_set():
-                    raise Cancelled() from None
-                return -9, f"error: the compile did not finish within {timeout:g} s\n"
-
-
 def compile_emulator(
     text: str, path: str, cancel: threading.Event, timeout: float = COMPILE_TIMEOUT
 ) -> CompileOutput:
-    """g++ -fsyntax-only of the buffer (a copy named like the file, its folder on the include path)."""
-    from ascendc_lsp.toolchain.emulator.build import BASE_FLAGS, DIAG_FLAGS, find_cxx, include_dir
+    """g++ -fsyntax-only of the buffer (a copy named like the file, its folder on the include path), in the
+    sandbox like every compile of untrusted code (`#include "/etc/shadow"` must not quote the file back)."""
+    from ascendc_lsp.toolchain import sandbox
+    from ascendc_lsp.toolchain.emulator.build import (
+        BASE_FLAGS,
+        COMPILE_MEMORY,
+        DIAG_FLAGS,
+        find_cxx,
+        include_dir,
+    )
 
     t0 = time.monotonic()
     cxx = find_cxx()
@@ -100,7 +89,21 @@ def compile_emulator(
         if folder and Path(folder).is_dir():
             cmd.append(f"-I{folder}")
         cmd.append(str(copy))
-        _, out = _run_cancellable(cmd, tmp, cancel, timeout)
+        res = sandbox.run_sandboxed(
+            cmd,
+            Path(tmp),
+            sandbox.Limits(timeout=timeout, memory_bytes=COMPILE_MEMORY),
+            read_paths=[include_dir(), *([Path(folder)] if folder and Path(folder).is_dir() else [])],
+            env={"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LC_ALL": "C", "LANG": "C"},
+            cancel=cancel,
+        )
+        if res.cancelled:
+            raise Cancelled()
+        if res.error:
+            return CompileOutput("", str(copy), time.monotonic() - t0, res.error)
+        out = res.stderr + res.stdout
+        if res.timed_out:
+            out += f"error: the compile did not finish within {timeout:g} s\n"
         return CompileOutput(out, str(copy), time.monotonic() - t0)
 
 
