@@ -154,6 +154,9 @@ def _bwrap_prefix(workdir: Path, read_paths: Sequence[Path], write_paths: Sequen
         if os.path.exists(s):
             seen.add(s)
             args += ["--bind", s, s]
+    # the root is bwrap's own tmpfs, where it creates the parents of the bound paths: read-only, so nothing can be
+    # written outside the work and /tmp directories even where it would vanish afterwards
+    args += ["--remount-ro", "/"]
     args += ["--chdir", str(Path(workdir).resolve()), "--setenv", "HOME", str(Path(workdir).resolve())]
     args += ["--setenv", "TMPDIR", "/tmp", "--"]
     return args
