@@ -114,9 +114,12 @@ class _Builder:
         self.text = context.document.node_text
         self.queues = queues
         self.methods = methods
-        calls = sorted(context.model.calls, key=lambda c: c.start_byte)
-        self.calls = calls
-        self.call_starts = [c.start_byte for c in calls]
+        cached: tuple[list[ApiCall], list[int]] | None = context.__dict__.get("_calls_by_start")
+        if cached is None:  # once per document, not per class (large files)
+            ordered = sorted(context.model.calls, key=lambda c: c.start_byte)
+            cached = (ordered, [c.start_byte for c in ordered])
+            context.__dict__["_calls_by_start"] = cached
+        self.calls, self.call_starts = cached
 
     def calls_in(self, start: int, end: int) -> list[ApiCall]:
         from bisect import bisect_left
@@ -1040,6 +1043,11 @@ def _units(context: CheckContext) -> Iterator[tuple[ClassInfo | None, list[Funct
         by_class.setdefault(key, []).append(function)
     bases = {cls.name: [b for b in _bases(context, cls) if b in classes and b != cls.name] for cls in model.classes}
     extended = {b for names in bases.values() for b in names}
+    queues_by_class: dict[str, set[str]] = {}  # by exact and by template-stripped class name
+    for b in queue_decls:
+        if b.class_name is not None:
+            queues_by_class.setdefault(b.class_name, set()).add(b.name)
+            queues_by_class.setdefault(re.sub(r"<.*", "", b.class_name).strip(), set()).add(b.name)
     for cls in model.classes:
         if cls.name in extended:
             continue  # followed as part of its subclasses, whose methods complete its protocol
@@ -1050,8 +1058,7 @@ def _units(context: CheckContext) -> Iterator[tuple[ClassInfo | None, list[Funct
             for grand in bases.get(base, []):
                 if grand not in chain:
                     chain.append(grand)
-        queues = {b.name for b in queue_decls
-                  if b.class_name in chain or re.sub(r"<.*", "", b.class_name or "").strip() in chain} - escaped
+        queues = {q for name in chain for q in queues_by_class.get(name, ())} - escaped
         if not queues:
             continue
         functions: list[Function] = []
@@ -1127,13 +1134,13 @@ def calls_of(context: CheckContext, function: Function) -> list[ApiCall]:
 
 def _roots(context: CheckContext, functions: list[Function]) -> list[Function]:
     names = {f.name for f in functions}
-    starts = {f.start_byte for f in functions}
     called: set[str] = set()
-    for call in context.model.calls:
-        caller = call.function
-        if caller is None or caller.start_byte not in starts or call.name not in names or caller.name == call.name:
-            continue
-        if call.receiver is None or call.receiver.strip() == "this":
-            called.add(call.name)
+    for function in functions:  # the calls of these functions only: linear in the document, not per class
+        for call in calls_of(context, function):
+            caller = call.function
+            if caller is None or call.name not in names or caller.name == call.name:
+                continue
+            if call.receiver is None or call.receiver.strip() == "this":
+                called.add(call.name)
     roots = [f for f in functions if f.name not in called]
     return sorted(roots, key=lambda f: f.start_byte)
