@@ -53,9 +53,9 @@ def _nesting_error() -> type[InputError]:
 
 def _human(n: int) -> str:
     if n >= MiB:
-        return f"{n / MiB:g} MiB"
+        return f"{n / MiB:.1f} MiB"
     if n >= 1024:
-        return f"{n / 1024:g} KiB"
+        return f"{n / 1024:.1f} KiB"
     return f"{n} bytes"
 
 
