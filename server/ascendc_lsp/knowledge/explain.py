@@ -180,8 +180,11 @@ def command(args: argparse.Namespace) -> int:
             p = Path(source)
             if p.is_dir():
                 raise InputError(f"--source: {source} is a folder, not a kernel source file")
+            from ascendc_lsp import safeio
+
             try:
-                source_text = decode_log(p.read_bytes()[:MAX_LOG_BYTES], f"--source {source}")
+                with p.open("rb") as handle:  # /dev/zero or a huge file: only the head is read
+                    source_text = decode_log(handle.read(safeio.MAX_SOURCE_BYTES), f"--source {source}")
             except OSError as exc:
                 raise InputError(f"--source: cannot read {source}: {exc.strerror or exc}") from None
     except InputError as exc:

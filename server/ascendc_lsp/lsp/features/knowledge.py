@@ -364,8 +364,13 @@ class KnowledgeFeature(LanguageFeature):
             if state is not None:
                 source_text, source_path = state.document.text, state.document.path or ""
             elif arg.get("source") and Path(str(arg["source"])).is_file():
+                from ascendc_lsp import safeio
+
                 source_path = str(arg["source"])
-                source_text = Path(source_path).read_text(encoding="utf-8", errors="replace")
+                try:
+                    source_text = safeio.read_text(source_path, safeio.MAX_SOURCE_BYTES, "source", errors="replace")
+                except (OSError, ValueError) as exc:
+                    return {"matches": [], "error": str(exc)}
             arg = arg.get("log") or arg.get("path") or ""
         text = str(arg or "")
         if text and "\n" not in text and len(text) < 4096 and Path(text).expanduser().is_file():

@@ -272,7 +272,14 @@ class LlmFeature(CodeActionsFeature):
         if not out.is_absolute():
             out = base / out
         if write_spec is None and out.parent.resolve() != base.resolve():
-            data = yaml.safe_load(Path(str(spec.path)).read_text(encoding="utf-8")) if spec.path else {}
+            from ascendc_lsp import safeio
+
+            try:
+                text = safeio.read_text(Path(str(spec.path)), safeio.MAX_SPEC_BYTES, "spec file") if spec.path else ""
+                data = safeio.load_yaml(text) if text else {}
+            except (OSError, ValueError, yaml.YAMLError) as exc:
+                self._show(types.MessageType.Error, f"{spec.path}: {exc}")
+                return {"status": "error", "message": str(exc)}
             if isinstance(data, dict):
                 data["source"] = out.name
                 spec_text = yaml.safe_dump(data, sort_keys=False, allow_unicode=True)

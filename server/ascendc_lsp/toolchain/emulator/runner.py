@@ -154,6 +154,11 @@ def resolve_source(spec: KernelSpec, override: Path | None) -> Path:
         raise SpecError(f"{spec.origin}: source: missing (give `source:` in the spec or --source FILE)")
     if not src.is_file():
         raise SpecError(f"{where}: kernel source not found: {src}")
+    from ascendc_lsp import safeio
+
+    size = src.stat().st_size
+    if size > safeio.MAX_SOURCE_BYTES:
+        raise SpecError(f"{where}: kernel source too large ({size:,} bytes; the limit is {safeio.MAX_SOURCE_BYTES:,})")
     return src
 
 
