@@ -63,7 +63,7 @@ ALLOW_UNISOLATED_ENV = "ASCENDC_LSP_ALLOW_UNISOLATED"
 UNISOLATED_REFUSAL = (
     "refusing to run untrusted code without isolation: bubblewrap is not usable here (sandbox mode {mode}); "
     "install the `bubblewrap` package (e.g. `apt install bubblewrap`), or set "
-    f"{ALLOW_UNISOLATED_ENV}=1 to run it with limits only (it could then read and write your files)"
+    f"{ALLOW_UNISOLATED_ENV}=1 to run it with limits only (it could then read and write your files and read your environment)"
 )
 
 
