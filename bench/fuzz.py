@@ -173,7 +173,7 @@ def make_case(index: int, rng: random.Random, sources: list[str], specs: list[st
         return Case("check", f"{index}-check", {"k.cpp": text}, ["check", "{dir}/k.cpp"])
     if roll < 0.55:
         spec = _mutate_yaml(rng.choice(specs), rng)
-        return Case("run", f"{index}-run", {"spec.yaml": spec}, ["run", "{dir}/spec.yaml", "--timeout", "20"])
+        return Case("run", f"{index}-run", {"spec.yaml": spec}, ["run", "{dir}/spec.yaml", "--timeout", "5"])
     if roll < 0.75:
         return Case("validate", f"{index}-validate", {"entry.yaml": _mutate_yaml(rng.choice(entries), rng)},
                     ["kb", "validate", "{dir}/entry.yaml"])  # fmt: skip
@@ -256,6 +256,7 @@ def run_cli_section(args: argparse.Namespace) -> dict[str, Any]:
     specs = _examples("spec.yaml")
     entries = [p.read_text(encoding="utf-8") for p in sorted((ROOT / "knowledge" / "entries").glob("*.yaml"))[:50]]
     base = Path(tempfile.mkdtemp(prefix="ascendc-fuzz-"))
+    print(f"  inputs and kept failures under {base}", file=sys.stderr)
     env_home = base / "home"
     env_home.mkdir()
     os.environ["XDG_CACHE_HOME"] = str(env_home / ".cache")  # kb import writes candidates: never the user's store
@@ -303,6 +304,10 @@ def run_cli_section(args: argparse.Namespace) -> dict[str, Any]:
                 proc.start()
                 life_start = index + 1
                 tally.rss.clear()  # the slope is measured over the longest uninterrupted life
+        if tally.samples and tally.samples[-1]["case"] == case.name:  # not ok: keep the input to reproduce it
+            kept = base / "failures" / case.name
+            shutil.copytree(d, kept, dirs_exist_ok=True)
+            print(f"  {verdict}: {case.name} {' '.join(argv)} (kept in {kept}): {detail[-300:]!r}", file=sys.stderr)
         shutil.rmtree(d, ignore_errors=True)
         if (index + 1) % 500 == 0:
             print(f"  {index + 1} inputs, {dict(tally.verdicts)}, {time.monotonic() - t_start:.0f} s", file=sys.stderr)
