@@ -244,3 +244,31 @@ def test_memory_check_names_the_tensor(tmp_path: Path) -> None:
 def test_a_failing_reference_is_reported_never_a_verdict(tmp_path: Path, reference: str, needle: str) -> None:
     spec = _spec_copy(tmp_path, reference)
     _one_line_error(_cli("run", str(spec), "--timeout", "3"), 2, needle)
+
+
+def test_an_80000_term_sum_is_checked_linearly() -> None:
+    """The scan query took 61 s on this tree (depth 80,000): large documents are walked instead."""
+    from ascendc_lsp.checks.rules import _common
+
+    source = _kernel("int b = " + " + ".join(["a"] * 80000) + ";")
+    assert len(source) > _common.SCAN_WALK_BYTES
+    findings = engine.check_document(SourceDocument(source))
+    assert not [f for f in findings if f.code == engine.INTERNAL_CODE]
+
+
+def test_the_walk_captures_what_the_scan_query_captures() -> None:
+    import tree_sitter
+
+    from ascendc_lsp.checks.rules import _common
+
+    sources = [*EXAMPLE.parent.rglob("*.cpp"), *(Path(__file__).parent / "fixtures" / "kernels").glob("*.cpp")]
+    assert sources
+    for path in sources:
+        root = SourceDocument(path.read_text(encoding="utf-8")).tree.root_node
+        by_query = tree_sitter.QueryCursor(_common._scan_query()).captures(root)
+        by_walk = _common._walk_scan(root)
+
+        def key(found: dict[str, list[tree_sitter.Node]]) -> dict[str, list[tuple[int, int, str]]]:
+            return {k: sorted((n.start_byte, n.end_byte, n.type) for n in v) for k, v in found.items()}
+
+        assert key(by_query) == key(by_walk), path
