@@ -109,6 +109,18 @@ def test_deep_yaml_is_refused_before_parsing(text: str) -> None:
     assert safeio.load_yaml("a: [1, {b: 'x]]]]'}]\nc: |\n  y = x[0]\n") == {"a": [1, {"b": "x]]]]"}], "c": "y = x[0]\n"}
 
 
+def test_yaml_aliases_cannot_expand_a_document_without_bound() -> None:
+    laughs = "a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n" + "".join(
+        f"a{i}: &a{i} [" + ", ".join([f"*a{i - 1}"] * 10) + "]\n" for i in range(1, 9)
+    )
+    with pytest.raises(safeio.InputError, match="expands to more than 1,000,000 nodes"):
+        safeio.load_yaml(laughs + "inputs: *a8\n")
+    chain = "a0: &a0 [1]\n" + "".join(f"a{i}: &a{i} [*a{i - 1}]\n" for i in range(1, 300))
+    with pytest.raises(safeio.InputError, match="nested deeper than 100"):
+        safeio.load_yaml(chain)
+    assert safeio.load_yaml("x: &v 3\ny: *v\ncode: |\n  int *p = &q;\n") == {"x": 3, "y": 3, "code": "int *p = &q;\n"}
+
+
 def test_deep_json_is_refused() -> None:
     with pytest.raises(safeio.InputError, match="nested deeper"):
         safeio.load_json("[" * 100000 + "]" * 100000, "record.json")

@@ -29,6 +29,8 @@ MAX_ENTRY_BYTES = 4 * MiB  # a knowledge entry file (shipped or from knowledge.p
 MAX_CONFIG_BYTES = 1 * MiB  # ascendc-lsp.toml
 MAX_DATA_BYTES = 1 << 30  # an input tensor file (init: {file: ...})
 MAX_NESTING = 100  # levels of nested collections in a YAML/JSON/TOML document
+MAX_YAML_NODES = 1_000_000  # nodes of a YAML document once its aliases are expanded (a "billion laughs")
+_ALIAS_HINT = re.compile(r"[&*][^\s,\[\]{}]")
 _SPECIAL = re.compile(r"[\[\]{}\"'#]")
 
 
@@ -42,13 +44,17 @@ def _nesting_error() -> type[InputError]:
     so YAML callers report it as such (built on first use: yaml is imported only when YAML is read)."""
     import yaml
 
-    class NestingTooDeep(yaml.YAMLError, InputError):
-        def __init__(self, depth: int, limit: int) -> None:
-            self.problem = f"nested deeper than {limit} levels (at least {depth})"
+    class YamlInputRefused(yaml.YAMLError, InputError):
+        def __init__(self, problem: str) -> None:
+            self.problem = problem
             self.problem_mark = None
-            super().__init__(self.problem)
+            super().__init__(problem)
 
-    return NestingTooDeep
+    return YamlInputRefused
+
+
+def _too_deep(depth: int, limit: int) -> InputError:
+    return _nesting_error()(f"nested deeper than {limit} levels (at least {depth})")
 
 
 def _human(n: int) -> str:
@@ -160,14 +166,46 @@ def load_yaml(text: str, loader: Any = None, limit: int = MAX_NESTING) -> Any:
     import yaml
 
     depth = nesting_depth(text, stop_at=limit)
-    too_deep: Any = _nesting_error()
     if depth > limit:
-        raise too_deep(depth, limit)
+        raise _too_deep(depth, limit)
     use = loader if loader is not None else getattr(yaml, "CSafeLoader", yaml.SafeLoader)
     try:
+        if _ALIAS_HINT.search(text):  # anchors or aliases may be present: measure the expanded document first
+            _check_expansion(yaml.compose(text, Loader=use), limit)
         return yaml.load(text, Loader=use)  # a safe loader: ours, or the caller's SafeLoader subclass
     except RecursionError:
-        raise too_deep(limit + 1, limit) from None
+        raise _too_deep(limit + 1, limit) from None
+
+
+def _check_expansion(root: Any, limit: int) -> None:
+    """Refuse a composed YAML graph whose aliases expand it past MAX_YAML_NODES nodes or `limit` levels
+    (nine lines of `&aN [*aM, ...]` make 10^9 entries for whoever walks the result). Iterative, memoised per
+    node, so linear in the composed graph."""
+    if root is None:
+        return
+    size: dict[int, int] = {}
+    depth: dict[int, int] = {}
+    stack: list[tuple[Any, bool]] = [(root, False)]
+    while stack:
+        node, done = stack.pop()
+        key = id(node)
+        if key in size:
+            continue
+        value = node.value
+        children: list[Any] = []
+        if isinstance(value, list):
+            for item in value:
+                children.extend(item if isinstance(item, tuple) else (item,))
+        if not done:
+            stack.append((node, True))
+            stack.extend((c, False) for c in children if id(c) not in size)
+            continue
+        size[key] = 1 + sum(size.get(id(c), 1) for c in children)
+        depth[key] = 1 + max((depth.get(id(c), 1) for c in children), default=0)
+        if size[key] > MAX_YAML_NODES:
+            raise _nesting_error()(f"expands to more than {MAX_YAML_NODES:,} nodes through its aliases")
+        if depth[key] > limit:
+            raise _too_deep(depth[key], limit)
 
 
 def load_json(text: str | bytes, where: str, limit: int = MAX_NESTING) -> Any:
