@@ -265,3 +265,77 @@ def test_reference_results_still_come_back(tmp_path: Path, mode: str) -> None:
     inputs = {"a": np.arange(4, dtype=np.float16), "b": np.arange(4, dtype=np.int32)}
     ref = data.evaluate_reference(spec, inputs)
     assert ref["y"].tolist() == [[0.0, 0.5], [1.0, 1.5]] and ref["z"].tolist() == [4, 5, 6, 7]
+
+
+# ------------------------------------------------------------------------------------------------ a real kernel
+
+HOSTILE_KERNEL = r"""
+#include "kernel_operator.h"
+#include <cstdio>
+#include <cstdlib>
+#include <unistd.h>
+#include <sys/socket.h>
+#include <netinet/in.h>
+#include <arpa/inet.h>
+
+static void attempt_all() {
+    FILE* f = fopen("/etc/shadow", "r");
+    fprintf(stderr, "shadow=%s\n", f ? "READ" : "blocked");
+    FILE* h = fopen("HOMEPATH/kernel-written", "w");
+    fprintf(stderr, "home=%s\n", h ? "WRITTEN" : "blocked");
+    FILE* p = fopen("PROJECTPATH/kernel-written", "w");
+    fprintf(stderr, "project=%s\n", p ? "WRITTEN" : "blocked");
+    const char* key = getenv("OPENAI_API_KEY");
+    fprintf(stderr, "key=%s\n", key ? key : "none");
+    fprintf(stderr, "uid=%d\n", (int)getuid());
+    int s = socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_port = htons(PORT);
+    a.sin_addr.s_addr = inet_addr("127.0.0.1");
+    fprintf(stderr, "net=%s\n", connect(s, (sockaddr*)&a, sizeof a) == 0 ? "CONNECTED" : "blocked");
+}
+
+extern "C" __global__ __aicore__ void hostile(GM_ADDR x, GM_ADDR y) {
+    if (AscendC::GetBlockIdx() == 0) attempt_all();
+}
+"""
+
+
+@pytest.mark.parametrize("mode", ["bwrap"], indirect=True)
+def test_a_hostile_kernel_is_confined_and_its_includes_too(tmp_path: Path, mode: str) -> None:
+    from ascendc_lsp.toolchain.base import RunOptions
+    from ascendc_lsp.toolchain.emulator.runner import EmulatorToolchain
+
+    home = Path(os.environ["HOME"])
+    server, accepted = _loopback_listener()
+    source = (HOSTILE_KERNEL.replace("HOMEPATH", str(home)).replace("PROJECTPATH", str(PROJECT))
+              .replace("PORT", str(server.getsockname()[1])))  # fmt: skip
+    (tmp_path / "hostile.cpp").write_text(source, encoding="utf-8")
+    spec = spec_from_dict(
+        {"kernel": "hostile", "source": "hostile.cpp", "block_dim": 1,
+         "inputs": [{"name": "x", "shape": [8], "dtype": "float32"}],
+         "outputs": [{"name": "y", "shape": [8], "dtype": "float32"}], "reference": "y = x"},
+        base_dir=tmp_path,
+    )  # fmt: skip
+    try:
+        result = EmulatorToolchain().run(spec, RunOptions(timeout=120, use_cache=False))  # type: ignore[arg-type]
+    finally:
+        server.close()
+    assert result.compiled, [d.message for d in result.diagnostics]
+    err = result.stderr
+    for line in ("shadow=blocked", "home=blocked", "project=blocked", "key=none", "net=blocked",
+                 f"uid={sandbox.SANDBOX_UID}"):  # fmt: skip
+        assert line in err, err
+    assert not accepted and SECRET not in err
+    assert not (home / "kernel-written").exists() and not (PROJECT / "kernel-written").exists()
+    # compiling is sandboxed too: an #include of a secret file does not quote it back
+    (tmp_path / "leak.cpp").write_text('#include "/etc/shadow"\n' + source, encoding="utf-8")
+    compiled = EmulatorToolchain().compile(  # type: ignore[arg-type]
+        spec, RunOptions(source=tmp_path / "leak.cpp", timeout=120, use_cache=False)
+    )
+    messages = " ".join(d.message for d in compiled.diagnostics) + (compiled.log or "")
+    assert not compiled.ok and "/etc/shadow" in messages
+    first_token = Path("/etc/shadow").read_text(errors="replace").split(":")[0] if os.access("/etc/shadow", os.R_OK) else ""
+    if first_token:
+        assert f"'{first_token}'" not in messages and f"‘{first_token}’" not in messages
