@@ -284,3 +284,20 @@ def test_the_walk_captures_what_the_scan_query_captures() -> None:
             return {k: sorted((n.start_byte, n.end_byte, n.type) for n in v) for k, v in found.items()}
 
         assert key(by_query) == key(by_walk), path
+
+
+def test_a_50_mb_source_is_refused_by_check(tmp_path: Path) -> None:
+    big = tmp_path / "big.cpp"
+    big.write_text("int a;\n" * (50 << 17), encoding="utf-8")  # 50 MiB of source text
+    r = _cli("check", str(big))
+    assert r.returncode == 2 and "too large" in r.stderr and "16.0 MiB" in r.stderr, r.stderr
+
+
+def test_the_editor_commands_read_specs_through_the_bounded_loader() -> None:
+    from ascendc_lsp.toolchain.opproject.testcase import load_test_case
+    from ascendc_lsp.toolchain.spec import SpecError, load_spec
+
+    with pytest.raises(SpecError, match="/dev/zero: spec file too large"):
+        load_spec("/dev/zero")  # what ascendc.runKernel and ascendc.generateKernel call with ["/dev/zero"]
+    with pytest.raises(SpecError, match="/dev/zero: test case too large"):
+        load_test_case("/dev/zero")

@@ -22,7 +22,7 @@ from ascendc_lsp.syntax.document import SourceDocument, decode_source
 SOURCE_SUFFIXES = frozenset({".cpp", ".cc", ".cxx", ".h", ".hpp", ".hh", ".asc", ".cce", ".inc"})
 _SKIP_DIRS = frozenset({".git", ".venv", "venv", "node_modules", "build", "out", "dist", "__pycache__", ".ascendc"})
 _KERNEL_MARKERS = (b"__aicore__", b"kernel_operator.h", b"__global__", b"AscendC::")
-MAX_FILE_BYTES = 64 * 1024 * 1024
+MAX_FILE_BYTES = safeio.MAX_SOURCE_BYTES  # a 50 MB source ran for more than 15 minutes
 
 
 class InputError(Exception):
