@@ -217,6 +217,12 @@ HOSTILE_REFERENCES = {
     "project": ("import pathlib\npathlib.Path('PROJECTPATH/ref-written').write_text('x')", "OSError"),
     "network": ("import socket\ns = socket.socket(); s.settimeout(2); s.connect(('127.0.0.1', PORT))", "Error"),
     "key": ("import os\nraise RuntimeError(os.environ.get('OPENAI_API_KEY', 'no key'))", "RuntimeError: no key"),
+    "forged-fifo": ("import os, json, pathlib\nos.makedirs('out', exist_ok=True)\nos.mkfifo('out/0.npy')\n"
+                    "pathlib.Path('result.json').write_text(json.dumps({'ok': True, 'outputs': {'y': 'out/0.npy'}}))\n"
+                    "os._exit(0)", "no usable result file"),
+    "forged-symlink": ("import os, json, pathlib\nos.makedirs('out', exist_ok=True)\nos.symlink('/etc/shadow', 'out/0.npy')\n"
+                       "pathlib.Path('result.json').write_text(json.dumps({'ok': True, 'outputs': {'y': 'out/0.npy'}}))\n"
+                       "os._exit(0)", "no usable result file"),
     "system": ("import os\nraise RuntimeError(str(os.system('cat /etc/shadow > /dev/null 2>&1')))", "RuntimeError: 256"),
 }
 

@@ -5,8 +5,8 @@
   reference sees them as float32 arrays holding exactly the bf16 values.
 - The reference is untrusted code (a shared spec, an LLM-written task): it runs in the kernel sandbox, in its
   own interpreter (reference_child.py), data passed as .npy files. Its namespace: `np`, the inputs by name,
-  `tiling` (the spec's fields) and a few harmless builtins. It must assign every compared output; results are cast to the output dtype (as the samples'
-  golden files are stored) before comparing in float64.
+  `tiling` (the spec's fields) and a few harmless builtins. It must assign every compared output; results are
+  cast to the output dtype (as the samples' golden files are stored) before comparing in float64.
 - An element passes when |out - ref| <= atol + rtol * |ref|, or both are equal (covers +-inf), and NaN matches NaN
   only where the reference has NaN.
 """
@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import math
 import shutil
+import stat
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -275,7 +276,8 @@ def evaluate_reference(
         if "error" in result:
             line = result.get("line")
             at = f"line {line}: " if isinstance(line, int) else ""
-            raise DataError(f"{spec.origin}: reference failed: {at}{result['error']}")
+            detail = "".join(ch for ch in str(result["error"])[:1000] if ch.isprintable())
+            raise DataError(f"{spec.origin}: reference failed: {at}{detail}")
         files = result.get("outputs") or {}
         out: dict[str, np.ndarray] = {}
         for t in compared:
@@ -287,7 +289,8 @@ def evaluate_reference(
 
 def _read_result(path: Path) -> dict[str, Any] | None:
     try:
-        if path.stat().st_size > 1 << 20:
+        st = path.lstat()  # written by untrusted code: a plain, small file only (not a symlink, not a FIFO)
+        if not stat.S_ISREG(st.st_mode) or st.st_size > 1 << 20:
             return None
         value = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
@@ -314,8 +317,13 @@ def _process_failure(res: sandbox.SandboxResult, limits: sandbox.Limits) -> str:
 def _reference_output(spec: KernelSpec, t: TensorSpec, job_dir: Path, file: Any) -> np.ndarray:
     if not isinstance(file, str) or "/" in file.replace("out/", "", 1) or ".." in file:
         raise DataError(f"{spec.origin}: reference failed: no result for output '{t.name}'")
+    path = job_dir / file
+    # written by untrusted code: a plain file of a plausible size, never a symlink (to a secret) or a FIFO
+    st = path.lstat() if path.is_symlink() or path.exists() else None
+    if st is None or not stat.S_ISREG(st.st_mode) or st.st_size > 16 * t.size + (1 << 20):
+        raise DataError(f"{spec.origin}: reference failed: no usable result file for output '{t.name}'")
     try:
-        arr = np.load(job_dir / file, allow_pickle=False, mmap_mode="r")
+        arr = np.load(path, allow_pickle=False, mmap_mode="r")
     except (OSError, ValueError) as exc:
         raise DataError(f"{spec.origin}: reference failed: output '{t.name}' unreadable ({exc})") from None
     if arr.dtype == object or arr.dtype.kind not in "biuf":
