@@ -345,3 +345,15 @@ def test_a_hostile_kernel_is_confined_and_its_includes_too(tmp_path: Path, mode:
     first_token = Path("/etc/shadow").read_text(errors="replace").split(":")[0] if os.access("/etc/shadow", os.R_OK) else ""
     if first_token:
         assert f"'{first_token}'" not in messages and f"‘{first_token}’" not in messages
+
+
+@pytest.mark.parametrize("mode", ["bwrap"], indirect=True)
+def test_links_and_fifos_left_for_the_caller_are_removed(tmp_path: Path, mode: str) -> None:
+    (tmp_path / "sub").mkdir()
+    script = "ln -s /etc/shadow y.bin; ln -s sub inside; mkfifo report.jsonl; mkfifo sub/p; echo ok > out.bin"
+    r = run_sandboxed(["sh", "-c", script], tmp_path, Limits(timeout=10))
+    assert r.returncode == 0, r.stderr
+    assert not (tmp_path / "y.bin").is_symlink() and not (tmp_path / "report.jsonl").exists()
+    assert not (tmp_path / "sub" / "p").exists()
+    assert (tmp_path / "inside").is_symlink() and (tmp_path / "out.bin").read_text() == "ok\n"  # harmless: kept
+    assert "removed 3 link(s) or special file(s)" in r.stderr

@@ -30,6 +30,7 @@ import os
 import resource
 import shutil
 import signal
+import stat
 import subprocess
 import sys
 import threading
@@ -346,7 +347,10 @@ def run_sandboxed(
         sig = rc - 128
     if timed_out:
         rc = None
+    removed = defuse_outputs([workdir, *write_paths])
     stderr = b"".join(err).decode("utf-8", "replace")
+    if removed:
+        stderr += f"ascendc-lsp sandbox: removed {len(removed)} link(s) or special file(s) the run left: {removed[:3]}\n"
     result = SandboxResult(
         returncode=rc,
         stdout=b"".join(out).decode("utf-8", "replace"),
@@ -362,6 +366,36 @@ def run_sandboxed(
     if result.limit_message:
         result.stderr = (stderr + "\n" if stderr else "") + f"ascendc-lsp sandbox: {result.limit_message}\n"
     return result
+
+
+def defuse_outputs(roots: Sequence[Path], limit: int = 100_000) -> list[str]:
+    """Remove what untrusted code may have left in its writable directories for us to trip on when we read its
+    outputs as ourselves: symlinks leading out of those directories (to a secret) and FIFOs, sockets and devices
+    (a read that never returns). Regular files and directories stay. Returns the removed paths."""
+    resolved = [Path(r).resolve() for r in roots if Path(r).exists()]
+    removed: list[str] = []
+    seen = 0
+    for root in resolved:
+        for folder, dirs, files in os.walk(root):  # does not follow directory symlinks
+            for name in [*dirs, *files]:
+                seen += 1
+                if seen > limit:
+                    return removed
+                path = Path(folder) / name
+                try:
+                    st = path.lstat()
+                except OSError:
+                    continue
+                if stat.S_ISLNK(st.st_mode):
+                    target = path.resolve()
+                    if any(target == r or r in target.parents for r in resolved):
+                        continue
+                elif stat.S_ISREG(st.st_mode) or stat.S_ISDIR(st.st_mode):
+                    continue
+                with contextlib.suppress(OSError):
+                    path.unlink()
+                    removed.append(str(path))
+    return removed
 
 
 def _proc_table() -> dict[int, tuple[int, int]]:
