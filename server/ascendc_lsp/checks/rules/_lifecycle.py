@@ -114,11 +114,12 @@ class _Builder:
         self.text = context.document.node_text
         self.queues = queues
         self.methods = methods
-        cached: tuple[list[ApiCall], list[int]] | None = context.__dict__.get("_calls_by_start")
-        if cached is None:  # once per document, not per class (large files)
+        # Sorted once per document, not once per class (a file with many classes builds many _Builders).
+        cached = context.__dict__.get("_lifecycle_calls")
+        if not isinstance(cached, tuple):
             ordered = sorted(context.model.calls, key=lambda c: c.start_byte)
             cached = (ordered, [c.start_byte for c in ordered])
-            context.__dict__["_calls_by_start"] = cached
+            context.__dict__["_lifecycle_calls"] = cached
         self.calls, self.call_starts = cached
 
     def calls_in(self, start: int, end: int) -> list[ApiCall]:
@@ -1042,12 +1043,13 @@ def _units(context: CheckContext) -> Iterator[tuple[ClassInfo | None, list[Funct
         key = function.class_name if in_body else _class_name(function)
         by_class.setdefault(key, []).append(function)
     bases = {cls.name: [b for b in _bases(context, cls) if b in classes and b != cls.name] for cls in model.classes}
-    extended = {b for names in bases.values() for b in names}
-    queues_by_class: dict[str, set[str]] = {}  # by exact and by template-stripped class name
+    # Queue names per owning class, under its exact and its template-stripped name (one pass, not one per class).
+    queues_of: dict[str, set[str]] = {}
     for b in queue_decls:
-        if b.class_name is not None:
-            queues_by_class.setdefault(b.class_name, set()).add(b.name)
-            queues_by_class.setdefault(re.sub(r"<.*", "", b.class_name).strip(), set()).add(b.name)
+        for owner_name in {b.class_name, re.sub(r"<.*", "", b.class_name or "").strip()}:
+            if owner_name is not None:
+                queues_of.setdefault(owner_name, set()).add(b.name)
+    extended = {b for names in bases.values() for b in names}
     for cls in model.classes:
         if cls.name in extended:
             continue  # followed as part of its subclasses, whose methods complete its protocol
@@ -1058,7 +1060,7 @@ def _units(context: CheckContext) -> Iterator[tuple[ClassInfo | None, list[Funct
             for grand in bases.get(base, []):
                 if grand not in chain:
                     chain.append(grand)
-        queues = {q for name in chain for q in queues_by_class.get(name, ())} - escaped
+        queues = {name for owner_name in chain for name in queues_of.get(owner_name, ())} - escaped
         if not queues:
             continue
         functions: list[Function] = []
@@ -1134,13 +1136,13 @@ def calls_of(context: CheckContext, function: Function) -> list[ApiCall]:
 
 def _roots(context: CheckContext, functions: list[Function]) -> list[Function]:
     names = {f.name for f in functions}
+    starts = {f.start_byte for f in functions}
     called: set[str] = set()
-    for function in functions:  # the calls of these functions only: linear in the document, not per class
-        for call in calls_of(context, function):
-            caller = call.function
-            if caller is None or call.name not in names or caller.name == call.name:
-                continue
-            if call.receiver is None or call.receiver.strip() == "this":
-                called.add(call.name)
+    for call in (c for f in functions for c in calls_of(context, f)):  # the unit's own calls, not the file's
+        caller = call.function
+        if caller is None or caller.start_byte not in starts or call.name not in names or caller.name == call.name:
+            continue
+        if call.receiver is None or call.receiver.strip() == "this":
+            called.add(call.name)
     roots = [f for f in functions if f.name not in called]
     return sorted(roots, key=lambda f: f.start_byte)
