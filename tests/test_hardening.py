@@ -301,3 +301,12 @@ def test_the_editor_commands_read_specs_through_the_bounded_loader() -> None:
         load_spec("/dev/zero")  # what ascendc.runKernel and ascendc.generateKernel call with ["/dev/zero"]
     with pytest.raises(SpecError, match="/dev/zero: test case too large"):
         load_test_case("/dev/zero")
+
+
+def test_code_nested_past_the_depth_limit_gets_its_syntax_checked_only() -> None:
+    """20,000 nested #if spent 15 s in one ancestor walk (tree-sitter finds parents from the root)."""
+    source = '#include "kernel_operator.h"\n' + "#if 1\n" * 20000 + "int x;\n" + "#endif\n" * 20000
+    findings = engine.check_document(SourceDocument(source))
+    assert [f.code for f in findings] == [engine.TOO_DEEP_CODE] and findings[0].severity == "warning"
+    shallow = engine.check_document(SourceDocument(_kernel("if (a) {\n" * 400 + "a++;\n" + "}\n" * 400)))
+    assert engine.TOO_DEEP_CODE not in [f.code for f in shallow]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
+from typing import Any
 
 from ascendc_lsp.checks.base import CheckContext, Finding, registered_rules
 from ascendc_lsp.checks.project import KnownValues, ProjectContext, project_context
@@ -16,6 +17,30 @@ log = logging.getLogger(__name__)
 # A rule or the model crashing is never a clean result: it becomes this error finding (and `check` exits with
 # cli.EXIT_INTERNAL), so "0 errors" always means every rule ran.
 INTERNAL_CODE = "internal-error"
+
+
+# Deeper syntax trees get their syntax checked only: tree-sitter finds a node's parent by walking down from the
+# root, so the model's and the rules' ancestor walks are quadratic in depth (20,000 nested #if: 15 s in one walk).
+MAX_TREE_DEPTH = 5000
+TOO_DEEP_CODE = "too-deep"
+
+
+def tree_depth(root: Any, stop_at: int) -> int:
+    """The depth of the syntax tree (iterative; stops counting past `stop_at`)."""
+    cursor = root.walk()
+    depth = deepest = 0
+    while True:
+        if cursor.goto_first_child():
+            depth += 1
+            if depth > deepest:
+                deepest = depth
+                if deepest > stop_at:
+                    return deepest
+            continue
+        while not cursor.goto_next_sibling():
+            if not cursor.goto_parent():
+                return deepest
+            depth -= 1
 
 
 def internal_finding(what: str, exc: BaseException) -> Finding:
@@ -93,6 +118,13 @@ def check_document(
     """Syntax errors plus every rule's findings, sorted by position then severity."""
     options = options or CheckOptions()
     findings = syntax_findings(document)
+    depth = tree_depth(document.tree.root_node, MAX_TREE_DEPTH)
+    if depth > MAX_TREE_DEPTH:
+        start = Position(0, 0)
+        return [*findings, Finding(
+            span=Span(start, start), severity="warning", code=TOO_DEEP_CODE,
+            message=f"the code nests more than {MAX_TREE_DEPTH:,} levels deep: only its syntax was checked",
+        )]  # fmt: skip
     if model is None:
         try:
             model = build_model(document)
