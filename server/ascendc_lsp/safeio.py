@@ -161,14 +161,15 @@ def check_nesting(text: str, where: str, limit: int = MAX_NESTING) -> None:
 
 
 def load_yaml(text: str, loader: Any = None, limit: int = MAX_NESTING) -> Any:
-    """yaml.load with a safe loader (CSafeLoader when available), after the nesting check; raises
+    """yaml.load with a safe loader (yaml.SafeLoader, as yaml.safe_load; pass CSafeLoader for speed where the
+    stricter libyaml accepts the files), after the nesting and alias checks; raises
     yaml.YAMLError (a too deeply nested document included) like yaml.safe_load."""
     import yaml
 
     depth = nesting_depth(text, stop_at=limit)
     if depth > limit:
         raise _too_deep(depth, limit)
-    use = loader if loader is not None else getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    use = loader if loader is not None else yaml.SafeLoader
     try:
         if _ALIAS_HINT.search(text):  # anchors or aliases may be present: measure the expanded document first
             _check_expansion(yaml.compose(text, Loader=use), limit)

@@ -57,7 +57,9 @@ _RATIONALE_KEYS = {"text", "sources"}
 def _yaml_load(text: str) -> Any:
     """yaml.load with libyaml when available (the pure-Python loader takes ~1.5 s for the shipped entries), after
     safeio's nesting check (a knowledge path may point at a hostile file)."""
-    return safeio.load_yaml(text)
+    import yaml
+
+    return safeio.load_yaml(text, getattr(yaml, "CSafeLoader", yaml.SafeLoader))
 
 
 def _spec_keys() -> tuple[set[str], set[str]]:
