@@ -302,7 +302,26 @@ class DocumentModel:
                 continue
             if best is None or const.scope_end - const.scope_start < best.scope_end - best.scope_start:
                 best = const
+        if best is None or best.scope_start == 0:
+            # A method defined outside its class (`void K<T>::Process() {...}`) still sees the class's constants.
+            member = self._class_constant(name, at_byte)
+            if member is not None:
+                return member
         return best
+
+    def _class_constant(self, name: str, at_byte: int) -> Constant | None:
+        function = self.function_at(at_byte)
+        if function is None or function.class_name is None:
+            return None
+        if any(c.start_byte <= function.start_byte < c.end_byte for c in self.classes if c.name == function.class_name):
+            return None  # defined inside the class body: the scope lookup already saw its constants
+        for cls in self.classes:
+            if cls.name != function.class_name:
+                continue
+            for const in self._index("constants", self.constants, "name").get(name, ()):
+                if cls.start_byte <= const.scope_start and const.scope_end <= cls.end_byte and const.is_constant:
+                    return const
+        return None
 
     def resolve_type(self, type_name: str | None, at_byte: int) -> str | None:
         """A type name with aliases and singly-bound class template parameters substituted."""

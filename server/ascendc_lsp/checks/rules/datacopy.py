@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from dataclasses import dataclass
 
-from ascendc_lsp.checks.base import CheckContext, Finding, Fix, rule
+from ascendc_lsp.checks.arith import Affine, Fact, arith, mul
+from ascendc_lsp.checks.base import CheckContext, Finding, Fix, Related, rule
 from ascendc_lsp.checks.fixes import fix, replace
 from ascendc_lsp.checks.limits import limits_for
 from ascendc_lsp.checks.rules._common import (
@@ -15,6 +17,7 @@ from ascendc_lsp.checks.rules._common import (
     call_dtype,
     fmt,
     fold_node,
+    in_constexpr_branch,
     in_preprocessor_branch,
     is_global,
     node_for,
@@ -83,15 +86,35 @@ def _round_constant_fix(context: CheckContext, call: ApiCall, elem_size: int) ->
 @rule("ASC005")
 def datacopy_unaligned_length(context: CheckContext) -> Iterator[Finding]:
     limits = limits_for(context)
+    symbolic: list[_SymbolicCopy] = []
     for call in context.model.calls_named("DataCopy"):
         if len(call.args) != 3:
             continue
         count = call.args[2].folded.as_int()
-        if count is None or count <= 0:
+        if count is None:
+            if in_constexpr_branch(context, call.start_byte, call.end_byte):
+                continue
+            dtype = call_dtype(context, call, 0) or call_dtype(context, call, 1)
+            size = SCALAR_SIZES.get(dtype or "")
+            if dtype is None or size is None:
+                # A template element type: judged for every size it can have (1, 2, 4 or 8 B).
+                dtype, size = "any element type", _WIDEST
+            found = _symbolic_count(context, call, dtype, size, limits.ub_align, symbolic)
+            if found is not None:
+                yield found
+            continue
+        if count <= 0:
             continue
         dtype = call_dtype(context, call, 0) or call_dtype(context, call, 1)
         size = SCALAR_SIZES.get(dtype or "")
         if dtype is None or size is None:
+            if (count * _WIDEST) % limits.ub_align and not in_constexpr_branch(context, call.start_byte, call.end_byte):
+                yield context.finding(
+                    "ASC005", call.span,
+                    f"DataCopy moves {fmt(count)} elements: not a multiple of {limits.ub_align} B for any element type "
+                    f"(1 to {_WIDEST} B each); the hardware copies whole 32-byte blocks only"
+                    + ("; use DataCopyPad" if limits.datacopypad else ""),
+                )
             continue
         nbytes = count * size
         if nbytes % limits.ub_align == 0:
@@ -111,6 +134,68 @@ def datacopy_unaligned_length(context: CheckContext) -> Iterator[Finding]:
         if rounded is not None:
             fixes.append(rounded)
         yield context.finding("ASC005", call.span, message, fixes=fixes)
+
+
+# The widest element a DataCopy moves. A count whose byte count at 8 B per element is not a multiple of 32 B
+# (n % 4 != 0) is not one at 1, 2 or 4 B either: misaligned whatever a template element type turns out to be.
+_WIDEST = 8
+
+
+@dataclass(frozen=True)
+class _SymbolicCopy:
+    call: ApiCall
+    dtype: str
+    size: int
+    form: Affine  # the byte count as an affine form over stable atoms
+
+
+def _symbolic_count(context: CheckContext, call: ApiCall, dtype: str, size: int, align: int,
+                    seen: list[_SymbolicCopy]) -> Finding | None:
+    """A runtime count: flagged when its facts say the byte count is never a multiple of `align`, or when
+    another DataCopy in the same scope copies a byte count that differs from it by a non-multiple of `align`
+    (the two cannot both be aligned, whatever the variables hold)."""
+    count_arg = call.args[2]
+    node = node_for(context, count_arg.start_byte, count_arg.end_byte)
+    if node is None or (node.start_byte, node.end_byte) != (count_arg.start_byte, count_arg.end_byte):
+        return None
+    analysis = arith(context)
+    value = analysis.value(node)
+    nbytes = mul(value.fact, Fact.const(size))
+    shown = count_arg.text.strip()
+    if nbytes.multiple_of(align) is False:
+        reasons = "; ".join(dict.fromkeys(value.because)) or f"{shown} is {value.fact.describe()}"
+        values = f" (with {context.known.describe(sorted(value.used))})" if value.used and context.known else ""
+        message = (
+            f"DataCopy moves ({shown}) x {size} B ({dtype}), never a multiple of {align} B: {reasons}{values}; "
+            f"the hardware copies whole 32-byte blocks only"
+        )
+        if limits_for(context).datacopypad:
+            message += "; use DataCopyPad"
+        return context.finding("ASC005", call.span, message)
+    if value.form is None or not value.form.symbolic:
+        return None
+    form = value.form.scaled(size)
+    mine = _SymbolicCopy(call, dtype, size, form)
+    for other in seen:
+        if other.form.terms != form.terms:
+            continue
+        gap = form.const - other.form.const
+        if gap % align == 0:
+            continue
+        # One of the two is misaligned; the one written with an offset from the other is the suspect.
+        suspect, partner = (mine, other) if abs(form.const % align) >= abs(other.form.const % align) else (other, mine)
+        if suspect is not mine:
+            continue
+        line = partner.call.span.start.line + 1
+        message = (
+            f"DataCopy moves ({shown}) x {size} B ({dtype}), {abs(gap)} B {'more' if gap > 0 else 'less'} than the DataCopy of "
+            f"{partner.call.args[2].text.strip()} x {partner.size} B on line {line}: the two byte counts cannot "
+            f"both be multiples of {align} B, so one of them is truncated by the hardware"
+        )
+        return context.finding("ASC005", call.span, message,
+                               related=[Related(partner.call.span, "the other DataCopy")])
+    seen.append(mine)
+    return None
 
 
 @rule("ASC006")

@@ -65,12 +65,35 @@ def _local_id(context: CheckContext, call: ApiCall) -> bool:
     decl = visible_decl(context, name, call.start_byte)
     if decl is None or not function.body_start <= decl.start_byte <= function.body_end:
         return False
+    # Only an allocated id is this variable's own: FetchEventID hands out the next free id without taking it
+    # (so another variable may hold the same one), and a computed id (`i == 0 ? EVENT_ID0 : EVENT_ID1`) may
+    # equal another variable's (docs/zh/api/SIMD-API/基础API/资源管理/Pipe和Que框架/TPipe/FetchEventID.md).
+    if "AllocEventID" not in _initialiser_text(context, name, decl.start_byte):
+        return False
     # Passed to another call (`Helper(eventId)`): the pair may be completed there.
     return not any(
         c.function is function and c.name not in _FLAG_CALLS and any(_IDENT_ARG_RE.fullmatch(a.text.strip()) and
                                                                      strip_this(a.text) == name for a in c.args)
         for c in calls_by_function(context).get(function.start_byte, [])
     )
+
+
+def _initialiser_text(context: CheckContext, name: str, decl_start: int) -> str:
+    """The text of every value given to the variable declared at `decl_start` in its declaration."""
+    node = context.document.tree.root_node.descendant_for_byte_range(decl_start, decl_start)
+    while node is not None and node.type != "declaration":
+        node = node.parent
+    if node is None:
+        return ""
+    texts = []
+    for declarator in node.children_by_field_name("declarator"):
+        target = declarator.child_by_field_name("declarator")
+        value = declarator.child_by_field_name("value")
+        if declarator.type == "init_declarator" and target is not None and value is not None and (
+            context.document.node_text(target) == name
+        ):
+            texts.append(context.document.node_text(value))
+    return " ".join(texts)
 
 
 _IDENT_ARG_RE = re.compile(r"(?:this\s*->\s*)?[A-Za-z_]\w*")
