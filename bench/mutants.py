@@ -564,6 +564,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--show-misses", type=int, default=0, help="list this many missed decidable mutants per operator")
     ap.add_argument("--show-alarms", type=int, default=0, help="list this many false alarms")
     ap.add_argument("--operators", default=",".join(OPERATORS))
+    ap.add_argument("--mutated-only", action="store_true",
+                    help="check only the files that get a mutant (a quicker run; the originals' table then covers those)")
     args = ap.parse_args(argv)
     root = args.corpus or corpus_dir()
     if not (root / "MANIFEST.json").is_file():
@@ -579,7 +581,7 @@ def main(argv: list[str] | None = None) -> int:
     by_file: dict[str, list[Mutant]] = defaultdict(list)
     for mutant in chosen:
         by_file[mutant.file].append(mutant)
-    jobs = [(rel, texts[rel], by_file.get(rel, [])) for rel in sorted(texts)]
+    jobs = [(rel, texts[rel], by_file.get(rel, [])) for rel in sorted(texts) if by_file.get(rel) or not args.mutated_only]
     originals: dict[str, list[Found]] = {}
     outcomes: list[Outcome] = []
     times: list[float] = []

@@ -15,7 +15,8 @@ Architecture names go through the profiles (`hardware.limits.soc_for_arch`), SoC
 Concrete values: a kernel spec (`*.yaml` with `kernel:`, see docs/kernel-spec.md) in the file's folder or
 its parent whose `source` is the file attaches its tiling fields, block_dim and tensor sizes
 (`KnownValues`). An op-project test case will attach the values its host TilingFunc computes through the
-same record. Rules fold them in and name them in their messages.
+same record (checks/concrete.py: the values the op's host TilingFunc computes for a test case next to the
+kernel). Rules fold them in and name them in their messages.
 
 Everything is cached per folder and re-read at most every `_TTL_SECONDS` (the editor asks on every edit).
 """
@@ -213,7 +214,10 @@ def _attached_values(file: Path) -> KnownValues | None:
             known = _values_from_spec(spec_path, file)
             if known is not None:
                 return known
-    return None
+    # An op test case's values, as far as a check with run_host (the CLI, a save) has computed them.
+    from ascendc_lsp.checks.concrete import attached_test_case_values
+
+    return attached_test_case_values(file)
 
 
 def _values_from_spec(spec_path: Path, file: Path) -> KnownValues | None:
