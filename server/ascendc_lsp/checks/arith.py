@@ -26,7 +26,6 @@ from dataclasses import dataclass, field
 import tree_sitter
 
 from ascendc_lsp.checks.base import CheckContext
-from ascendc_lsp.checks.rules._common import scan, visible_decl
 from ascendc_lsp.syntax.constfold import parse_number_literal
 from ascendc_lsp.syntax.model import Function
 
@@ -254,6 +253,8 @@ class Arith:
 
     def scope_key(self, name: str, at_byte: int) -> str:
         """`class:Add.tileLength`, `fn:1234.len`, or `global.NAME` for a name read at `at_byte`."""
+        from ascendc_lsp.checks.rules._common import visible_decl  # the rules package imports this module
+
         decl = visible_decl(self.context, name, at_byte)
         function = self.model.function_at(at_byte)
         if decl is not None and not decl.class_scope:
@@ -263,7 +264,7 @@ class Arith:
             if owner is not None:
                 return f"fn:{owner.start_byte}.{name}"
             return f"block:{decl.scope_start}.{name}"
-        cls = function.class_name if function is not None else None
+        cls = _bare(function.class_name) if function is not None else None
         if decl is not None and decl.class_scope:
             cls = self._class_at(decl.start_byte) or cls
         if cls is not None:
@@ -282,6 +283,8 @@ class Arith:
     def assignments(self) -> _Assignments:
         if self._assignments is not None:
             return self._assignments
+        from ascendc_lsp.checks.rules._common import scan
+
         found = _Assignments()
         text = self.document.node_text
         nodes = scan(self.context)
@@ -295,7 +298,7 @@ class Arith:
                 if argument is not None and name is not None and text(argument) == "this":
                     function = self.model.function_at(node.start_byte)
                     if function is not None and function.class_name:
-                        return f"class:{function.class_name}.{text(name)}"
+                        return f"class:{_bare(function.class_name)}.{text(name)}"
             return None
 
         for node in nodes.get("assign"):
@@ -365,7 +368,7 @@ class Arith:
             return False
         for site in sites:
             function = self.model.function_at(site)
-            if function is not None and not (function.name.startswith("Init") or function.name == function.class_name):
+            if function is not None and not (function.name.startswith("Init") or function.name == _bare(function.class_name)):
                 return False
         return True
 
@@ -529,7 +532,7 @@ class Arith:
         if self.document.node_text(argument) == "this":
             function = self.model.function_at(node.start_byte)
             if function is not None and function.class_name:
-                return self.atom_value(f"class:{function.class_name}.{name}", name, depth)
+                return self.atom_value(f"class:{_bare(function.class_name)}.{name}", name, depth)
             return self._opaque(node)
         # `tiling.blockLength`, `tilingData->tileNum`: a tiling field, concrete when values are attached.
         if self.known is not None:
@@ -622,6 +625,8 @@ class Arith:
 
     def _calls_to(self, function: Function) -> list[tree_sitter.Node]:
         if self._param_calls is None:
+            from ascendc_lsp.checks.rules._common import scan
+
             by_name: dict[str, list[tree_sitter.Node]] = {}
             text = self.document.node_text
             for node in scan(self.context).get("call"):
@@ -649,3 +654,8 @@ def arith(context: CheckContext) -> Arith:
     context.__dict__["_arith"] = analysis
     return analysis
 
+
+
+def _bare(class_name: str | None) -> str | None:
+    """`K<T>` (an out-of-line method's class as written) -> `K`, the class's own name."""
+    return class_name.split("<")[0].strip() if class_name else class_name

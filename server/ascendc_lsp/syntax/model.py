@@ -313,10 +313,11 @@ class DocumentModel:
         function = self.function_at(at_byte)
         if function is None or function.class_name is None:
             return None
-        if any(c.start_byte <= function.start_byte < c.end_byte for c in self.classes if c.name == function.class_name):
+        class_name = function.class_name.split("<")[0].strip()  # `K<T>::Process` belongs to K
+        if any(c.start_byte <= function.start_byte < c.end_byte for c in self.classes if c.name == class_name):
             return None  # defined inside the class body: the scope lookup already saw its constants
         for cls in self.classes:
-            if cls.name != function.class_name:
+            if cls.name != class_name:
                 continue
             for const in self._index("constants", self.constants, "name").get(name, ()):
                 if cls.start_byte <= const.scope_start and const.scope_end <= cls.end_byte and const.is_constant:

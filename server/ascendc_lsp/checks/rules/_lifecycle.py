@@ -1028,7 +1028,7 @@ def _units(context: CheckContext) -> Iterator[tuple[ClassInfo | None, list[Funct
     if not queue_decls:
         return
     escaped = _escaping_queues(context, {b.name for b in queue_decls})
-    is_header = context.document.path.endswith(_HEADER_SUFFIXES)
+    is_header = (context.document.path or "").endswith(_HEADER_SUFFIXES)
     classes = {c.name: c for c in model.classes}
     # Methods defined in a class body carry its exact name (`KernelAdd<half, 1>` for a specialisation);
     # out-of-line ones (`KernelAdd<T>::Process`) belong to the primary template.
