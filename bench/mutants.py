@@ -27,7 +27,9 @@ its own small evaluator of the file's integer constants (`#define`, `constexpr`/
     and (for EnQue/DeQue) the other half of the round trip is in the file;
   * flag mutations: the event is a concrete `A_B` name and, after the mutation, no WaitFlag (or, for a swap,
     no SetFlag of the new event) with the same id text is left to pair with;
-  * perturb-count: the count folds to a constant that is 32-byte aligned for the copied type;
+  * perturb-count: the count folds to a constant that is 32-byte aligned for the copied type, or another
+    DataCopy of the same element size copies the same count text holding the same value (a class member or a
+    constant in both, or a local of the same function): n and n + 1 elements cannot both be 32-byte multiples;
   * inflate-initbuf: the count and length fold to constants (the factor makes that one buffer > 2 MiB);
   * tail-floor: both operands fold to constants and do not divide;
   * blockidx-offset: the offset is `S * GetBlockIdx()` with the buffer length S (block 0 then skips the
@@ -341,8 +343,46 @@ def flag_sites(rel: str, text: str, code: str) -> Iterator[Mutant]:
 _TYPE_OF = re.compile(r"\b(?:LocalTensor|GlobalTensor)\s*<\s*([\w:]+)\s*>\s*&?\s*([A-Za-z_]\w*)")
 
 
+def function_body(code: str, pos: int) -> tuple[int, int] | None:
+    """The body `{...}` of the function holding `pos`: the outermost enclosing block opened right after a `)`
+    (and qualifiers such as const or override), so namespaces and classes are skipped."""
+    depth = 0
+    opens: list[int] = []
+    for i in range(pos - 1, -1, -1):
+        c = code[i]
+        if c == "}":
+            depth += 1
+        elif c == "{":
+            if depth == 0:
+                opens.append(i)
+            else:
+                depth -= 1
+    for start in reversed(opens):  # outermost first
+        before = re.sub(r"(?:\s|\bconst\b|\boverride\b|\bnoexcept\b|\bfinal\b)+$", "", code[:start])
+        if before.endswith(")"):
+            depth = 0
+            for j in range(start, len(code)):
+                if code[j] == "{":
+                    depth += 1
+                elif code[j] == "}":
+                    depth -= 1
+                    if depth == 0:
+                        return start, j + 1
+            return None
+    return None
+
+
+def _local_to(code: str, body: tuple[int, int], name: str) -> bool:
+    """`name` is declared in the function (its body, or its parameter list just before the body)."""
+    header_start = code.rfind("(", 0, code.rfind(")", 0, body[0]) + 1)
+    region = code[max(0, header_start - 1) : body[1]]
+    return re.search(rf"[\w>&*]\s+&?\s*{re.escape(name)}\s*(?:[=;,)({{\[]|$)", region) is not None
+
+
 def datacopy_sites(rel: str, text: str, code: str, names: dict[str, int]) -> Iterator[Mutant]:
     types = {m.group(2): m.group(1).split("::")[-1] for m in _TYPE_OF.finditer(code)}
+    copies: list[tuple[int, str, int | None]] = []  # (offset, normalised count text, element size)
+    found: list[tuple[tuple[int, int], str, int | None, int | None]] = []
     for m in re.finditer(r"\bDataCopy\s*(?:<[^<>;()]*>)?\s*\(", code):
         parsed = _balanced_args(code, m.end() - 1)
         if parsed is None or len(parsed[0]) != 3:
@@ -359,12 +399,32 @@ def datacopy_sites(rel: str, text: str, code: str, names: dict[str, int]) -> Ite
             if size:
                 sizes.append(size)
         size = sizes[0] if sizes else None
+        copies.append((m.start(), re.sub(r"\s+|this->", "", count_text), size))
+        found.append((args[2], count_text, value, size))
+    for index, ((s, e), _count_text, value, size) in enumerate(found):
         aligned = value is not None and value > 0 and (value * size % 32 == 0 if size else value % 32 == 0)
-        s, e = args[2]
+        note = "constant" if value is not None else "runtime count"
+        if value is None and size is not None and size < 32:
+            # Another DataCopy of the same count and element size that holds the same value: the count and the
+            # count + 1 cannot both be 32-byte multiples. The same value: a name of the class (or a constant),
+            # or a local of the same function.
+            at, key, _ = copies[index]
+            body = function_body(code, at)
+            idents = re.findall(r"[A-Za-z_]\w*", key)
+            local = body is not None and any(_local_to(code, body, n) for n in idents)
+            for j, (other_at, other_key, other_size) in enumerate(copies):
+                if j == index or other_key != key or other_size != size:
+                    continue
+                if local and (body is None or not body[0] <= other_at < body[1]):
+                    continue
+                if not local and any(body is not None and _local_to(code, b, n) for n in idents
+                                     for b in [function_body(code, other_at)] if b is not None):
+                    continue
+                aligned, note = True, "runtime count, also copied unchanged"
+                break
         inner = text[s:e]
         lead = len(inner) - len(inner.lstrip())
         trail = len(inner.rstrip())
-        note = "constant" if value is not None else "runtime count"
         yield Mutant("perturb-count", rel, _line(text, s), s + lead, s + trail, f"({inner.strip()}) + 1", aligned, note)
 
 
