@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -134,6 +135,7 @@ def datacopy_unaligned_length(context: CheckContext) -> Iterator[Finding]:
         if rounded is not None:
             fixes.append(rounded)
         yield context.finding("ASC005", call.span, message, fixes=fixes)
+    yield from _inconsistent_counts(context, symbolic, limits.ub_align)
 
 
 # The widest element a DataCopy moves. A count whose byte count at 8 B per element is not a multiple of 32 B
@@ -172,30 +174,36 @@ def _symbolic_count(context: CheckContext, call: ApiCall, dtype: str, size: int,
         if limits_for(context).datacopypad:
             message += "; use DataCopyPad"
         return context.finding("ASC005", call.span, message)
-    if value.form is None or not value.form.symbolic:
-        return None
-    form = value.form.scaled(size)
-    mine = _SymbolicCopy(call, dtype, size, form)
-    for other in seen:
-        if other.form.terms != form.terms:
-            continue
-        gap = form.const - other.form.const
-        if gap % align == 0:
-            continue
-        # One of the two is misaligned; the one written with an offset from the other is the suspect.
-        suspect, partner = (mine, other) if abs(form.const % align) >= abs(other.form.const % align) else (other, mine)
-        if suspect is not mine:
-            continue
-        line = partner.call.span.start.line + 1
-        message = (
-            f"DataCopy moves ({shown}) x {size} B ({dtype}), {abs(gap)} B {'more' if gap > 0 else 'less'} than the DataCopy of "
-            f"{partner.call.args[2].text.strip()} x {partner.size} B on line {line}: the two byte counts cannot "
-            f"both be multiples of {align} B, so one of them is truncated by the hardware"
-        )
-        return context.finding("ASC005", call.span, message,
-                               related=[Related(partner.call.span, "the other DataCopy")])
-    seen.append(mine)
+    if value.form is not None and value.form.symbolic:
+        seen.append(_SymbolicCopy(call, dtype, size, value.form.scaled(size)))
     return None
+
+
+def _inconsistent_counts(context: CheckContext, copies: list[_SymbolicCopy], align: int) -> Iterator[Finding]:
+    """Copies whose byte counts differ by a constant that is not a multiple of `align` cannot all be aligned:
+    in each group of equal atoms, the copies off the most common residue are reported (ties: residue 0)."""
+    groups: dict[tuple[tuple[str, int], ...], list[_SymbolicCopy]] = {}
+    for copy in copies:
+        groups.setdefault(copy.form.terms, []).append(copy)
+    for group in groups.values():
+        residues = Counter(c.form.const % align for c in group)
+        if len(residues) < 2:
+            continue
+        majority = max(residues, key=lambda r: (residues[r], r == 0, -r))
+        partner = next(c for c in group if c.form.const % align == majority)
+        for copy in group:
+            if copy.form.const % align == majority:
+                continue
+            gap = copy.form.const - partner.form.const
+            line = partner.call.span.start.line + 1
+            message = (
+                f"DataCopy moves ({copy.call.args[2].text.strip()}) x {copy.size} B ({copy.dtype}), {abs(gap)} B "
+                f"{'more' if gap > 0 else 'less'} than the DataCopy of {partner.call.args[2].text.strip()} x "
+                f"{partner.size} B on line {line}: the two byte counts cannot both be multiples of {align} B, so one "
+                "of them is truncated by the hardware"
+            )
+            yield context.finding("ASC005", copy.call.span, message,
+                                  related=[Related(partner.call.span, "the other DataCopy")])
 
 
 @rule("ASC006")
