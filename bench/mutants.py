@@ -101,13 +101,32 @@ _CONST = re.compile(
 )
 
 
+_TEMPLATE_PARAMS = re.compile(r"\btemplate\s*<([^<>;{}]*(?:<[^<>;{}]*>[^<>;{}]*)*)>")
+_INT_TYPE = r"(?:u?int(?:8|16|32|64)_t|int|unsigned|size_t|long)"
+
+
+def _ambiguous_names(text: str) -> set[str]:
+    """Names that are not one constant throughout the file: template parameters (a value per instantiation)
+    and variables declared without const somewhere."""
+    names: set[str] = set()
+    for m in _TEMPLATE_PARAMS.finditer(text):
+        names.update(re.findall(rf"\b{_INT_TYPE}\s+([A-Za-z_]\w*)", m.group(1)))
+    for m in re.finditer(rf"(?<![\w:])(const\s+|constexpr\s+|static\s+)*{_INT_TYPE}\s+([A-Za-z_]\w*)\s*[=;,)]", text):
+        if not m.group(1) or "const" not in m.group(0).split(m.group(2))[0]:
+            names.add(m.group(2))
+    return names
+
+
 def constants(text: str) -> dict[str, int]:
-    """Integer constants of the file; a name defined twice with different values is left out."""
+    """Integer constants of the file; a name defined twice with different values, a template parameter or a
+    variable declared without const somewhere is left out."""
     raw: dict[str, set[str]] = defaultdict(set)
     for m in _DEFINE.finditer(text):
         raw[m.group(1)].add(m.group(2).split("//")[0].strip())
     for m in _CONST.finditer(text):
         raw[m.group(1)].add(m.group(2).strip())
+    for name in _ambiguous_names(text):
+        raw.pop(name, None)
     values: dict[str, int] = {}
     for _ in range(6):  # chains: TILE = BLOCK / BUFFER_NUM
         for name, exprs in raw.items():
