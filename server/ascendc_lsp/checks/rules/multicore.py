@@ -248,8 +248,12 @@ def _gm_offset(context: CheckContext, call: ApiCall) -> tuple[_BlockOffset, str 
 
 
 def _multiple(form: Affine, unit: Affine) -> int | None:
-    """k when form == k * unit (unit symbolic), else None."""
-    if not unit.terms or len(form.terms) != len(unit.terms):
+    """k when form == k * unit, else None."""
+    if not unit.terms:
+        if form.terms or unit.const <= 0 or form.const % unit.const:
+            return None
+        return form.const // unit.const
+    if len(form.terms) != len(unit.terms):
         return None
     key, coef = unit.terms[0]
     k, remainder = divmod(form.coefficient(key), coef)
@@ -278,7 +282,7 @@ def block_offset_shifted(context: CheckContext) -> Iterator[Finding]:
         length = arith(context).value(length_node) if length_node is not None else None
         if length is None or length.form is None or (offset.stride.const == 0 and not offset.stride.symbolic):
             continue
-        if length.form.symbolic and offset.stride == length.form:
+        if offset.stride == length.form and (length.form.symbolic or length.form.const > 0):
             k = _multiple(offset.base, length.form)
             if k:
                 shown = call.args[1].text.strip()
