@@ -428,13 +428,21 @@ class Analysis:
         # the other roots start from.
         owner = re.sub(r"<.*", "", self.owner.name) if self.owner is not None else None
         setup = [r for r in others if r.name == owner] + [r for r in others if r.name.lower().startswith("init")]
-        start = State({}, {q: None for q in self.queues}, {}, [])
+        # A queue that Init gives its memory (`pipe.InitBuffer(q, ...)`) starts empty there: nothing can be
+        # in a queue before its InitBuffer.
+        fresh = self.initialised_in(setup)
+        start = State({}, {q: [] if q in fresh else None for q in self.queues}, {}, [])
         for root in setup:
             start = self.call(start, root, (), "", Site(root.start_byte, root.start_byte))
             start.signal = ""
-        for root in [r for r in others if all(r is not f for f in setup)]:
+        rest = [r for r in others if all(r is not f for f in setup)]
+        # The kernel calls Init, then Process: when Process is the one other root, it starts from the queues
+        # as Init left them. Other roots may run after code elsewhere, so their queues' contents are unknown.
+        after_init = len(rest) == 1 and rest[0].name.startswith("Process") and bool(setup)
+        for root in rest:
             state = start.copy()
-            state.fifo = {q: None for q in self.queues}
+            if not after_init:
+                state.fifo = {q: None for q in self.queues}
             self.call(state, root, (), "", Site(root.start_byte, root.start_byte))
         if not sequence:
             return list(self.problems.values())
@@ -450,6 +458,15 @@ class Analysis:
                 self.report(Problem("never-dequeued", queue, token.var, token.last_use, token.origin,
                                     repeated=token.looped, uncertain=state.constexpr_taken))
         return list(self.problems.values())
+
+    def initialised_in(self, roots: list[Function]) -> set[str]:
+        """Queues whose InitBuffer call is in the body of one of `roots`."""
+        found: set[str] = set()
+        for init in self.context.model.init_buffers:
+            function = init.call.function
+            if function is not None and any(function is r for r in roots):
+                found.add(strip_this(init.target))
+        return found & self.queues
 
     def report(self, problem: Problem) -> None:
         key = (problem.kind, problem.site.start)
