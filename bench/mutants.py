@@ -26,7 +26,8 @@ its own small evaluator of the file's integer constants (`#define`, `constexpr`/
   * queue deletions: the queue is declared in the file as a TQue/TQueBind, never passed to other code,
     and (for EnQue/DeQue) the other half of the round trip is in the file;
   * flag mutations: the event is a concrete `A_B` name and, after the mutation, no WaitFlag (or, for a swap,
-    no SetFlag of the new event) with the same id text is left to pair with;
+    no SetFlag of the new event) is left that may hold the same id (the same id text, or a computed id on
+    either side: two different literals are the only ids known to differ);
   * perturb-count: the count folds to a constant that is 32-byte aligned for the copied type, or another
     DataCopy of the same element size copies the same count text holding the same value (a class member or a
     constant in both, or a local of the same function): n and n + 1 elements cannot both be 32-byte multiples;
@@ -337,6 +338,15 @@ def _flags(code: str) -> list[tuple[str, str, str, int, int]]:
     return found
 
 
+_LITERAL_ID = re.compile(r"^(?:EVENT_ID\d+|\d+)$")
+
+
+def _may_be_same_id(a: str, b: str) -> bool:
+    """Two event id texts can hold the same id: equal text, or either one computed (two different literals
+    cannot)."""
+    return a == b or not (_LITERAL_ID.match(a) and _LITERAL_ID.match(b))
+
+
 def flag_sites(rel: str, text: str, code: str) -> Iterator[Mutant]:
     flags = _flags(code)
     for kind, event, id_text, start, _end in flags:
@@ -344,14 +354,15 @@ def flag_sites(rel: str, text: str, code: str) -> Iterator[Mutant]:
             continue
         a, b = event.split("_", 1)
         sets = [f for f in flags if f[0] == "SetFlag" and f[1] == event and f[2] == id_text]
-        other_waits = [f for f in flags if f[0] == "WaitFlag" and f[1] == event and f[2] == id_text and f[3] != start]
+        other_waits = [f for f in flags if f[0] == "WaitFlag" and f[1] == event and f[3] != start
+                       and _may_be_same_id(f[2], id_text)]
         statement = statement_at(code, start)
         if statement is not None and statement[0] == start:
             s, e = statement
             yield Mutant("del-waitflag", rel, _line(text, s), s, e, _blank(text[s:e]), bool(sets) and not other_waits)
         if a != b:
             swapped = f"{b}_{a}"
-            new_sets = [f for f in flags if f[0] == "SetFlag" and f[1] == swapped and f[2] == id_text]
+            new_sets = [f for f in flags if f[0] == "SetFlag" and f[1] == swapped and _may_be_same_id(f[2], id_text)]
             m = _FLAG.match(code, start)
             if m is None:
                 continue

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Iterator
 
 from ascendc_lsp.checks.base import CheckContext, Finding, Fix, Related, rule
@@ -132,8 +133,17 @@ def setflag_without_waitflag(context: CheckContext) -> Iterator[Finding]:
         # Literal ids, and ids held in a variable of the calling function: their pairing is visible here.
         return _id_key(call) is not None or _local_id(context, call)
 
+    # An event this file names in one flag call only, with no generic flag helper (`SetFlag<EVENT>` of a
+    # template parameter) around: whatever its id, nothing here can pair it.
+    generic = any(event_of(c) is None or not _EVENT_NAME.match(event_of(c) or "")
+                  for c in context.model.calls_named(*_FLAG_CALLS) if c.receiver is None)
+    mentions = Counter(re.findall(rb"\b([A-Z][A-Z0-9]*_[A-Z0-9_]+)\b", context.document.data))
+
+    def alone(event: str) -> bool:
+        return not generic and mentions[event.encode()] == 1
+
     for call, event in sets:
-        if not decided(call) or matches(call, event, waits):
+        if not (decided(call) or alone(event)) or matches(call, event, waits):
             continue
         id_text = event_id_arg(call) or ""
         wait_text = context.document.data[call.start_byte:call.end_byte].decode("utf-8", "replace")
@@ -145,15 +155,18 @@ def setflag_without_waitflag(context: CheckContext) -> Iterator[Finding]:
             f"SetFlag<{event}>({id_text}) has no WaitFlag<{event}> with the same event id: the flag stays set and "
             "the next kernel or iteration hangs (aicore timeout)",
             fixes=fixes,
+            # Paired by the event alone (the id is computed): the other half might live in another file.
+            severity=None if decided(call) else "warning",
         )
     for call, event in waits:
-        if not decided(call) or matches(call, event, sets):
+        if not (decided(call) or alone(event)) or matches(call, event, sets):
             continue
         id_text = event_id_arg(call) or ""
         yield context.finding(
             "ASC014", call.span,
             f"WaitFlag<{event}>({id_text}) waits for an event that no SetFlag<{event}> with the same id ever sets: "
             "the pipe waits forever (aicore timeout)",
+            severity=None if decided(call) else "warning",
         )
 
 
