@@ -3,14 +3,20 @@ values from an attached op test case (checks/concrete.py) without running a host
 
 from __future__ import annotations
 
+import shutil
 import struct
 from pathlib import Path
 
+import pytest
+
+from ascendc_lsp.checks import project
 from ascendc_lsp.checks.arith import Fact, add, div, join, mul
-from ascendc_lsp.checks.concrete import decode_plain_struct
+from ascendc_lsp.checks.concrete import attached_test_case_values, decode_plain_struct
 from ascendc_lsp.checks.engine import CheckOptions, check_document
 from ascendc_lsp.checks.project import known_values
 from ascendc_lsp.syntax.document import SourceDocument
+
+TESTS = Path(__file__).resolve().parent
 
 KERNEL = """#include "kernel_operator.h"
 using namespace AscendC;
@@ -196,3 +202,30 @@ def test_a_plain_tiling_struct_is_decoded(tmp_path: Path) -> None:
     )
     raw = struct.pack("<IB3xQf", 4096, 1, 1 << 40, 0.5)
     assert decode_plain_struct(raw, "TD", [tmp_path]) == {"totalLength": 4096, "flag": 1, "big": 1 << 40, "scale": 0.5}
+
+
+@pytest.mark.skipif(shutil.which("g++") is None, reason="the op host build needs g++")
+def test_an_op_test_case_attaches_the_host_tiling_values(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Our own op project (tests/op_projects/square): its TilingFunc sets tileLength; the kernel's UB buffer
+    is sized by it, so a 64x larger buffer is an error that names the value. Without run_host nothing runs."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    project.clear_cache()
+    shutil.copytree(TESTS / "op_projects", tmp_path / "ops")
+    kernel = tmp_path / "ops" / "square" / "op_kernel" / "square_custom.cpp"
+    (tmp_path / "ops" / "square" / "case.yaml").write_text(
+        "project: op_kernel/square_custom.cpp\n"
+        "inputs:\n  - {name: x, shape: [64, 128], dtype: float32}\n"
+        "outputs:\n  - {name: y, shape: [64, 128]}\n"
+        "attrs: {negate: true}\nreference: 'y = -(x * x)'\n",
+        encoding="utf-8",
+    )
+    text = kernel.read_text(encoding="utf-8").replace("t.tileLength * sizeof(float)", "t.tileLength * sizeof(float) * 64")
+    kernel.write_text(text, encoding="utf-8")
+    document = SourceDocument(text, path=str(kernel))
+    assert attached_test_case_values(kernel) is None  # nothing computed yet, and a plain check never runs it
+    found = [f for f in check_document(document, CheckOptions(run_host=True)) if f.code == "ASC001"]
+    assert found and found[0].severity == "error"
+    assert "tileLength=1024 from case.yaml" in found[0].message
+    project.clear_cache()
+    cached = attached_test_case_values(kernel)  # now from the disk cache, without a host run
+    assert cached is not None and cached.block_dim == 4 and cached.tensor_elements["x"] == 64 * 128
