@@ -367,6 +367,7 @@ class Token:
     known: bool = True  # False once branches disagree about it
     looped: bool = False  # enqueued inside a loop
     partial: bool = False  # given back on some paths only (conditions the analysis cannot correlate)
+    enqueued_as: str = ""  # the name that held it when EnQue handed it to its queue
 
 
 @dataclass
@@ -443,13 +444,20 @@ class Analysis:
             state = start.copy()
             if not after_init:
                 state.fifo = {q: None for q in self.queues}
-            self.call(state, root, (), "", Site(root.start_byte, root.start_byte))
+            state = self.call(state, root, (), "", Site(root.start_byte, root.start_byte))
+            if after_init:
+                self.left_in_queues(state)
         if not sequence:
             return list(self.problems.values())
         state = State({}, {q: [] for q in self.queues}, {}, [])
         for root in sequence:
             state = self.call(state, root, (), "", Site(root.start_byte, root.start_byte))
             state.signal = ""
+        self.left_in_queues(state)
+        return list(self.problems.values())
+
+    def left_in_queues(self, state: State) -> None:
+        """After the kernel's last call: a tensor still in a queue was never dequeued."""
         for queue, contents in state.fifo.items():
             if not contents or queue in self.skip_end_checks or queue in self.unhanded_queues:
                 continue
@@ -457,7 +465,6 @@ class Analysis:
             if token.known and token.queue == queue:
                 self.report(Problem("never-dequeued", queue, token.var, token.last_use, token.origin,
                                     repeated=token.looped, uncertain=state.constexpr_taken))
-        return list(self.problems.values())
 
     def initialised_in(self, roots: list[Function]) -> set[str]:
         """Queues whose InitBuffer call is in the body of one of `roots`."""
@@ -810,6 +817,7 @@ class Analysis:
             tok.state = QUEUED
             tok.last_use = stmt.site
             tok.looped = self.loop_depth > 0
+            tok.enqueued_as = event.var
             # The queue owns it now: the names that held it no longer do (a DeQue hands it out again).
             for frame in state.frames:
                 for name, value in frame.locals.items():
@@ -828,8 +836,8 @@ class Analysis:
             return state
         if kind == "free":
             if token <= 0:
-                if token == 0:
-                    self.never_handed_out(state, event, stmt)
+                if token == 0 and not self.never_handed_out(state, event, stmt):
+                    self.freed_while_queued(state, event, stmt)
                 return state
             tok = self.token(state, token)
             if tok is None:
@@ -841,6 +849,19 @@ class Analysis:
             del state.tokens[token]  # freed: nothing more to follow (bindings to it read as nothing)
             return state
         return state
+
+    def freed_while_queued(self, state: State, event: Event, stmt: Stmt) -> None:
+        """FreeTensor(x) where x's tensor went into the queue by EnQue and no DeQue took it out: the DeQue
+        that should hand it back is missing (the tensor is freed while the queue still holds it)."""
+        queued = [t for t in state.tokens.values() if t.known and t.state == QUEUED and t.queue == event.queue
+                  and t.enqueued_as == event.var]
+        if len(queued) != 1:
+            return
+        held = queued[0]
+        self.report(Problem("freed-while-queued", event.queue, event.var, event.site, held.last_use,
+                            function=state.frames[-1].function.name if state.frames else "",
+                            repeated=self.loop_depth > 0, later_iteration=self.iteration > 0,
+                            uncertain=state.constexpr_taken))
 
     def never_handed_out(self, state: State, event: Event, stmt: Stmt) -> bool:
         """EnQue/FreeTensor of a LocalTensor declared in this function with no queue behind it."""
