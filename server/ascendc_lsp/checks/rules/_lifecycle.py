@@ -444,6 +444,9 @@ class Analysis:
             state = start.copy()
             if not after_init:
                 state.fifo = {q: None for q in self.queues}
+                for queued in state.tokens.values():
+                    if queued.state == QUEUED:
+                        queued.known = False  # code elsewhere may have dequeued it before this root runs
             state = self.call(state, root, (), "", Site(root.start_byte, root.start_byte))
             if after_init:
                 self.left_in_queues(state)
@@ -768,7 +771,11 @@ class Analysis:
         if kind == "deque":
             contents = state.fifo.get(queue)
             if contents is None:
-                # Whatever it is, the tensor DeQue hands out is this code's to give back.
+                # Whatever it is, the tensor DeQue hands out is this code's to give back; it may be one this
+                # code enqueued, so those are no longer known to be in the queue.
+                for queued in state.tokens.values():
+                    if queued.queue == queue and queued.state == QUEUED:
+                        queued.known = False
                 token = self.new_token(state, queue, DEQUED, event.site, event.var, stmt.site)
             elif not contents:
                 if queue not in self.lost_alloc_queues and queue not in self.unhanded_queues \
@@ -817,7 +824,7 @@ class Analysis:
             tok.state = QUEUED
             tok.last_use = stmt.site
             tok.looped = self.loop_depth > 0
-            tok.enqueued_as = event.var
+            tok.enqueued_as = self.holder_key(state, event.var)
             # The queue owns it now: the names that held it no longer do (a DeQue hands it out again).
             for frame in state.frames:
                 for name, value in frame.locals.items():
@@ -850,11 +857,20 @@ class Analysis:
             return state
         return state
 
+    def holder_key(self, state: State, name: str) -> str:
+        """A member by its name; a local or parameter by its name in its function (equal names in two
+        functions are two variables)."""
+        frame = state.frames[-1] if state.frames else None
+        if frame is None or (name in state.members and name not in frame.locals):
+            return name
+        return f"{frame.function.start_byte}:{name}"
+
     def freed_while_queued(self, state: State, event: Event, stmt: Stmt) -> None:
         """FreeTensor(x) where x's tensor went into the queue by EnQue and no DeQue took it out: the DeQue
         that should hand it back is missing (the tensor is freed while the queue still holds it)."""
+        holder = self.holder_key(state, event.var)
         queued = [t for t in state.tokens.values() if t.known and t.state == QUEUED and t.queue == event.queue
-                  and t.enqueued_as == event.var]
+                  and t.enqueued_as == holder]
         if len(queued) != 1:
             return
         held = queued[0]
