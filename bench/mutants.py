@@ -409,6 +409,23 @@ def _local_to(code: str, body: tuple[int, int], name: str) -> bool:
     return re.search(rf"[\w>&*]\s+&?\s*{re.escape(name)}\s*(?:[=;,)({{\[]|$)", region) is not None
 
 
+def _written_once(code: str, body: tuple[int, int] | None, name: str) -> bool:
+    """`name` is written at most once (a local: in its function; else: in the file outside Init functions and
+    constructors, where members are set up once)."""
+    writes = [m.start() for m in re.finditer(rf"(?<![\w.>])(?:this\s*->\s*)?{re.escape(name)}\s*(?:[-+*/%|&^]?=(?!=)|\+\+|--)", code)]
+    writes += [m.start() for m in re.finditer(rf"(?:\+\+|--)\s*(?:this\s*->\s*)?{re.escape(name)}\b", code)]
+    if body is not None:
+        return sum(body[0] <= w < body[1] for w in writes) <= 1
+    outside = 0
+    for w in writes:
+        around = function_body(code, w)
+        header = code[max(0, (around[0] if around else w) - 300) : around[0] if around else w]
+        names = re.findall(r"([A-Za-z_]\w*)\s*\([^()]*\)[^()]*$", header)
+        if not (names and (names[-1].startswith("Init") or (names[-1][:1].isupper() and "::" + names[-1] in header))):
+            outside += 1
+    return outside <= 1
+
+
 def datacopy_sites(rel: str, text: str, code: str, names: dict[str, int]) -> Iterator[Mutant]:
     types = {m.group(2): m.group(1).split("::")[-1] for m in _TYPE_OF.finditer(code)}
     copies: list[tuple[int, str, int | None]] = []  # (offset, normalised count text, element size)
@@ -442,8 +459,10 @@ def datacopy_sites(rel: str, text: str, code: str, names: dict[str, int]) -> Ite
             body = function_body(code, at)
             idents = re.findall(r"[A-Za-z_]\w*", key)
             local = body is not None and any(_local_to(code, body, n) for n in idents)
+            if not all(_written_once(code, body if local else None, n) for n in idents):
+                idents = []  # a name written again may hold another value at the other copy
             for j, (other_at, other_key, other_size) in enumerate(copies):
-                if j == index or other_key != key or other_size != size:
+                if not idents or j == index or other_key != key or other_size != size:
                     continue
                 if local and (body is None or not body[0] <= other_at < body[1]):
                     continue
