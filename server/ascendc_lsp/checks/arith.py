@@ -387,6 +387,10 @@ class Arith:
         text = re.sub(r"\s+|this->", "", self.document.node_text(node))
         function = self.model.function_at(node.start_byte)
         key = f"expr:{function.start_byte if function is not None else 0}.{text}"
+        # The same text holds the same value only while the names in it are not written again.
+        for name in set(re.findall(r"(?<![\w.>])[A-Za-z_]\w*", text)):
+            if not self.stable(self.scope_key(name, node.start_byte)):
+                return Value(None, fact or Fact.top())
         return Value(Affine.atom(key), fact or Fact.top())
 
     def _eval(self, node: tree_sitter.Node, depth: int) -> Value:
