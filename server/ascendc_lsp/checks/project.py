@@ -50,6 +50,9 @@ _EVIDENCE: tuple[tuple[re.Pattern[str], str, bool], ...] = (
     (re.compile(r"\"ASCEND_COMPUTE_UNIT\"\s*:\s*\{[^}]*?\"value\"\s*:\s*\"([\w;]+)\""), "socs", True),
 )
 _ADD_CONFIG = re.compile(r"\bAddConfig\s*\(\s*\"(\w+)\"")
+# File-name markers of per-SoC variants, by profile name.
+_SOC_MARK = {"Ascend310P": r"(?:^|[_\-.])310p(?:[_\-.]|$)", "Ascend310B": r"(?:^|[_\-.])310b(?:[_\-.]|$)",
+             "Ascend910_93": r"(?:^|[_\-.])910_?93(?:[_\-.]|$)", "Ascend950": r"(?:^|[_\-.])(?:950|3510)(?:[_\-.]|$)"}
 
 
 @dataclass(frozen=True)
@@ -132,7 +135,7 @@ def _project_soc(file: Path) -> ProjectSoc | None:
             return None
         found = _evidence_in(folder)
         if found:
-            return _choose(found)
+            return _choose(found, file.name)
         if (folder / ".git").exists() or folder.parent == folder:
             return None
         folder = folder.parent
@@ -189,12 +192,17 @@ def _socs_of(text: str, kind: str) -> list[str]:
     return names
 
 
-def _choose(found: list[tuple[str, str, bool]]) -> ProjectSoc:
+def _choose(found: list[tuple[str, str, bool]], file_name: str = "") -> ProjectSoc:
     from ascendc_lsp.hardware.soc import DEFAULT_SOC
 
     firm = [f for f in found if f[2]] or found
     socs = tuple(dict.fromkeys(name for name, _, _ in firm))
     chosen = DEFAULT_SOC if DEFAULT_SOC in socs else socs[0]
+    # A project building for several SoCs keeps per-SoC variants in files named after them
+    # (`grid_sample_2d_310p.h`): such a file is checked for its own SoC.
+    marked = [name for name in socs if _SOC_MARK.get(name) and re.search(_SOC_MARK[name], file_name.lower())]
+    if len(socs) > 1 and len(marked) == 1:
+        chosen = marked[0]
     source, is_firm = next((src, f) for name, src, f in firm if name == chosen)
     return ProjectSoc(chosen, source, socs, is_firm)
 

@@ -368,6 +368,7 @@ class Token:
     looped: bool = False  # enqueued inside a loop
     partial: bool = False  # given back on some paths only (conditions the analysis cannot correlate)
     enqueued_as: str = ""  # the name that held it when EnQue handed it to its queue
+    holders: tuple[tuple[int, str], ...] = ()  # (frame depth, or -1 for a member; name) that held it at EnQue
 
 
 @dataclass
@@ -802,9 +803,17 @@ class Analysis:
             if event.var:
                 self.bind(state, event.var, token, stmt.site)
             else:
-                # A bare `q.DeQue<T>()` (a sync): the tensor is back under the name that enqueued it.
+                # A bare `q.DeQue<T>()` (a sync): the tensor is back under the names that held it at EnQue (a
+                # caller's variable too, when a callee enqueued its by-value copy).
                 popped = self.token(state, token)
-                if popped is not None and popped.var and self.lookup(state, popped.var) == 0:
+                if popped is not None and popped.holders:
+                    for depth, name in popped.holders:
+                        if depth < 0:
+                            if state.members.get(name) == 0:
+                                state.members[name] = token
+                        elif depth < len(state.frames) and state.frames[depth].locals.get(name) == 0:
+                            state.frames[depth].locals[name] = token
+                elif popped is not None and popped.var and self.lookup(state, popped.var) == 0:
                     self.bind(state, popped.var, token, stmt.site)
             return state
         token = self.lookup(state, event.var)
@@ -826,13 +835,17 @@ class Analysis:
             tok.looped = self.loop_depth > 0
             tok.enqueued_as = self.holder_key(state, event.var)
             # The queue owns it now: the names that held it no longer do (a DeQue hands it out again).
-            for frame in state.frames:
+            holders: list[tuple[int, str]] = []
+            for depth, frame in enumerate(state.frames):
                 for name, value in frame.locals.items():
                     if value == token:
                         frame.locals[name] = 0
+                        holders.append((depth, name))
             for name, value in state.members.items():
                 if value == token:
                     state.members[name] = 0
+                    holders.append((-1, name))
+            tok.holders = tuple(holders)
             contents = state.fifo.get(queue)
             if contents is not None:
                 if token in contents:

@@ -66,11 +66,6 @@ def _local_id(context: CheckContext, call: ApiCall) -> bool:
     decl = visible_decl(context, name, call.start_byte)
     if decl is None or not function.body_start <= decl.start_byte <= function.body_end:
         return False
-    # Only an allocated id is this variable's own: FetchEventID hands out the next free id without taking it
-    # (so another variable may hold the same one), and a computed id (`i == 0 ? EVENT_ID0 : EVENT_ID1`) may
-    # equal another variable's (docs/zh/api/SIMD-API/基础API/资源管理/Pipe和Que框架/TPipe/FetchEventID.md).
-    if "AllocEventID" not in _initialiser_text(context, name, decl.start_byte):
-        return False
     # Passed to another call (`Helper(eventId)`): the pair may be completed there.
     return not any(
         c.function is function and c.name not in _FLAG_CALLS and any(_IDENT_ARG_RE.fullmatch(a.text.strip()) and
@@ -100,6 +95,18 @@ def _initialiser_text(context: CheckContext, name: str, decl_start: int) -> str:
 _IDENT_ARG_RE = re.compile(r"(?:this\s*->\s*)?[A-Za-z_]\w*")
 
 
+def _allocated_id(context: CheckContext, call: ApiCall) -> bool:
+    """A local id from AllocEventID: this variable's own id, paired only through this variable. FetchEventID
+    hands out the next free id without taking it, so another variable may hold the same one, and a computed
+    id (`i == 0 ? EVENT_ID0 : EVENT_ID1`) may equal another variable's
+    (docs/zh/api/SIMD-API/基础API/资源管理/Pipe和Que框架/TPipe/FetchEventID.md)."""
+    if not _local_id(context, call):
+        return False
+    name = _id_text(call)
+    decl = visible_decl(context, name, call.start_byte)
+    return decl is not None and "AllocEventID" in _initialiser_text(context, name, decl.start_byte)
+
+
 @rule("ASC014")
 def setflag_without_waitflag(context: CheckContext) -> Iterator[Finding]:
     calls = _flag_calls(context)
@@ -109,7 +116,8 @@ def setflag_without_waitflag(context: CheckContext) -> Iterator[Finding]:
     def matches(call: ApiCall, event: str, others: list[tuple[ApiCall, str]]) -> bool:
         key = _id_key(call)
         text = _id_text(call)
-        local = key is None and _local_id(context, call)
+        # Only an allocated id is known to differ from other variables' ids (see _allocated_id).
+        local = key is None and _allocated_id(context, call)
         for other, other_event in others:
             if other_event != event:
                 continue
@@ -125,8 +133,8 @@ def setflag_without_waitflag(context: CheckContext) -> Iterator[Finding]:
                 continue
             if _id_text(other) == text and (not local or other.function is call.function):
                 return True
-            if not local and not _local_id(context, other):
-                return True  # two computed ids of members or parameters: they may be the same event id
+            if not local and not _allocated_id(context, other):
+                return True  # two computed ids that are not allocated ones: they may be the same event id
         return False
 
     def decided(call: ApiCall) -> bool:
