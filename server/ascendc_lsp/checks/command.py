@@ -83,6 +83,7 @@ def check_file(path: Path, settings: Settings) -> list[Finding]:
     options = CheckOptions(
         soc_name=settings.soc if settings.soc_from_user else None,
         disabled_rules=frozenset(settings.diagnostics.disabledRules),
+        run_host=True,  # an attached op test case's tiling values are worth one host run on the command line
     )
     return check_document(document, options)
 
