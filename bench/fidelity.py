@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import collections
+import functools
 import hashlib
 import importlib
 import json
@@ -47,6 +48,7 @@ from ascendc_lsp.toolchain.opproject.discovery import (
     OpProject,
     OpProjectError,
     find_project,
+    repository_headers,
     resolve_include_dirs,
 )
 from ascendc_lsp.toolchain.opproject.opbuild import Described, describe_project, kernel_build
@@ -133,16 +135,46 @@ def collect(trees: Path, repos: list[str] | None) -> list[Unit]:
 
 
 def classify(path: Path, text: str) -> str:
-    if path.suffix == ".asc" or _MAIN.search(text) or "<<<" in text:
+    """direct: an .asc or a host main(); op: an op project's kernel whose op_host registers an op; a source with
+    a `<<<...>>>` launch is direct only when its program has a main() (else it is a kernel library's source with a
+    launch wrapper, as pybind extensions and the `<op>_do` functions of op kernels are)."""
+    if path.suffix == ".asc" or _MAIN.search(text):
         return "direct"
     try:
         project = find_project(path)
-        registers_op = any(b"OP_ADD" in s.read_bytes() for s in project.host_sources())
-        if "op_kernel" in path.parts and registers_op:
+        if "op_kernel" in path.parts and _registers_op(project.op_host, project.repo_root):
             return "op"
     except OpProjectError:
         pass
+    if "<<<" in text and _program_has_main(path):
+        return "direct"
     return "kernel"
+
+
+@functools.cache
+def _registers_op(op_host: Path, repo_root: Path) -> bool:
+    """OP_ADD in the op_host sources or in the repository headers they include (op libraries register through
+    their own macros, e.g. cann-ops' FOREACH_OPDEF)."""
+    sources = sorted(p for p in op_host.iterdir() if p.is_file() and p.suffix in SOURCE_SUFFIXES)
+    if any(b"OP_ADD" in s.read_bytes() for s in sources):
+        return True
+    headers = repository_headers(sources, repo_root, provided=[host.host_include_dir()])
+    return any(b"OP_ADD" in h.read_bytes() for h in headers if h.is_file())
+
+
+@functools.cache
+def _program_has_main(path: Path) -> bool:
+    """Whether the folder of the program `path` belongs to (the direct-launch toolchain's sample root) holds a
+    source defining main()."""
+    from ascendc_lsp.toolchain.program.discover import find_root
+
+    root = find_root(path)
+    for n, p in enumerate(sorted(root.rglob("*"))):
+        if n > 2000:
+            break
+        if p.suffix in SOURCE_SUFFIXES and p.is_file() and _MAIN.search(p.read_text("utf-8", "replace")):
+            return True
+    return False
 
 
 # ----------------------------------------------------------------------------------------------------------------
