@@ -1,0 +1,45 @@
+// Cases for tests/test_emulator_compat.py: constructs public kernels write that the emulator must take as the NPU
+// build does (overload resolution, names the SDK declares at global scope, register-configured copies).
+#include "api_case.h"
+
+// QuantMode_t is named unqualified by kernels (the L0C-to-GM DataCopy doc's example).
+static_assert(QuantMode_t::NoQuant == 0 && QuantMode_t::F322F16 == 1, "QuantMode_t at global scope");
+
+inline void mte2_to_mte3() {
+    SetFlag<HardEvent::MTE2_MTE3>(EVENT_ID0);
+    WaitFlag<HardEvent::MTE2_MTE3>(EVENT_ID0);
+}
+
+extern "C" __global__ __aicore__ void api_compat(GM_ADDR a, GM_ADDR b, GM_ADDR c, GM_ADDR o) {
+    Ub ub;
+    if (TILING_KEY_IS(1)) {  // four-value brace lists are DataCopyParams (the devkit's fmod / cumsum samples)
+        GlobalTensor<float> src, dst;
+        src.SetGlobalBuffer((__gm__ float*)a, 100);
+        dst.SetGlobalBuffer((__gm__ float*)o, 100);
+        LocalTensor<float> x = ub.at<float>(0);
+        DataCopyPadParams padParams;
+        DataCopyPad(x, src, {1, static_cast<uint16_t>(100 * sizeof(float)), 0, 0}, padParams);
+        mte2_to_mte3();
+        DataCopyPad(dst, x, {1, static_cast<uint16_t>(100 * sizeof(float)), 0, 0});
+    }
+    if (TILING_KEY_IS(2) || TILING_KEY_IS(3)) {  // isPad false: SetPadValue fills the padding (case 2), else
+        LocalTensor<half> x = ub.at<half>(0);      // the padding keeps what UB held (case 3)
+        fill(x, (half)7.0f, 64);
+        SetFlag<HardEvent::V_MTE2>(EVENT_ID0);
+        WaitFlag<HardEvent::V_MTE2>(EVENT_ID0);
+        GlobalTensor<half> src;
+        src.SetGlobalBuffer((__gm__ half*)a, 20);
+        DataCopyExtParams copyParams{1, 20 * sizeof(half), 0, 0, 0};
+        DataCopyPadExtParams<half> padParams;
+        padParams.isPad = false;
+        padParams.leftPadding = 2;
+        padParams.rightPadding = 10;
+        if (TILING_KEY_IS(2)) SetPadValue((half)1.0f);
+        DataCopyPad(x, src, copyParams, padParams);
+        mte2_to_mte3();
+        GlobalTensor<half> dst;
+        dst.SetGlobalBuffer((__gm__ half*)o, 64);
+        DataCopy(dst, x, 64);
+    }
+}
+API_CASE_MAIN(api_compat)
