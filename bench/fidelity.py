@@ -58,7 +58,7 @@ from corpus import EXCLUDED_PREFIXES, PREFERRED_ORDER, trees_dir
 ROOT = Path(__file__).resolve().parents[1]
 SOURCE_SUFFIXES = (".cpp", ".cc", ".asc", ".cce")
 _KERNEL_DEF = re.compile(r"__global__[\s\S]{0,400}?\)\s*\{")
-_MAIN = re.compile(r"\bint\s+main\s*\(")
+_MAIN = re.compile(r"\b(?:int|int32_t)\s+main\s*\(")  # a host main(), also as `int32_t main(` (the devkit samples)
 _ERROR = re.compile(r"(?:^|\n)[^\n]*?(?:fatal )?error: ([^\n]*)")
 CACHE_VERSION = "fidelity-v1"
 

@@ -804,6 +804,8 @@ def test_fidelity_classifies_macro_registered_ops_and_launch_wrappers(
         # a direct-launch program: the launch's folder has a main()
         "app/kernel.cpp": kernel + wrapper,
         "app/main.cpp": "int main() { return 0; }\n",
+        # a program whose one source holds the kernel and `int32_t main(` (the devkit samples' spelling)
+        "solo/main.cpp": kernel + "int32_t main(int32_t argc, char* argv[]) { return 0; }\n",
     }
     for rel, text in files.items():
         (repo / rel).parent.mkdir(parents=True, exist_ok=True)
@@ -814,6 +816,7 @@ def test_fidelity_classifies_macro_registered_ops_and_launch_wrappers(
         "ops/bar/op_kernel/bar.cpp": "kernel",
         "ext/kernel.cpp": "kernel",
         "app/kernel.cpp": "direct",
+        "solo/main.cpp": "direct",
     }
 
 
