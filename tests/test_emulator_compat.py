@@ -46,3 +46,9 @@ def test_padding_without_setpadvalue_keeps_ub_contents(binary: Path, tmp_path: P
     out = r.array(np.float16, 32)
     assert np.array_equal(out[2:22], x)
     assert np.all(out[[0, 1]] == 7) and np.all(out[22:32] == 7)
+
+
+def test_ascendc_std_max_min_abs_and_tuple(binary: Path, tmp_path: Path) -> None:
+    r = run_case(binary, 4, tmp_path, a=np.array([96, 160, 0, 0, 0, 0, 0, 0], dtype=np.uint32))
+    clean(r)
+    assert r.array(np.uint32, 3).tolist() == [160, 96, 7]

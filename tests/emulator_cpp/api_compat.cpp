@@ -10,6 +10,11 @@ inline void mte2_to_mte3() {
     WaitFlag<HardEvent::MTE2_MTE3>(EVENT_ID0);
 }
 
+// AscendC::Std (Utils-API/CPP标准库): traits usable in constant expressions, as the docs' examples use them
+static_assert(AscendC::Std::is_same_v<AscendC::Std::add_const_t<int>, const int>, "add_const_t");
+static_assert(AscendC::Std::conditional_t<true, AscendC::Std::Int<3>, AscendC::Std::Int<4>>::value == 3, "Int");
+static_assert(AscendC::Std::max(3u, 5u) == 5u && AscendC::Std::min(3u, 5u) == 3u && AscendC::Std::abs(-2) == 2, "");
+
 extern "C" __global__ __aicore__ void api_compat(GM_ADDR a, GM_ADDR b, GM_ADDR c, GM_ADDR o) {
     Ub ub;
     if (TILING_KEY_IS(1)) {  // four-value brace lists are DataCopyParams (the devkit's fmod / cumsum samples)
@@ -40,6 +45,19 @@ extern "C" __global__ __aicore__ void api_compat(GM_ADDR a, GM_ADDR b, GM_ADDR c
         GlobalTensor<half> dst;
         dst.SetGlobalBuffer((__gm__ half*)o, 64);
         DataCopy(dst, x, 64);
+    }
+    if (TILING_KEY_IS(4)) {  // Std::max sizes a buffer at run time; a Std::tuple carries three offsets
+        GlobalTensor<uint32_t> g;
+        g.SetGlobalBuffer((__gm__ uint32_t*)a, 8);
+        uint32_t tile = g.GetValue(0), last = g.GetValue(1);
+        AscendC::Std::tuple<uint32_t, uint32_t, int64_t> t = AscendC::Std::make_tuple(tile, last, (int64_t)-7);
+        LocalTensor<uint32_t> r = ub.at<uint32_t>(0);
+        fill(r, 0u, 8);
+        v_to_s();
+        r.SetValue(0, AscendC::Std::max(tile, last));
+        r.SetValue(1, AscendC::Std::min(AscendC::Std::get<0>(t), AscendC::Std::get<1>(t)));
+        r.SetValue(2, (uint32_t)AscendC::Std::abs(AscendC::Std::get<2>(t)));
+        store(o, r, 8);
     }
 }
 API_CASE_MAIN(api_compat)
