@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tests.emu_api import CaseRun, compile_cases, run_case
+from tests.emu_api import CPP, CaseRun, compile_cases, run_case
 
 pytestmark = [pytest.mark.slow, pytest.mark.skipif(shutil.which("g++") is None, reason="g++ not installed")]
 
@@ -52,3 +52,13 @@ def test_ascendc_std_max_min_abs_and_tuple(binary: Path, tmp_path: Path) -> None
     r = run_case(binary, 4, tmp_path, a=np.array([96, 160, 0, 0, 0, 0, 0, 0], dtype=np.uint32))
     clean(r)
     assert r.array(np.uint32, 3).tolist() == [160, 96, 7]
+
+
+def test_ascend950_system_constants(tmp_path: Path) -> None:
+    from tests.test_emulator_headers import _compile
+
+    binary = tmp_path / "compat950"
+    _compile(CPP / "api_compat.cpp", binary, ("-D__NPU_ARCH__=3510",))
+    r = run_case(binary, 5, tmp_path, soc="Ascend950")
+    clean(r)
+    assert r.array(np.uint32, 2).tolist() == [248 * 1024, 64]

@@ -59,5 +59,16 @@ extern "C" __global__ __aicore__ void api_compat(GM_ADDR a, GM_ADDR b, GM_ADDR c
         r.SetValue(2, (uint32_t)AscendC::Std::abs(AscendC::Std::get<2>(t)));
         store(o, r, 8);
     }
+#if __NPU_ARCH__ == 3510
+    if (TILING_KEY_IS(5)) {  // Ascend 950's system constants and the run-time UB size
+        static_assert(GetUBSizeInBytes() == 248 * 1024 && GetVecLen() == 256, "950 constants");
+        LocalTensor<uint32_t> r = ub.at<uint32_t>(0);
+        fill(r, 0u, 8);
+        v_to_s();
+        r.SetValue(0, GetRuntimeUBSize());
+        r.SetValue(1, GetVecLen() / sizeof(float));
+        store(o, r, 8);
+    }
+#endif
 }
 API_CASE_MAIN(api_compat)
