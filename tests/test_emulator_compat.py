@@ -62,3 +62,10 @@ def test_ascend950_system_constants(tmp_path: Path) -> None:
     r = run_case(binary, 5, tmp_path, soc="Ascend950")
     clean(r)
     assert r.array(np.uint32, 2).tolist() == [248 * 1024, 64]
+
+
+def test_cce_vcadd_with_a_plain_nullptr_destination(binary: Path, tmp_path: Path) -> None:
+    x = np.arange(128, dtype=np.float32)
+    r = run_case(binary, 6, tmp_path, a=x)
+    clean(r)
+    assert r.array(np.float32, 1)[0] == x.sum()

@@ -59,6 +59,19 @@ extern "C" __global__ __aicore__ void api_compat(GM_ADDR a, GM_ADDR b, GM_ADDR c
         r.SetValue(2, (uint32_t)AscendC::Std::abs(AscendC::Std::get<2>(t)));
         store(o, r, 8);
     }
+    if (TILING_KEY_IS(6)) {  // vcadd(nullptr, src, ...): the sum of every repeat into the accumulator (GetAccVal)
+        LocalTensor<float> x = ub.at<float>(0);
+        load(x, a, 128);
+        vcadd(nullptr, (__ubuf__ float*)x.GetPhyAddr(), 2, 1, 1, 8, true);
+        uint64_t acc = GetAccVal();
+        float sum;
+        memcpy(&sum, &acc, sizeof(float));
+        LocalTensor<float> r = ub.at<float>(1);
+        fill(r, 0.0f, 8);
+        v_to_s();
+        r.SetValue(0, sum);
+        store(o, r, 8);
+    }
 #if __NPU_ARCH__ == 3510
     if (TILING_KEY_IS(5)) {  // Ascend 950's system constants and the run-time UB size
         static_assert(GetUBSizeInBytes() == 248 * 1024 && GetVecLen() == 256, "950 constants");
