@@ -75,3 +75,20 @@ def test_rint_and_round_queries_take_the_platform(tmp_path: Path) -> None:
     assert res.returncode == 0, res.stderr[-3000:]
     got = subprocess.run([str(out)], capture_output=True, text=True, check=True).stdout.split()
     assert got == ["1", "1", "1", "2", "0"]
+
+
+def test_tiling_api_brings_securec(tmp_path: Path) -> None:
+    """Host code that includes tiling/tiling_api.h calls memcpy_s unqualified (the devkit's samples): bounds-checked."""
+    src = tmp_path / "host.cpp"
+    src.write_text(
+        '#include "tiling/tiling_api.h"\n#include <cstdio>\nint main() {\n'
+        "  char dst[4] = {0}; const char src[8] = {1, 2, 3, 4, 5, 6, 7, 8};\n"
+        "  int ok = memcpy_s(dst, sizeof(dst), src, 4), too_long = memcpy_s(dst, sizeof(dst), src, 8);\n"
+        '  std::printf("%d %d %d\\n", ok == EOK, too_long != EOK, dst[3]);\n}\n'
+    )
+    out = tmp_path / "host"
+    res = subprocess.run(["g++", "-std=c++17", "-Wall", "-Werror", f"-I{HOST_INCLUDE}", str(src), "-o", str(out)],
+                         capture_output=True, text=True)
+    assert res.returncode == 0, res.stderr[-3000:]
+    got = subprocess.run([str(out)], capture_output=True, text=True, check=True).stdout.split()
+    assert got == ["1", "1", "4"]
