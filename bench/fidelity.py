@@ -8,12 +8,16 @@ Compile rate: every kernel translation unit in the public trees (a source defini
 de-duplicated by content, the first repository in bench/corpus.py's order keeping it), compiled `-fsyntax-only`
 against the emulator headers through the same command builder, flags and precompiled header as `run`
 (toolchain/emulator/build.py `syntax_check`). Kinds:
-- op: a kernel in an op project's op_kernel/. Built through the op build step (toolchain/opproject): op_host
+- op: a kernel in an op project's op_kernel/ whose op_host registers an op (OP_ADD in its sources or in the
+  repository headers they include: op libraries register through their own macros). Built through the op build
+  step (toolchain/opproject): op_host
   compiled on the CPU with the host shims, its OpDef's first dtype variant, the DTYPE_/ORIG_DTYPE_/FORMAT_ macros
   and the tiling structs generated from the host's tiling classes, the project's include folders. An op_host that
   does not compile counts as a failure of its kernels (cause `host: ...`).
-- kernel: any other kernel source, compiled as it is (its folder and the include rule for its includes).
-- direct: a direct-launch program (`.asc`, a host `main()`, or a `<<<...>>>` launch). Built by the direct-launch
+- kernel: any other kernel source, compiled as it is (its folder and the include rule for its includes); its own
+  `<<<...>>>` launch wrappers (pybind extensions, `<op>_do` functions) lowered as bisheng compiles them.
+- direct: a direct-launch program (`.asc`, a host `int main(` / `int32_t main(`, or a `<<<...>>>` launch in a
+  program folder with a main()). Built by the direct-launch
   toolchain when it provides `ascendc_lsp.toolchain.program.fidelity.check(path, timeout) -> (ok, first_error)`;
   otherwise counted as `not built`.
 Run rate: every op test case found (tests/op_cases and --cases folders) run end to end; pass = CORRECT.
