@@ -114,9 +114,13 @@ class _Builder:
         self.text = context.document.node_text
         self.queues = queues
         self.methods = methods
-        calls = sorted(context.model.calls, key=lambda c: c.start_byte)
-        self.calls = calls
-        self.call_starts = [c.start_byte for c in calls]
+        # Sorted once per document, not once per class (a file with many classes builds many _Builders).
+        cached = context.__dict__.get("_lifecycle_calls")
+        if not isinstance(cached, tuple):
+            ordered = sorted(context.model.calls, key=lambda c: c.start_byte)
+            cached = (ordered, [c.start_byte for c in ordered])
+            context.__dict__["_lifecycle_calls"] = cached
+        self.calls, self.call_starts = cached
 
     def calls_in(self, start: int, end: int) -> list[ApiCall]:
         from bisect import bisect_left
@@ -1039,6 +1043,12 @@ def _units(context: CheckContext) -> Iterator[tuple[ClassInfo | None, list[Funct
         key = function.class_name if in_body else _class_name(function)
         by_class.setdefault(key, []).append(function)
     bases = {cls.name: [b for b in _bases(context, cls) if b in classes and b != cls.name] for cls in model.classes}
+    # Queue names per owning class, under its exact and its template-stripped name (one pass, not one per class).
+    queues_of: dict[str, set[str]] = {}
+    for b in queue_decls:
+        for owner_name in {b.class_name, re.sub(r"<.*", "", b.class_name or "").strip()}:
+            if owner_name is not None:
+                queues_of.setdefault(owner_name, set()).add(b.name)
     extended = {b for names in bases.values() for b in names}
     for cls in model.classes:
         if cls.name in extended:
@@ -1050,8 +1060,7 @@ def _units(context: CheckContext) -> Iterator[tuple[ClassInfo | None, list[Funct
             for grand in bases.get(base, []):
                 if grand not in chain:
                     chain.append(grand)
-        queues = {b.name for b in queue_decls
-                  if b.class_name in chain or re.sub(r"<.*", "", b.class_name or "").strip() in chain} - escaped
+        queues = {name for owner_name in chain for name in queues_of.get(owner_name, ())} - escaped
         if not queues:
             continue
         functions: list[Function] = []
@@ -1129,7 +1138,7 @@ def _roots(context: CheckContext, functions: list[Function]) -> list[Function]:
     names = {f.name for f in functions}
     starts = {f.start_byte for f in functions}
     called: set[str] = set()
-    for call in context.model.calls:
+    for call in (c for f in functions for c in calls_of(context, f)):  # the unit's own calls, not the file's
         caller = call.function
         if caller is None or caller.start_byte not in starts or call.name not in names or caller.name == call.name:
             continue

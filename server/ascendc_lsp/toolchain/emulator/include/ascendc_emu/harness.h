@@ -59,6 +59,14 @@ EMU_RT_FN bool gm_redzone_check(const GmAlloc& a, const Loc& loc)
 ;
 #endif
 
+// Drops a GM buffer's race-detector shadow (its arrays live in one mapping, gm_shadow_access in runtime.h).
+inline void gm_shadow_free(GmAlloc& a) {
+    if (!a.shadow) return;
+    munmap(a.shadow->map, a.shadow->map_bytes);
+    delete a.shadow;
+    a.shadow = nullptr;
+}
+
 // Releases a GM buffer (aclrtFree / GmFree): its mapping and shadow go away, so a later access through a stale
 // pointer is reported as outside every GM buffer. Returns false when p is not the start of a live buffer.
 EMU_RT_FN bool gm_release(const void* p)
@@ -68,7 +76,7 @@ EMU_RT_FN bool gm_release(const void* p)
     for (size_t i = 0; i < r.gm.size(); i++) {
         GmAlloc& a = r.gm[i];
         if (a.base != p) continue;
-        if (a.shadow) munmap(a.shadow, (a.size + 31) / 32 * sizeof(GmShadow));
+        gm_shadow_free(a);
         munmap(a.map, a.map_bytes);
         r.gm.erase(r.gm.begin() + (long)i);
         return true;
@@ -85,10 +93,7 @@ EMU_RT_FN void gm_shadow_reset()
 #if ASCENDC_EMU_RT_BODIES
 {
     for (GmAlloc& a : rt().gm)
-        if (a.shadow) {
-            munmap(a.shadow, (a.size + 31) / 32 * sizeof(GmShadow));
-            a.shadow = nullptr;
-        }
+        gm_shadow_free(a);
 }
 #else
 ;
