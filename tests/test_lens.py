@@ -6,12 +6,15 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
 import pytest_lsp
 from lsprotocol import types
+from pygls.exceptions import JsonRpcException
 from pytest_lsp import ClientServerConfig, LanguageClient
 
 from ascendc_lsp.hardware.soc import get_soc
-from ascendc_lsp.lsp.features.lens import SHOW_BUDGET, budget_lenses, budget_markdown, size_hints
+from ascendc_lsp.lsp.features.lens import budget_lenses, budget_markdown, size_hints
+from ascendc_lsp.lsp.protocol import SHOW_BUDGET
 from ascendc_lsp.syntax.document import SourceDocument
 from ascendc_lsp.syntax.model import build_model
 from ascendc_lsp.syntax.positions import Position, Span
@@ -129,16 +132,16 @@ async def test_lsp_code_lens_command_and_inlay_hints(client: LanguageClient) -> 
     lenses = await client.text_document_code_lens_async(types.CodeLensParams(text_document=document))
     assert lenses is not None and len(lenses) == 1
     command = lenses[0].command
-    assert command is not None and command.command == SHOW_BUDGET
+    assert command is not None and command.command == SHOW_BUDGET.id
     assert command.title == "UB 1.5 KB / 192.0 KB (0.8%) on Ascend910B · 8.0 KB reserved"
     table = await client.workspace_execute_command_async(
-        types.ExecuteCommandParams(command=SHOW_BUDGET, arguments=command.arguments)
+        types.ExecuteCommandParams(command=SHOW_BUDGET.id, arguments=command.arguments)
     )
-    assert isinstance(table, str) and "| `outQueueZ` | VECOUT | 2 x 256 | 512 |" in table
+    assert "| `outQueueZ` | VECOUT | 2 x 256 | 512 |" in table["markdown"]
     assert any("KernelAdd" in m.message for m in client.messages)  # shown before the response was sent
-    assert await client.workspace_execute_command_async(
-        types.ExecuteCommandParams(command=SHOW_BUDGET, arguments=["file:///nowhere.cpp", "KernelAdd"])
-    ) is None
+    with pytest.raises(JsonRpcException, match="is not open"):
+        await client.workspace_execute_command_async(types.ExecuteCommandParams(
+            command=SHOW_BUDGET.id, arguments=[{"uri": "file:///nowhere.cpp", "owner": "KernelAdd"}]))
     hints = await client.text_document_inlay_hint_async(
         types.InlayHintParams(
             text_document=document,

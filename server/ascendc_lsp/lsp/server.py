@@ -21,7 +21,8 @@ from pygls.uris import to_fs_path
 
 from ascendc_lsp import __version__
 from ascendc_lsp.lsp.features import FEATURES
-from ascendc_lsp.lsp.features.base import LanguageFeature, guarded
+from ascendc_lsp.lsp.features.base import LanguageFeature, guarded, typed_command
+from ascendc_lsp.lsp.protocol import COMMANDS
 from ascendc_lsp.lsp.state import DocumentState, DocumentStore
 from ascendc_lsp.settings import Settings, merge_settings, settings_for_path
 
@@ -62,7 +63,7 @@ class AscendcLanguageServer(LanguageServer):
                 else:
                     self.feature(method)(handler)
             for command_id, attribute in type(feature).commands.items():
-                self.command(command_id)(guarded(command_id, getattr(feature, attribute), None))
+                self.command(command_id)(typed_command(COMMANDS[command_id], getattr(feature, attribute)))
 
         core: dict[str, Callable[..., Any]] = {
             types.INITIALIZED: self._on_initialized,

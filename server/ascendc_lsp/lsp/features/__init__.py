@@ -6,6 +6,7 @@ from ascendc_lsp.lsp.features.diagnostics import DiagnosticsFeature
 from ascendc_lsp.lsp.features.knowledge import KnowledgeFeature
 from ascendc_lsp.lsp.features.lens import ApiCallHoverFeature, CodeLensFeature, InlayHintsFeature
 from ascendc_lsp.lsp.features.llm import LlmFeature
+from ascendc_lsp.lsp.features.run import RunFeature
 from ascendc_lsp.lsp.features.symbols import SymbolsFeature
 
 FEATURES: tuple[type[LanguageFeature], ...] = (
@@ -16,5 +17,6 @@ FEATURES: tuple[type[LanguageFeature], ...] = (
     CompletionFeature,
     CodeLensFeature,
     InlayHintsFeature,
-    KnowledgeFeature,  # on-save toolchain diagnostics explained by the knowledge base; explain/run commands
+    KnowledgeFeature,  # on-save toolchain diagnostics explained by the knowledge base; explain command
+    RunFeature,  # the runKernel command: a spec, an op test case or a direct-launch program
 )

@@ -7,12 +7,10 @@ The output goes through `toolchain.logs.parse_log`; each error on this file gets
 (log line + the code around it), and is published with the other diagnostics: the entry's title in the message,
 its fix summary and hardware rationale as related information, and a quick fix when the entry has a recipe.
 
-Commands:
-* `ascendc.explainLog` (log text or a file path) -> the `explain` JSON (`{"matches": [...]}`).
-* `ascendc.runKernel` (spec path, optional `{"trace": true}`) -> the `run` JSON (+ `trace` path), with
-  work-done progress.
-* `ascendc.showEntryFix` (entry id) -> writes the entry's before/after as a diff into the cache and asks the
-  client to show it (`window/showDocument`); returns the file path.
+Commands (typed in lsp/protocol.py):
+* `ascendc.server.explainLog` ({log} text or {path} of a file) -> the matching entries (`explain` JSON).
+* `ascendc.server.showEntryFix` ({entryId}) -> writes the entry's before/after as a diff into the cache and asks
+  the client to show it (`window/showDocument`); returns the file path.
 """
 
 from __future__ import annotations
@@ -26,7 +24,6 @@ import subprocess
 import tempfile
 import threading
 import time
-import uuid
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
@@ -35,6 +32,16 @@ from lsprotocol import types
 
 from ascendc_lsp.checks.base import Finding, Fix, Related, TextEdit
 from ascendc_lsp.lsp.features.base import LanguageFeature
+from ascendc_lsp.lsp.protocol import (
+    EXPLAIN_LOG,
+    SHOW_ENTRY_FIX,
+    CommandError,
+    ErrorCode,
+    ExplainLogParams,
+    ExplainLogResult,
+    ShowEntryFixParams,
+    ShowEntryFixResult,
+)
 from ascendc_lsp.lsp.state import DocumentState
 from ascendc_lsp.syntax.positions import Position, Span
 
@@ -242,11 +249,7 @@ def explain_events(
 
 
 class KnowledgeFeature(LanguageFeature):
-    commands: ClassVar[dict[str, str]] = {
-        "ascendc.explainLog": "explain_log",
-        "ascendc.runKernel": "run_kernel",
-        "ascendc.showEntryFix": "show_entry_fix",
-    }
+    commands: ClassVar[dict[str, str]] = {EXPLAIN_LOG.id: "explain_log", SHOW_ENTRY_FIX.id: "show_entry_fix"}
 
     def __init__(self, server: Any) -> None:
         super().__init__(server)
@@ -345,82 +348,40 @@ class KnowledgeFeature(LanguageFeature):
 
     # -- commands
 
-    async def explain_log(self, *args: Any) -> dict[str, Any]:
-        """`ascendc.explainLog`: argument = log text, or the path of a log file."""
+    async def explain_log(self, params: ExplainLogParams) -> ExplainLogResult:
+        """`ascendc.server.explainLog`: the knowledge entries matching a log given as text or as a file."""
         from ascendc_lsp.knowledge.explain import InputError, decode_log, explain_log
 
-        arg = args[0] if args else ""
-        if isinstance(arg, dict):
-            arg = arg.get("log") or arg.get("path") or ""
-        text = str(arg or "")
-        if text and "\n" not in text and len(text) < 4096 and Path(text).expanduser().is_file():
+        text = params.log or ""
+        if not text.strip() and params.path:
+            log_path = Path(params.path).expanduser()
             try:
-                text = decode_log(Path(text).expanduser().read_bytes(), text)
+                text = decode_log(log_path.read_bytes(), params.path)
             except (InputError, OSError) as exc:
-                return {"matches": [], "error": str(exc)}
+                raise CommandError(
+                    f"cannot read the log {params.path}: {exc}", command=EXPLAIN_LOG.id
+                ) from None
         if not text.strip():
-            return {"matches": [], "error": "empty log"}
+            raise CommandError("explainLog: the log is empty (give `log` text or a `path`)", ErrorCode.INVALID_PARAMS,
+                               EXPLAIN_LOG.id)  # fmt: skip
         retriever = await asyncio.to_thread(self.retriever)
-        return await asyncio.to_thread(explain_log, text, "", 5, retriever)
+        out = await asyncio.to_thread(explain_log, text, "", 5, retriever)
+        return ExplainLogResult(
+            matches=list(out.get("matches", [])),
+            events=int(out.get("events") or 0),
+            warnings=list(out.get("warnings", [])),
+        )
 
-    async def run_kernel(self, *args: Any) -> dict[str, Any]:
-        """`ascendc.runKernel`: arguments = spec path [, {"trace": true, "source": path}]."""
-        from ascendc_lsp.toolchain.base import RunOptions
-        from ascendc_lsp.toolchain.command import get_toolchain
-        from ascendc_lsp.toolchain.spec import load_spec
-
-        spec_arg: Any = args[0] if args else None
-        options: dict[str, Any] = {}
-        if isinstance(spec_arg, dict):
-            options = dict(spec_arg)
-            spec_arg = options.get("spec")
-        if len(args) > 1 and isinstance(args[1], dict):
-            options.update(args[1])
-        if not spec_arg:
-            return {"error": "ascendc.runKernel needs a spec path"}
-        spec_path = Path(str(spec_arg))
-        token = str(uuid.uuid4())
-        progress = self.server.work_done_progress
-        with contextlib.suppress(Exception):
-            await asyncio.wait_for(progress.create_async(token), 5)
-        progress.begin(token, types.WorkDoneProgressBegin(title="AscendC: run kernel", message=spec_path.name,
-                                                          cancellable=False))  # fmt: skip
-        trace: Path | None = None
-        if options.get("trace"):
-            trace = Path(tempfile.gettempdir()) / f"ascendc-trace-{spec_path.stem}-{os.getpid()}.json"
-        backend = str(options.get("backend") or self.server.settings.toolchain.backend or "emulator")
-
-        def run() -> dict[str, Any]:
-            spec = load_spec(spec_path)
-            progress.report(
-                token, types.WorkDoneProgressReport(message=f"compiling and running on {backend}")
-            )
-            tc = get_toolchain(backend)
-            source = options.get("source")
-            result = tc.run(spec, RunOptions(source=Path(source) if source else None, trace_out=trace))
-            out = result.to_json()
-            if trace is not None and trace.is_file():
-                out["trace"] = str(trace)
-            return out
-
-        try:
-            return await asyncio.to_thread(run)
-        except Exception as exc:
-            return {"error": str(exc)}
-        finally:
-            progress.end(token, types.WorkDoneProgressEnd(message="done"))
-
-    async def show_entry_fix(self, *args: Any) -> str | None:
-        """`ascendc.showEntryFix`: write the entry's before/after diff to the cache and show it."""
+    async def show_entry_fix(self, params: ShowEntryFixParams) -> ShowEntryFixResult:
+        """`ascendc.server.showEntryFix`: write the entry's before/after diff to the cache and show it."""
         import difflib
 
         from ascendc_lsp.knowledge.store import atomic_write, cache_dir
 
-        entry_id = str(args[0]) if args else ""
         retriever = await asyncio.to_thread(self.retriever)
-        entry = retriever.entries.get(entry_id)
+        entry = retriever.entries.get(params.entry_id)
         if entry is None:
-            return None
+            raise CommandError(f"no knowledge entry '{params.entry_id}'", command=SHOW_ENTRY_FIX.id)
         diff = "\n".join(
             difflib.unified_diff(entry.fix.before.splitlines(), entry.fix.after.splitlines(),
                                  f"{entry.id} (before)", f"{entry.id} (after)", lineterm="")
@@ -434,4 +395,4 @@ class KnowledgeFeature(LanguageFeature):
             await self.server.window_show_document_async(
                 types.ShowDocumentParams(uri=path.as_uri(), take_focus=True)
             )
-        return str(path)
+        return ShowEntryFixResult(path=str(path))

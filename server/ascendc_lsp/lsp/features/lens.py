@@ -7,7 +7,7 @@ The numbers come from `hardware/budget.py` (the same as the UB rule, hover and t
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from lsprotocol import types
 
@@ -16,12 +16,10 @@ from ascendc_lsp.hardware.budget import ClassBudget, budget_table_markdown, clas
 from ascendc_lsp.lsp.convert import to_position, to_range
 from ascendc_lsp.lsp.features.base import LanguageFeature, Method
 from ascendc_lsp.lsp.features.symbols import HoverFeature
+from ascendc_lsp.lsp.protocol import SHOW_BUDGET, CommandError, ErrorCode, ShowBudgetParams, ShowBudgetResult
 from ascendc_lsp.syntax.constfold import parse_number_literal
 from ascendc_lsp.syntax.model import DocumentModel
 from ascendc_lsp.syntax.positions import Position, Span
-
-SHOW_BUDGET = "ascendc.showBudget"
-
 
 # --------------------------------------------------------------------------------------------- plain records
 
@@ -148,7 +146,7 @@ class CodeLensFeature(LanguageFeature):
     methods: ClassVar[dict[str, Method]] = {
         types.TEXT_DOCUMENT_CODE_LENS: Method("code_lens", options=types.CodeLensOptions(resolve_provider=False), empty=[])
     }
-    commands: ClassVar[dict[str, str]] = {SHOW_BUDGET: "show_budget"}
+    commands: ClassVar[dict[str, str]] = {SHOW_BUDGET.id: "show_budget"}
 
     def code_lens(self, params: types.CodeLensParams) -> list[types.CodeLens]:
         state = self.server.documents.get(params.text_document.uri)
@@ -159,26 +157,26 @@ class CodeLensFeature(LanguageFeature):
             types.CodeLens(
                 range=to_range(lens.span),
                 command=types.Command(
-                    title=lens.title, command=SHOW_BUDGET, arguments=[params.text_document.uri, lens.owner]
+                    title=lens.title,
+                    command=SHOW_BUDGET.id,
+                    arguments=[{"uri": params.text_document.uri, "owner": lens.owner}],
                 ),
             )
             for lens in budget_lenses(state.model, soc_name, self.server.soc_profile())
         ]
 
-    def show_budget(self, *args: Any) -> str | None:
-        """`ascendc.showBudget [uri, owner]`: the budget table as Markdown (also shown as a message)."""
-        if not args or not isinstance(args[0], str):
-            return None
-        state = self.server.documents.get(args[0])
+    def show_budget(self, params: ShowBudgetParams) -> ShowBudgetResult:
+        """`ascendc.server.showBudget {uri, owner?}`: the budget table as Markdown (also shown as a message)."""
+        state = self.server.documents.get(params.uri)
         if state is None:
-            return None
-        owner = args[1] if len(args) > 1 and isinstance(args[1], str) else None
-        text = budget_markdown(state.model, owner, self.server.settings.soc, self.server.soc_profile())
+            raise CommandError(f"{params.uri} is not open", ErrorCode.NOT_AVAILABLE, SHOW_BUDGET.id)
+        text = budget_markdown(state.model, params.owner, self.server.settings.soc, self.server.soc_profile())
         if text is None:
-            return None
+            raise CommandError(f"no UB budget in {params.uri}" + (f" for {params.owner}" if params.owner else ""),
+                               command=SHOW_BUDGET.id)  # fmt: skip
         plain = text.replace("**", "").replace("`", "")
         self.server.window_show_message(types.ShowMessageParams(type=types.MessageType.Info, message=plain))
-        return text
+        return ShowBudgetResult(markdown=text)
 
 
 class InlayHintsFeature(LanguageFeature):
