@@ -17,6 +17,7 @@ from pygls.exceptions import JsonRpcException
 from pytest_lsp import ClientServerConfig, LanguageClient
 
 from ascendc_lsp.lsp.protocol import (
+    CLANGD_CONFIG,
     COMMANDS,
     EXPLAIN_LOG,
     RUN_KERNEL,
@@ -181,3 +182,15 @@ async def test_show_entry_fix_and_show_budget(client: LanguageClient) -> None:
     table = await _execute(client, SHOW_BUDGET.id, *(lenses[0].command.arguments or []))
     assert "outQueueZ" in table["markdown"]
     await _fails(client, SHOW_BUDGET.id, {"uri": "file:///nowhere.cpp"}, ErrorCode.NOT_AVAILABLE, "not open")
+
+
+async def test_clangd_config_uses_the_emulator_headers_without_cann(client: LanguageClient, tmp_path: Path) -> None:
+    from ascendc_lsp.toolchain.emulator.build import include_dir
+
+    result = await _execute(client, CLANGD_CONFIG.id, {"folder": str(tmp_path), "soc": "Ascend910B"})
+    if result["substrate"] == "cann":
+        pytest.skip("a CANN toolkit is installed here: the .clangd names its headers")
+    assert f"-I{include_dir()}" in result["flags"] and "-DASCENDC_EMU_IDE=1" in result["flags"]
+    assert "-D__NPU_ARCH__=2201" in result["flags"]  # the Ascend910B profile's npu_arch
+    assert result["text"].startswith("# Written by") and "PathMatch: [.*\\.asc]" in result["text"]
+    await _fails(client, CLANGD_CONFIG.id, {"folder": str(tmp_path / "nope")}, ErrorCode.COMMAND_FAILED, "not a folder")

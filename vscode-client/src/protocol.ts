@@ -110,6 +110,19 @@ export interface RewriteKernelResult {
   bestAttempt?: string;
 }
 
+/** The `.clangd` for a workspace folder: CANN's headers when a toolkit is found, else the emulator's. */
+export interface ClangdConfigParams {
+  folder: string;
+  soc?: string;
+}
+
+export interface ClangdConfigResult {
+  substrate: 'cann' | 'emulator';
+  text: string;
+  flags: string[];
+  note: string;
+}
+
 /** Server command ids with their parameter and result types. */
 export const ServerCommands = {
   runKernel: 'ascendc.server.runKernel',
@@ -119,6 +132,7 @@ export const ServerCommands = {
   generateKernel: 'ascendc.server.generateKernel',
   rewriteKernel: 'ascendc.server.rewriteKernel',
   optimiseKernel: 'ascendc.server.optimiseKernel',
+  clangdConfig: 'ascendc.server.clangdConfig',
 } as const;
 
 export interface ServerCommandTypes {
@@ -129,4 +143,5 @@ export interface ServerCommandTypes {
   'ascendc.server.generateKernel': { params: GenerateKernelParams; result: GenerateKernelResult };
   'ascendc.server.rewriteKernel': { params: RewriteKernelParams; result: RewriteKernelResult };
   'ascendc.server.optimiseKernel': { params: RewriteKernelParams; result: RewriteKernelResult };
+  'ascendc.server.clangdConfig': { params: ClangdConfigParams; result: ClangdConfigResult };
 }

@@ -174,6 +174,22 @@ class RewriteKernelResult:
     best_attempt: str | None = None
 
 
+@attrs.define
+class ClangdConfigParams:
+    """The `.clangd` for a workspace folder: CANN's headers when a toolkit is found, else the emulator's."""
+
+    folder: str
+    soc: str | None = None
+
+
+@attrs.define
+class ClangdConfigResult:
+    substrate: Literal["cann", "emulator"]
+    text: str  # the `.clangd` file's content
+    flags: list[str]  # the compile flags it adds
+    note: str  # one line: which headers and why
+
+
 # ---------------------------------------------------------------------------------------------- commands
 
 
@@ -216,6 +232,13 @@ OPTIMISE_KERNEL = CommandSpec(
     "optimise a kernel with the LLM (checked, faster)",
 )
 
+CLANGD_CONFIG = CommandSpec(
+    "clangdConfig",
+    ClangdConfigParams,
+    ClangdConfigResult,
+    "a .clangd that lets clangd understand AscendC here",
+)
+
 COMMANDS: dict[str, CommandSpec] = {
     c.id: c
     for c in (
@@ -226,6 +249,7 @@ COMMANDS: dict[str, CommandSpec] = {
         GENERATE_KERNEL,
         REWRITE_KERNEL,
         OPTIMISE_KERNEL,
+        CLANGD_CONFIG,
     )
 }
 

@@ -1,6 +1,7 @@
 """Language features; adding a feature is adding its class here."""
 
 from ascendc_lsp.lsp.features.base import LanguageFeature
+from ascendc_lsp.lsp.features.clangd import ClangdFeature
 from ascendc_lsp.lsp.features.completion import CompletionFeature
 from ascendc_lsp.lsp.features.diagnostics import DiagnosticsFeature
 from ascendc_lsp.lsp.features.knowledge import KnowledgeFeature
@@ -19,4 +20,5 @@ FEATURES: tuple[type[LanguageFeature], ...] = (
     InlayHintsFeature,
     KnowledgeFeature,  # on-save toolchain diagnostics explained by the knowledge base; explain command
     RunFeature,  # the runKernel command: a spec, an op test case or a direct-launch program
+    ClangdFeature,  # the clangdConfig command: a .clangd beside our server (emulator headers without CANN)
 )
