@@ -103,6 +103,8 @@ export interface RunMeta {
   target?: string;
   sourcePath?: string;
   seconds?: number;
+  /** HTML right under the verdict (the timeline page puts its timeline there). */
+  leading?: string;
 }
 
 interface OutputRow {
@@ -150,6 +152,7 @@ export function renderRunResult(result: unknown, meta: RunMeta, extra = ''): str
     sub ? `<div class="sub">${esc(sub)}</div>` : '',
     meta.summary ? `<div class="verdict ${r.correct === true ? 'ok' : 'bad'}">${esc(meta.summary)}</div>` : '',
     `<div>${badges}</div>`,
+    meta.leading ?? '',
     numbers.length ? `<table>${numbers.join('')}</table>` : '',
     renderOutputs(r.outputs),
     renderEstimate(r.estimate),

@@ -90,10 +90,10 @@ async function runKernel(ctx: AscendcContext, arg: unknown, trace: boolean): Pro
   );
   if (result === undefined) return;
   const seconds = (Date.now() - started) / 1000;
-  const extra = trace ? timelineHtml(result.trace, name) : '';
   const title = trace ? `Timeline: ${name}` : `Run: ${name}`;
-  const meta = { title, summary: result.summary, target: target.label, sourcePath, seconds };
-  ctx.showPanel(trace ? 'timeline' : 'run', title, renderRunResult(result.run ?? {}, meta, extra));
+  const leading = trace ? timelineHtml(result.trace, name) : undefined;
+  const meta = { title, summary: result.summary, target: target.label, sourcePath, seconds, leading };
+  ctx.showPanel(trace ? 'timeline' : 'run', title, renderRunResult(result.run ?? {}, meta));
   void vscode.window.setStatusBarMessage(`AscendC: ${name}: ${result.summary} (${seconds.toFixed(1)} s)`, 8000);
 }
 

@@ -284,7 +284,7 @@ try {
   await step('Show Kernel Timeline: pipe rows', 200000, async () => {
     await page.locator('.tabs-container .tab', { hasText: 'add_custom.cpp' }).first().click().catch(() => undefined);
     return webviewCommand('AscendC: Show Kernel Timeline', 'ascendc.server.runKernel', 'Timeline: add_custom.cpp', '07-timeline.png', 180000, async () => {
-      const pipes = (await timelinePipes(page, 'Timeline: add_custom.cpp')).map((t) => t.trim().split(/\s+/)[0]);
+      const pipes = (await timelinePipes(page, 'Timeline: add_custom.cpp')).map((t) => t.trim().split(/\s+/)[0].toUpperCase());
       const kinds = [...new Set(pipes)];
       for (const want of ['MTE2', 'MTE3']) {
         if (!kinds.includes(want)) throw new Error(`the timeline has no ${want} row (rows: ${kinds.join(', ') || 'none'})`);
