@@ -101,6 +101,8 @@ class AscendcLanguageServer(LanguageServer):
             self._each("document_opened", state)
 
     def _on_change(self, params: types.DidChangeTextDocumentParams) -> None:
+        if params.text_document.uri not in self.documents:
+            return  # closed, or forgotten after a change that could not be applied (transport.py)
         state = self._sync(params.text_document.uri)
         if state is not None:
             self._each("document_changed", state)
@@ -113,6 +115,18 @@ class AscendcLanguageServer(LanguageServer):
     def _on_close(self, params: types.DidCloseTextDocumentParams) -> None:
         self.documents.close(params.text_document.uri)
         self._each("document_closed", params.text_document.uri)
+
+    def forget_document(self, uri: str, why: str) -> None:
+        """Drop a document whose text is no longer known to match the client's; its diagnostics are cleared."""
+        if uri not in self.documents:
+            return
+        self.documents.close(uri)
+        self.workspace.remove_text_document(uri)
+        self._each("document_closed", uri)
+        self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
+        self.window_log_message(
+            types.LogMessageParams(type=types.MessageType.Warning, message=f"ascendc-lsp: {uri}: {why}")
+        )
 
     # -- settings ------------------------------------------------------------------------------
 
@@ -264,6 +278,8 @@ def command(args: argparse.Namespace) -> int:
     elif getattr(args, "ws", None):
         serve_websocket(server, host, args.ws)
     else:
-        server.start_io()
+        from ascendc_lsp.lsp.transport import serve_stdio
+
+        return serve_stdio(server)
     return 0
 
