@@ -37,6 +37,34 @@ def _utf16_len(text: str) -> int:
     return len(text) + sum(1 for ch in text if ord(ch) > 0xFFFF)
 
 
+def utf16_len(text: str) -> int:
+    """UTF-16 code units of `text` (the LSP column unit). Never raises: a lone surrogate counts as one unit,
+    where `text.encode("utf-16-le")` would raise UnicodeEncodeError and lose the caller's result."""
+    return len(text) if text.isascii() else _utf16_len(text)
+
+
+def utf16_column(line_text: str, byte_column: int) -> int:
+    """The UTF-16 column of a UTF-8 byte column in one line (a compiler's column): clamped, never raises."""
+    if line_text.isascii():
+        return min(max(0, byte_column), len(line_text))
+    units = consumed = 0
+    for ch in line_text:
+        size = 1 if ch < "\x80" else 2 if ch < "\u0800" else 3 if ch < "\U00010000" else 4  # UTF-8 length
+        if consumed + size > byte_column:
+            break
+        consumed += size
+        units += 2 if size == 4 else 1
+    return units
+
+
+def position_of(text: str, offset: int) -> Position:
+    """The LSP position of a str offset in `text` (O(offset): for a few positions, not per token)."""
+    offset = min(max(0, offset), len(text))
+    line = text.count("\n", 0, offset)
+    start = text.rfind("\n", 0, offset) + 1
+    return Position(line, utf16_len(text[start:offset]))
+
+
 class LineIndex:
     """Maps byte offsets of a UTF-8 buffer to LSP positions and back.
 

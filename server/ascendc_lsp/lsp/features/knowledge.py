@@ -43,7 +43,7 @@ from ascendc_lsp.lsp.protocol import (
     ShowEntryFixResult,
 )
 from ascendc_lsp.lsp.state import DocumentState
-from ascendc_lsp.syntax.positions import Position, Span
+from ascendc_lsp.syntax.positions import Position, Span, position_of, utf16_column, utf16_len
 
 log = logging.getLogger(__name__)
 
@@ -133,18 +133,6 @@ def compile_cann(
 # -------------------------------------------------------------------------------------------- findings
 
 
-def _utf16(line: str, byte_col: int) -> int:
-    prefix = line.encode("utf-8")[: max(0, byte_col)].decode("utf-8", "ignore")
-    return len(prefix.encode("utf-16-le")) // 2
-
-
-def _offset_to_position(text: str, offset: int) -> Position:
-    before = text[:offset]
-    line = before.count("\n")
-    start = before.rfind("\n") + 1
-    return Position(line, len(text[start:offset].encode("utf-16-le")) // 2)
-
-
 def recipe_fix(entry: Any, text: str, line0: int) -> Fix | None:
     """The entry's recipe as an edit of this document (None when it does not apply)."""
     recipe = entry.fix.recipe
@@ -166,7 +154,7 @@ def recipe_fix(entry: Any, text: str, line0: int) -> Fix | None:
             new = m.expand(recipe.replacement)
         except (re.error, IndexError):
             return None
-        span = Span(_offset_to_position(text, m.start()), _offset_to_position(text, m.end()))
+        span = Span(position_of(text, m.start()), position_of(text, m.end()))
         return Fix(title, (TextEdit(span, new),))
     if recipe.replacement.strip() and recipe.replacement.strip() in text:
         return None  # already there
@@ -174,13 +162,13 @@ def recipe_fix(entry: Any, text: str, line0: int) -> Fix | None:
     if m is None:
         return None
     if recipe.kind == "insert-line-before":
-        pos = _offset_to_position(text, text.rfind("\n", 0, m.start()) + 1)
+        pos = position_of(text, text.rfind("\n", 0, m.start()) + 1)
         return Fix(title, (TextEdit(Span(pos, pos), recipe.replacement + "\n"),))
     end = text.find("\n", m.end())
     if end < 0:
-        pos = _offset_to_position(text, len(text))
+        pos = position_of(text, len(text))
         return Fix(title, (TextEdit(Span(pos, pos), "\n" + recipe.replacement),))
-    pos = _offset_to_position(text, end + 1)
+    pos = position_of(text, end + 1)
     return Fix(title, (TextEdit(Span(pos, pos), recipe.replacement + "\n"),))
 
 
@@ -214,11 +202,11 @@ def explain_events(
             continue
         seen.add(key)
         line_text = lines[line0] if line0 < len(lines) else ""
-        col = _utf16(line_text, (ev.column or 1) - 1) if here else 0
+        col = utf16_column(line_text, (ev.column or 1) - 1) if here else 0
         code = "\n".join(lines[max(0, line0 - CODE_WINDOW) : line0 + CODE_WINDOW + 1])
         query = "\n".join([ev.message, *(n.message for n in ev.notes[:4]), *(ev.codes or [])])
         matches = retriever.search(query, code, top=1) if retriever is not None else []
-        span = Span(Position(line0, col), Position(line0, max(col, len(line_text.encode("utf-16-le")) // 2)))
+        span = Span(Position(line0, col), Position(line0, max(col, utf16_len(line_text))))
         message = ev.message
         knowledge: list[str] = []
         category = None

@@ -39,6 +39,7 @@ from ascendc_lsp.lsp.protocol import (
     RewriteKernelParams,
     RewriteKernelResult,
 )
+from ascendc_lsp.syntax.positions import utf16_len
 
 log = logging.getLogger(__name__)
 
@@ -380,7 +381,7 @@ class LlmFeature(CodeActionsFeature):
             result.accepted, result.message = False, message
             return result
         lines = text.split("\n")
-        end = types.Position(line=len(lines) - 1, character=len(lines[-1].encode("utf-16-le")) // 2)
+        end = types.Position(line=len(lines) - 1, character=utf16_len(lines[-1]))
         edit = types.WorkspaceEdit(
             document_changes=[
                 types.TextDocumentEdit(
