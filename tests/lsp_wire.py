@@ -52,7 +52,7 @@ class Peer:
         assert self.proc.stderr is not None
         for line in self.proc.stderr:
             self.stderr.append(line)
-            del self.stderr[:-400]
+            del self.stderr[:-4000]
 
     def _read(self) -> None:
         out = self.proc.stdout

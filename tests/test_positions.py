@@ -44,3 +44,10 @@ def test_utf16_helpers_never_raise_on_a_lone_surrogate_and_stay_linear() -> None
     text = "é" + "x" * 262_144 + "\nnext"
     assert position_of(text, len(text)) == Position(1, 4)
     assert position_of(text, 10**9) == Position(1, 4) and position_of(text, -5) == Position(0, 0)
+
+
+def test_a_lone_surrogate_in_the_buffer_never_raises() -> None:
+    data = "x = \udce9;\n".encode("utf-8", "surrogatepass")
+    index = LineIndex(data)
+    assert index.offset(Position(0, 6)) == 8 and index.position(8) == Position(0, 6)
+    assert index.byte_column_to_utf16(0, 7) == 5

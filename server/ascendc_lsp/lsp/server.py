@@ -222,6 +222,9 @@ def _configure_logging(log_file: str | None) -> None:
         handlers.append(logging.FileHandler(log_file, encoding="utf-8"))
     logging.basicConfig(level=logging.INFO, handlers=handlers, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     logging.getLogger("pygls").setLevel(logging.WARNING)
+    # pygls logs a traceback for every JSON-RPC error a handler raises, including our commands' CommandError (the
+    # contract's failure shape, answered to the client); unexpected failures are logged by the handlers' guards.
+    logging.getLogger("pygls.protocol.json_rpc").setLevel(logging.CRITICAL)
 
 
 def serve_websocket(server: AscendcLanguageServer, host: str, port: int) -> None:

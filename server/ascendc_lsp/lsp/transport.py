@@ -196,7 +196,7 @@ def dispatch(server: LanguageServer, body: bytes) -> None:
         return
     protocol = server.protocol
     try:
-        message = json.loads(body, object_hook=protocol.structure_message)
+        message = _structure(protocol, data)
     except Exception as exc:
         method = str(data.get("method", ""))
         detail = _validation_detail(exc)
@@ -207,6 +207,25 @@ def dispatch(server: LanguageServer, body: bytes) -> None:
             _on_invalid_notification(server, method, data)
         return
     protocol.handle_message(message)
+
+
+def _structure(protocol: Any, data: dict[str, Any]) -> Any:
+    """pygls' structure_message for the top-level message, without its logged traceback for params that do not
+    fit (those are answered here, and a fuzzing client would fill the log)."""
+    from pygls.protocol.json_rpc import JsonRPCNotification, JsonRPCRequestMessage, JsonRPCResponseMessage
+
+    if "jsonrpc" not in data:
+        return data
+    converter = protocol._converter
+    if "id" in data:
+        if "error" in data:
+            from lsprotocol.types import ResponseErrorMessage
+
+            return converter.structure(data, ResponseErrorMessage)
+        if "method" in data:
+            return converter.structure(data, protocol.get_message_type(data["method"]) or JsonRPCRequestMessage)
+        return converter.structure(data, protocol._result_types.pop(data["id"], None) or JsonRPCResponseMessage)
+    return converter.structure(data, protocol.get_message_type(data.get("method", "")) or JsonRPCNotification)
 
 
 def _on_invalid_notification(server: LanguageServer, method: str, data: dict[str, Any]) -> None:

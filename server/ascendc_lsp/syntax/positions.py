@@ -37,6 +37,15 @@ def _utf16_len(text: str) -> int:
     return len(text) + sum(1 for ch in text if ord(ch) > 0xFFFF)
 
 
+def _decode(data: bytes) -> str:
+    """Buffer bytes as text: documents are encoded with surrogatepass, so a lone surrogate round-trips; a slice
+    cut inside a character (or any other invalid byte) decodes with replacement instead of raising."""
+    try:
+        return data.decode("utf-8", "surrogatepass")
+    except UnicodeDecodeError:
+        return data.decode("utf-8", "replace")
+
+
 def utf16_len(text: str) -> int:
     """UTF-16 code units of `text` (the LSP column unit). Never raises: a lone surrogate counts as one unit,
     where `text.encode("utf-16-le")` would raise UnicodeEncodeError and lose the caller's result."""
@@ -118,7 +127,7 @@ class LineIndex:
         prefix = self._data[start:offset]
         if prefix.isascii():
             return Position(line, offset - start)
-        return Position(line, _utf16_len(prefix.decode("utf-8", errors="replace")))
+        return Position(line, _utf16_len(_decode(prefix)))
 
     def point_to_position(self, row: int, byte_column: int) -> Position:
         """LSP position of a tree-sitter point (row, byte column)."""
@@ -138,7 +147,7 @@ class LineIndex:
         prefix = self._data[start : start + byte_column]
         if prefix.isascii():
             return len(prefix)
-        return _utf16_len(prefix.decode("utf-8", errors="replace"))
+        return _utf16_len(_decode(prefix))
 
     def offset(self, position: Position) -> int:
         """Byte offset of an LSP position; columns past the line end clamp to it (as LSP requires)."""
@@ -153,12 +162,12 @@ class LineIndex:
             return start + min(max(position.character, 0), len(raw))
         units = 0
         consumed = 0
-        # Buffers are always valid UTF-8: documents are str, and files are decoded with replacement first.
-        for ch in raw.decode("utf-8"):
+        # Documents are encoded with surrogatepass (a lone surrogate is 3 bytes, one UTF-16 unit); _decode keeps it.
+        for ch in _decode(raw):
             if units >= position.character:
                 break
             units += 2 if ord(ch) > 0xFFFF else 1
-            consumed += len(ch.encode("utf-8"))
+            consumed += len(ch.encode("utf-8", "surrogatepass"))
         return start + min(consumed, len(raw))
 
     def span(self, start_byte: int, end_byte: int) -> Span:
