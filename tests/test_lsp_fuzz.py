@@ -8,7 +8,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
 
-from fuzz import fuzz  # noqa: E402
+from fuzz import fuzz
 
 
 def test_seeded_fuzz_over_stdio_neither_crashes_nor_hangs() -> None:
