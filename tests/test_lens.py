@@ -52,8 +52,8 @@ def test_lens_title_on_each_kernel_class() -> None:
     lenses = budget_lenses(model, "Ascend910B", get_soc("Ascend910B"))
     assert len(lenses) == 1
     lens = lenses[0]
-    # 3 queues x 2 buffers x 256 B = 1,536 B of 196,608 B.
-    assert lens.title == "UB 1.5 KB / 192.0 KB (0.8%) on Ascend910B · 8.0 KB reserved"
+    # 3 queues x 2 buffers x 256 B = 1,536 B of 188,416 B usable (196,608 B less the 8 KB reserve).
+    assert lens.title == "UB 1.5 KB / 184.0 KB usable (0.8%) on Ascend910B · 192.0 KB - 8.0 KB reserved"
     assert lens.owner == "KernelAdd" and lens.span.start.line == _line_of(ADD, "class KernelAdd")
 
 
@@ -61,12 +61,12 @@ def test_lens_warns_over_the_usable_ub() -> None:
     model = build_model(SourceDocument(BIG))
     (lens,) = budget_lenses(model, "Ascend910B", get_soc("Ascend910B"))
     # 2 x 64 KB + 2 x 24 KB + 128 B = 180,352 B: above the 188,416 B usable? no; 310P has 256 KB.
-    assert lens.title.startswith("UB 176.1 KB / 192.0 KB (91.7%) on Ascend910B")
+    assert lens.title.startswith("UB 176.1 KB / 184.0 KB usable (95.7%) on Ascend910B")
     huge = BIG.replace("#define TILE (16 * 1024)", "#define TILE (20 * 1024)")
     (over,) = budget_lenses(build_model(SourceDocument(huge)), "Ascend910B", get_soc("Ascend910B"))
     assert "⚠ over the usable UB" in over.title
     (p,) = budget_lenses(model, "Ascend310P", get_soc("Ascend310P"))
-    assert p.title.startswith("UB 176.1 KB / 256.0 KB (68.8%) on Ascend310P")
+    assert p.title.startswith("UB 176.1 KB / 248.0 KB usable (71.0%) on Ascend310P")
 
 
 def test_budget_markdown_is_the_shared_table() -> None:
@@ -133,7 +133,7 @@ async def test_lsp_code_lens_command_and_inlay_hints(client: LanguageClient) -> 
     assert lenses is not None and len(lenses) == 1
     command = lenses[0].command
     assert command is not None and command.command == SHOW_BUDGET.id
-    assert command.title == "UB 1.5 KB / 192.0 KB (0.8%) on Ascend910B · 8.0 KB reserved"
+    assert command.title == "UB 1.5 KB / 184.0 KB usable (0.8%) on Ascend910B · 192.0 KB - 8.0 KB reserved"
     table = await client.workspace_execute_command_async(
         types.ExecuteCommandParams(command=SHOW_BUDGET.id, arguments=command.arguments)
     )

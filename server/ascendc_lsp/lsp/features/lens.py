@@ -58,7 +58,8 @@ def _lens_span(model: DocumentModel, budget: ClassBudget) -> Span | None:
 
 
 def budget_lenses(model: DocumentModel, soc_name: str, soc: object | None) -> list[BudgetLens]:
-    """One lens per class (or free function) with InitBuffer calls: `UB 24.0 KB / 192.0 KB (12.5%) on <SoC>`."""
+    """One lens per class (or free function) with InitBuffer calls: `UB 24.0 KB / 184.0 KB usable (13.0%) on <SoC>
+    · 192.0 KB - 8.0 KB reserved`."""
     ub_bytes, reserved = ub_capacity(soc, soc_name)
     lenses: list[BudgetLens] = []
     for budget in class_budgets(model):
@@ -66,12 +67,14 @@ def budget_lenses(model: DocumentModel, soc_name: str, soc: object | None) -> li
         if span is None:
             continue
         used = budget.total("UB")
-        share = f"{100 * used / ub_bytes:.1f}%" if ub_bytes else "?"
-        title = f"UB {_kb(used)} / {_kb(ub_bytes)} ({share}) on {soc_name}"
+        usable = ub_bytes - reserved
+        share = f"{100 * used / usable:.1f}%" if usable > 0 else "?"
+        # the same numbers as the status bar and the budget table: usable = UB - the reserve (hardware/limits.py)
+        title = f"UB {_kb(used)} / {_kb(usable)} usable ({share}) on {soc_name}"
         if reserved:
-            title += f" · {_kb(reserved)} reserved"
-            if used > ub_bytes - reserved:
-                title += " ⚠ over the usable UB"
+            title += f" · {_kb(ub_bytes)} - {_kb(reserved)} reserved"
+        if used > usable:
+            title += " ⚠ over the usable UB"
         unknown = budget.unknown("UB")
         if unknown:
             title += f" · +{unknown} of unknown size"
