@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import re
-import statistics
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
@@ -344,19 +342,16 @@ def _thousand_lines() -> str:
     return "\n".join(copies)
 
 
-def test_completion_latency_on_a_thousand_line_file() -> None:
+def test_completion_on_a_thousand_line_file() -> None:
+    # Its speed is measured by bench/lsp_latency.py (no timing assertions in unit tests): here, that the
+    # completion deep in a large file still sees that file's kernel context.
     text = _thousand_lines()
     line = text.splitlines().index(next(x for x in text.splitlines()[500:] if COMPUTE_ADD.split("(")[0] + "(" in x))
     document = SourceDocument(text)
     model = build_model(document)
-    timings: list[float] = []
-    for k in range(60):
-        typed = document.apply([])  # same text: exercises the path without an edit
-        position = Position(line, 8 + (k % 3))
-        started = time.perf_counter()
-        complete(typed, model, position, "Ascend910B", get_soc("Ascend910B"))
-        timings.append((time.perf_counter() - started) * 1000)
-    assert statistics.median(timings) < 30
+    for k in range(3):
+        items = complete(document.apply([]), model, Position(line, 8 + k), "Ascend910B", get_soc("Ascend910B"))
+        assert items, k
 
 
 # --------------------------------------------------------------------------------------------- LSP

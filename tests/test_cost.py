@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import itertools
 import json
+import random
 from pathlib import Path
 from typing import Any
 
@@ -208,3 +210,29 @@ def test_read_trace_tolerates_garbage(tmp_path: Path) -> None:
 def test_empty_trace_gives_launch_only() -> None:
     est = cost.estimate_events([], block_dim=1).estimate
     assert est.cycles > 0 and any("no trace events" in n for n in est.notes)
+
+
+def test_perfetto_back_to_back_slices_never_overlap(tmp_path: Path) -> None:
+    """A slice's end is rounded and its duration derived: rounding ts and dur separately made neighbours overlap."""
+    rng = random.Random(5)
+    evs = [
+        {"block": 0, "seq": i, "pipe": "v", "api": "Add", "cycles": rng.uniform(0.5, 500.0)}
+        for i in range(400)
+    ]
+    evs += [{"block": 0, "seq": 400 + i, "pipe": "mte2", "api": "DataCopy", "cycles": rng.uniform(0.01, 3.0)}
+            for i in range(400)]  # fmt: skip
+    sched = cost.estimate_events(evs)
+    out = tmp_path / "t.json"
+    cost.write_perfetto(sched, out)
+    doc = json.loads(out.read_text())
+    assert "displayTimeUnit" not in doc
+    tracks: dict[tuple[int, int], list[tuple[float, float]]] = {}
+    for e in doc["traceEvents"]:
+        if e.get("ph") == "X":
+            tracks.setdefault((e["pid"], e["tid"]), []).append((e["ts"], e["dur"]))
+    assert len(tracks) == 2
+    for spans in tracks.values():
+        spans.sort()
+        assert all(dur > 0 for _, dur in spans)
+        for (ts, dur), (next_ts, _) in itertools.pairwise(spans):
+            assert ts + dur <= next_ts

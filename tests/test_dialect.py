@@ -10,7 +10,7 @@ import pytest
 import tree_sitter
 
 from ascendc_lsp.syntax.dialect import DialectError, load_dialect, rewrite
-from ascendc_lsp.syntax.document import SourceDocument, cpp_language
+from ascendc_lsp.syntax.document import SourceDocument, TextChange, cpp_language
 
 _PARSER = tree_sitter.Parser(cpp_language())
 
@@ -79,6 +79,28 @@ CONSTRUCTS = {
         '#ifdef __cplusplus\nextern "C" {\n#endif\nvoid f();\n#ifdef __cplusplus\n}\n#endif\n'
     ),
     "#if inside an argument list": "void f() {\n  g(a,\n#if X\n    b,\n#endif\n    c);\n}\n",
+    "declaration head macro before a blank line": "KERNEL_TEMPLATE_DECL\n\nclass K : public Base<KERNEL_ARGS> {\n};\n",
+    "fixed-width integer type as macro argument": "void f() {\n  RUN_OP(KernelAdd, uint8_t, int32_t, 1);\n}\n",
+    "type keyword as argument of a macro in an expression": (
+        "void f(int n) {\n  uint32_t m = ALIGN_UP_ELEMENTS(n, float);\n}\n"
+    ),
+    "using-declaration list": "void f() {\n  using AscendC::Add, AscendC::Sub;\n  Add(x);\n}\n",
+    "string literal next to a macro": (
+        'void f() {\n  const char *o[] = {"--npu-arch=" NPU_ARCH, "-I" INC_DIR "/x"};\n  g(PREFIX "name");\n}\n'
+    ),
+    "explicit call operator with template arguments": (
+        "void f() {\n  mm.template operator()<AIC>(params);\n  v.operator[](0) = 1;\n}\n"
+    ),
+    "unnamed pointer template parameter with default": (
+        "template <class T, typename std::enable_if<(A<T>::value)>::type* = nullptr>\nint f(T a) { return 0; }\n"
+    ),
+    "empty macro glued to an expression": (
+        'void f(int n) {\n  this->n =\n      n ASSERT(n != 0 && "n (tiles) is zero");\n'
+        "  uint32_t k = p.k\n  ASSERT(k > 0);\n}\n"
+    ),
+    "block comment inside a multi-line define": (
+        "#define F(X) \\\n  do { \\\n    /* note */ \\\n    g(X); \\\n  } while (0)\nint y;\n"
+    ),
 }
 
 
@@ -87,6 +109,46 @@ def test_construct_parses_clean(name: str) -> None:
     src = CONSTRUCTS[name]
     assert not raw_clean(src), f"{name}: raw tree-sitter-cpp already parses it; the test proves nothing"
     assert clean(src), f"{name}: still has errors after the dialect layer"
+
+
+# Declaration macros from another header: they only parse after the document's repair pass (a second
+# parse with lone macro invocations inside ERROR nodes blanked), not with the rewrite alone.
+REPAIRED = {
+    "macro declaring members": (
+        "class Ctx {\n  DEFINE_FIELD(TQue, qA2, TPosition::A2, 2);\n  EXTERN_IMPL_POOL(Pool, TPosition::VECCALC, 16);\n"
+        "  OP_UNARY(+);\n  int x;\n};\n"
+    ),
+    "macros declaring at namespace scope without ;": (
+        "namespace conv {\nDECLARE_MEMBER(Param, order, int8_t, -1)\nDECLARE_MEMBER(Param, ping, int8_t, -1)\n"
+        "template <typename T>\nstruct D {\n  using Type = T;\n};\n}\n"
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(REPAIRED))
+def test_declaration_macros_parse_after_repair(name: str) -> None:
+    src = REPAIRED[name]
+    assert not clean(src), f"{name}: the rewrite alone parses it; the repair test proves nothing"
+    document = SourceDocument(src)
+    assert not document.syntax_errors(), document.syntax_errors()
+    assert len(document.parsed) == len(src.encode())
+    # The repair blanks the invocation only: the rest of the class is still in the tree.
+    assert "int x" not in src or b"int x;" in document.parsed
+
+
+def test_repair_leaves_function_bodies_alone() -> None:
+    # Inside a function, a macro line without `;` is a real error (REAL_ERRORS covers the message).
+    document = SourceDocument("void f() {\n  PIPE_SYNC(x, 1)\n  a = 1;\n}\n")
+    assert document.syntax_errors()
+    assert b"PIPE_SYNC" in document.parsed
+
+
+def test_repair_follows_edits() -> None:
+    src = REPAIRED["macro declaring members"]
+    document = SourceDocument(src)
+    edited = document.apply([TextChange(None, src.replace("int x;", "int y;"))])
+    assert not edited.syntax_errors()
+    assert b"DEFINE_FIELD" not in edited.parsed
 
 
 def test_qualifier_rewrite_blanks_only_the_qualifier() -> None:
@@ -157,6 +219,18 @@ def test_statement_macro_with_semicolon_untouched() -> None:
     assert check(src) == src.encode()
 
 
+def test_new_rewrites_touch_only_their_construct() -> None:
+    assert check('extern "C" void f();') == b'extern "C" void f();'
+    assert check('g(FMT "x", y);') == b'g(    "x", y);'
+    assert check("int v = SIZE(n, (int)m);") == b"int v = SIZE(n, (int)m);"  # a cast, not a type argument
+    assert check("RUN(int);") == b"RUN(_nt);"
+    assert check("void ADD(int);") == b"void ADD(_nt);"  # a declaration stays a declaration
+    assert check("using A::f;") == b"using A::f;"
+    assert check("x.operator()(1);") == b"x           (1);"
+    assert check('// ASSERT(x) in a comment\nASSERT(a);') == b'// ASSERT(x) in a comment\n         ;'
+    assert check('s = "ASSERT(";') == b's = "ASSERT(";'
+
+
 def test_rewrite_is_identity_on_plain_cpp() -> None:
     src = "#include <cstdint>\nint add(int a, int b) { return a + b; }\n"
     assert check(src) == src.encode()
@@ -175,6 +249,8 @@ REAL_ERRORS = {
     ),
     "missing semicolon in a launch": "void run() {\n  k<<<8, nullptr, s>>>(x)\n  y();\n}\n",
     "missing semicolon after a statement macro of another file": "void f() {\n  x = 1\n  SYNC_ALL\n}\n",
+    "string literal next to a lower-case word": 'void f() {\n  g("a" b c);\n}\n',
+    "extern C kept": 'extern "C" int\n',
 }
 
 

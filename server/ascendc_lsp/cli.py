@@ -67,7 +67,11 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )  # fmt: skip
     check.add_argument("paths", nargs="+", metavar="PATH", help="kernel files or folders to search")
-    check.add_argument("--soc", help="SoC profile (default: ascendc-lsp.toml or Ascend910B; the list below)")
+    check.add_argument(
+        "--soc",
+        help="SoC profile (default: ascendc-lsp.toml, else the project's: CMake, op_host AddConfig; else Ascend910B; "
+        "the list below)",
+    )
     check.add_argument("--format", choices=["text", "json", "sarif"], default="text")
     check.add_argument("--jobs", type=int, default=0, help="worker processes for many files (default: one per core)")
 
@@ -114,7 +118,10 @@ def build_parser() -> argparse.ArgumentParser:
     explain.add_argument("log", nargs="?", default="-", metavar="LOGFILE", help="log file, or - for stdin")
     explain.add_argument("--format", choices=["text", "json"], default="text")
     explain.add_argument("--top", type=int, default=3, metavar="K")
-    explain.add_argument("--source", help="the kernel source the log refers to (adds code context)")
+    explain.add_argument("--source", help="the kernel source the log refers to: code context, static checks and, "
+                         "with a kernel spec next to it, an emulator run (triage)")
+    explain.add_argument("--soc", help="SoC for the static checks of --source (default Ascend910B)")
+    explain.add_argument("--no-run", action="store_true", help="with --source: static checks only, no emulator run")
 
     generate = sub.add_parser("generate", help="generate a kernel from a spec with an LLM, checked by the toolchain")
     generate.add_argument("spec", metavar="SPEC.yaml")

@@ -45,6 +45,9 @@ class DiagnosticsSettings:
 @dataclass(frozen=True)
 class Settings:
     soc: str = DEFAULT_SOC
+    # True when a user setting named the SoC; otherwise a file's project decides (checks/project.py).
+    # `soc = "auto"` (or empty) asks for the project's SoC explicitly.
+    soc_from_user: bool = False
     toolchain: ToolchainSettings = field(default_factory=ToolchainSettings)
     knowledge: KnowledgeSettings = field(default_factory=KnowledgeSettings)
     llm: LlmSettings = field(default_factory=LlmSettings)
@@ -99,8 +102,10 @@ def merge_settings(base: Settings, raw: dict[str, Any] | None) -> tuple[Settings
     result = base
     for key, value in raw.items():
         if key == "soc":
-            if isinstance(value, str) and value.strip():
-                result = replace(result, soc=value.strip())
+            if isinstance(value, str) and value.strip().lower() in ("", "auto"):
+                result = replace(result, soc=DEFAULT_SOC, soc_from_user=False)
+            elif isinstance(value, str) and value.strip():
+                result = replace(result, soc=value.strip(), soc_from_user=True)
             else:
                 problems.append(f"setting 'soc' has an invalid value {value!r}; keeping {result.soc!r}")
         elif key in _SECTIONS:

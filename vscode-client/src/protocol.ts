@@ -46,12 +46,19 @@ export interface ExplainLogParams {
   log?: string;
   path?: string;
   source?: string;
+  uri?: string;
+  run?: boolean;
 }
 
 export interface ExplainLogResult {
   matches: Record<string, unknown>[];
   events?: number;
   warnings?: string[];
+  confidence?: number;
+  uncertain?: boolean;
+  message?: string;
+  families?: Record<string, unknown>[];
+  triage?: Record<string, unknown>;
 }
 
 export interface ShowEntryFixParams {

@@ -141,6 +141,9 @@ class CheckContext:
     soc_name: str = "Ascend910B"
     soc: Any = None  # ascendc_lsp.hardware.soc.SocProfile, loaded by the caller
     catalogue: Any = None  # ascendc_lsp.hardware.api_catalogue.ApiCatalogue
+    soc_source: str | None = None  # where the SoC came from when the project chose it (for messages)
+    soc_firm: bool = True  # False: the project's SoC is an overridable build default, not a decision
+    known: Any = None  # ascendc_lsp.checks.project.KnownValues: concrete tiling values attached to the file
 
     def finding(
         self,
@@ -153,6 +156,12 @@ class CheckContext:
         related: Iterable[Related] = (),
     ) -> Finding:
         meta = rule_table()[rule_id]
+        if self.soc_source and self.soc_name in message:
+            message += f" (SoC {self.soc_source})"  # the project chose it: say where
+            if not self.soc_firm and (severity or meta.severity) == "error":
+                # A placeholder default decides nothing: the finding holds only if that SoC is the target.
+                severity = "warning"
+                message += "; set the SoC to make this an error"
         return Finding(
             span=span,
             severity=severity or meta.severity,

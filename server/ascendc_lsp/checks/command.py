@@ -99,7 +99,10 @@ def read_source(path: Path) -> str:
 
 def check_file(path: Path, settings: Settings) -> list[Finding]:
     document = SourceDocument(read_source(path), path=str(path))
-    options = CheckOptions(soc_name=settings.soc, disabled_rules=frozenset(settings.diagnostics.disabledRules))
+    options = CheckOptions(
+        soc_name=settings.soc if settings.soc_from_user else None,
+        disabled_rules=frozenset(settings.diagnostics.disabledRules),
+    )
     return check_document(document, options)
 
 
@@ -240,7 +243,7 @@ def _check_one(path: Path, soc: str | None) -> tuple[Path, list[Finding] | None,
     """(path, findings or None, settings problems, failure): one file, never raising (a worker process's job)."""
     settings, setting_problems = settings_for_path(path.resolve())
     if soc:
-        settings = replace(settings, soc=soc)
+        settings = replace(settings, soc=soc, soc_from_user=True)
     try:
         return path, check_file(path, settings), setting_problems, ""
     except InputError as exc:

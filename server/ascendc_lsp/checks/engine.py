@@ -6,6 +6,7 @@ import logging
 from dataclasses import dataclass
 
 from ascendc_lsp.checks.base import CheckContext, Finding, registered_rules
+from ascendc_lsp.checks.project import KnownValues, ProjectContext, project_context
 from ascendc_lsp.syntax.document import SourceDocument
 from ascendc_lsp.syntax.model import DocumentModel, build_model
 
@@ -14,10 +15,19 @@ log = logging.getLogger(__name__)
 _SEVERITY_ORDER = {"error": 0, "warning": 1, "information": 2, "hint": 3}
 
 
+DEFAULT_SOC = "Ascend910B"
+
+
 @dataclass
 class CheckOptions:
-    soc_name: str = "Ascend910B"
+    """`soc_name` None: the SoC of the file's project (checks/project.py), else Ascend910B. `known`: concrete
+    values (tiling fields, block_dim, tensor sizes) to fold in; None: those of a spec attached to the file.
+    `use_project` False ignores the file's surroundings (a buffer checked on its own)."""
+
+    soc_name: str | None = None
     disabled_rules: frozenset[str] = frozenset()
+    known: KnownValues | None = None
+    use_project: bool = True
 
 
 def syntax_findings(document: SourceDocument) -> list[Finding]:
@@ -67,12 +77,17 @@ def check_document(
     options = options or CheckOptions()
     findings = syntax_findings(document)
     model = model if model is not None else build_model(document)
+    project = project_context(document.path) if options.use_project else ProjectContext()
+    soc_name = options.soc_name or (project.soc.soc if project.soc is not None else DEFAULT_SOC)
     context = CheckContext(
         document=document,
         model=model,
-        soc_name=options.soc_name,
-        soc=load_soc(options.soc_name),
+        soc_name=soc_name,
+        soc=load_soc(soc_name),
         catalogue=load_catalogue(),
+        soc_source=None if options.soc_name or project.soc is None else project.soc.describe(),
+        soc_firm=bool(options.soc_name) or project.soc is None or project.soc.firm,
+        known=options.known or project.known,
     )
     findings.extend(run_rules(context, options.disabled_rules))
     findings.sort(

@@ -243,15 +243,22 @@ def parse_signature(signature: str, name: str) -> tuple[tuple[TemplateParam, ...
         if part in ("", "void", "..."):
             continue
         decl, default = _split_default(part)
-        array = decl.endswith("[]")
-        if array:
-            decl = decl[:-2].strip()
+        # Arrays: `uint64_t mask[]`, `uint64_t list[SIZE]`, `const LocalTensor<T> (&list)[SIZE]` (type keeps `[...]`).
+        array = ""
+        bracket = re.search(r"\[[^\[\]]*\]\s*$", decl)
+        if bracket:
+            array = bracket.group(0).replace(" ", "")
+            decl = decl[: bracket.start()].strip()
+            ref = re.fullmatch(r"(.*?)\(\s*&\s*(\w+)\s*\)", decl)
+            if ref:
+                params.append(Param(f"{ref.group(1).strip()} (&){array}", ref.group(2), default))
+                continue
         idents = _IDENT.findall(decl)
         if len(idents) <= 1 and not re.search(r"[&*]\s*$", decl) and len(decl.split()) == 1:
             params.append(Param(type="", name=decl, default=default))  # macro parameter
             continue
         pname = idents[-1]
-        ptype = decl[: decl.rfind(pname)].strip() + ("[]" if array else "")
+        ptype = decl[: decl.rfind(pname)].strip() + array
         params.append(Param(ptype, pname, default))
     return tparams, tuple(params)
 

@@ -11,11 +11,20 @@ unknown. The fallbacks come from `../shared/reference/hardware-constraints.md`:
 * alignment 32 B, max repeat 255, 256 B per repeat (mask width = 256 / sizeof(T)): section 3;
 * 64 buffers per TPipe, 8 live tensors per position (4 on Ascend910A), event ids 0-7 (0-3 on 910A): section 4;
 * DataCopyPad on 910B/910_93/310B only, GET_TILING_DATA everywhere but 910A: section 6;
-* core counts: the smallest documented variant (a warning about exceeding cores must not fire early).
+* core counts: the smallest documented variant (a warning about exceeding cores must not fire early);
+* scalar unit: float <-> unsigned integer casts and `double` are compile errors in aicore code up to architecture
+  2201 (section "Compiler-level restrictions"); the 3510 scalar unit handles U16/S16/U32/S32/U64/S64/FP64
+  (asc-devkit docs/zh/guide/编程指南/高级编程/硬件实现/架构规格/NPU架构版本3510.md, "Scalar单元"), and
+  the official Ascend950 samples cast uint32_t to float in kernel code
+  (asc-devkit examples/01_simd_cpp_api/03_basic_api/02_reg_vector_compute/arange/arange.asc).
+
+`soc_for_arch(text)` maps what a project's build names (`dav-3510`, `3510`, `dav-c220-vec`, `dav-m200`) to a
+profile, through the profiles' `arch`, `npu_arch` and `core_targets`.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -42,6 +51,8 @@ class Limits:
     bf16: bool = True
     ai_cores: int | None = None
     vector_cores: int | None = None
+    scalar_float_unsigned_cast: bool = False
+    scalar_double: bool = False
     from_profile: bool = False
 
     @property
@@ -85,6 +96,7 @@ _FALLBACKS: dict[str, dict[str, Any]] = {
                        get_tiling_data=False, max_live_tensors_per_position=4, event_ids=4, ai_cores=32),
 }
 _FALLBACKS["Ascend910"] = _FALLBACKS["Ascend910A"]
+_FALLBACKS["Ascend950"] = dict(_FALLBACKS["Ascend910B"], scalar_float_unsigned_cast=True, scalar_double=True)
 
 # Limits field -> (section, key) paths tried in the profile, in order.
 _PROFILE_PATHS: dict[str, tuple[tuple[str, str], ...]] = {
@@ -105,6 +117,8 @@ _PROFILE_PATHS: dict[str, tuple[tuple[str, str], ...]] = {
     "datacopypad": (("features", "datacopypad"),),
     "get_tiling_data": (("features", "get_tiling_data"),),
     "bf16": (("features", "bf16"),),
+    "scalar_float_unsigned_cast": (("features", "scalar_float_unsigned_cast"),),
+    "scalar_double": (("features", "scalar_double"),),
     "ai_cores": (("cores", "aic"), ("cores", "ai_cores")),
     "vector_cores": (("cores", "aiv"), ("cores", "vector_cores")),
 }
@@ -143,7 +157,7 @@ def profile_value(soc: Any, section: str, key: str) -> Any:
 
 
 def _family(name: str) -> str:
-    for family in ("Ascend910_93", "Ascend910B", "Ascend310P", "Ascend310B", "Ascend910A"):
+    for family in ("Ascend910_93", "Ascend910B", "Ascend310P", "Ascend310B", "Ascend910A", "Ascend950"):
         if name.startswith(family):
             return family
     return "Ascend910A" if name == "Ascend910" else "Ascend910B"
@@ -176,3 +190,30 @@ def limits_for_soc(soc: Any, soc_name: str) -> Limits:
             _CACHE.clear()
         _CACHE[key] = cached
     return cached
+
+
+_ARCH_NUMBER = re.compile(r"(?:dav-)?(\d{4})\b")
+
+
+def soc_for_arch(text: str) -> str | None:
+    """The profile named by a build's architecture (`dav-3510`, `3510`, `dav-c220-vec`, `dav-m200`), or None.
+
+    Several profiles may share an architecture (2201: Ascend910B and Ascend910_93): the default SoC wins,
+    else the first name in order."""
+    try:
+        from ascendc_lsp.hardware.soc import DEFAULT_SOC, load_soc_profiles
+
+        profiles = load_soc_profiles()
+    except Exception:  # profiles unreadable: no mapping rather than a crash in a rule
+        return None
+    wanted = text.strip().lower()
+    number = _ARCH_NUMBER.fullmatch(wanted)
+    matches: list[str] = []
+    for name, profile in sorted(profiles.items()):
+        targets = [str(t).lower() for t in (profile.core_targets or {}).values()]
+        same_arch = number is not None and profile.arch == int(number.group(1))
+        if same_arch or (profile.npu_arch or "").lower() == wanted or wanted in targets:
+            matches.append(name)
+    if not matches:
+        return None
+    return DEFAULT_SOC if DEFAULT_SOC in matches else matches[0]

@@ -23,17 +23,15 @@ import json
 import math
 import re
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from ascendc_lsp.resources import knowledge_dir
 
-EMBEDDING_VERSION = 1
+EMBEDDING_VERSION = 3
 DEFAULT_DIM = 512
 TAG_MARKER = "@tag:"
 
@@ -54,9 +52,29 @@ _TOKEN_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|\d+|0x[0-9A-Fa-f]+")
 _CAMEL_RE = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
 
 
+_FILE_KIND_RE = re.compile(r"(?:^|[/\\_.\-])([A-Za-z]+)\d*\.([A-Za-z]+)$")
+
+
+# Last words of file names that say what a file is (generated tiling headers, op prototypes, CANN interfaces).
+_FILE_ROLES = frozenset(
+    ["tiling", "proto", "custom", "impl", "intf", "kernel", "kernels", "config", "operator", "opapi", "api", "info", "tpipe", "tensor", "pub", "log", "base", "def", "register", "ops", "interface", "tiling_api", "platform", "binary"]
+)
+
+
+def _file_kind(match: re.Match[str]) -> str:
+    """A path becomes its kind: the extension, and the last word of the file name when it names a role
+    (`add_custom_tiling.h` -> `tiling hfile`, `op_proto.h` -> `proto hfile`); the rest describes one report."""
+    m = _FILE_KIND_RE.search(match.group(0))
+    if not m:
+        return " "
+    role = m.group(1).lower()
+    return f" {role if role in _FILE_ROLES else ''} {m.group(2).lower()}file "
+
+
 def strip_paths(text: str) -> str:
-    """Remove file paths and file names (they describe one report, not the phenomenon)."""
-    return _PATH_RE.sub(" ", text)
+    """Replace file paths and file names by their kind (they describe one report, not the phenomenon; a
+    generated name such as `conv3d_max_log_sum_exp_relu_custom.cpp` would otherwise look like exp and log)."""
+    return _PATH_RE.sub(_file_kind, text)
 
 
 def sub_tokens(identifier: str) -> list[str]:
@@ -76,6 +94,7 @@ def tokens(text: str) -> list[tuple[str, float]]:
     for m in _TOKEN_RE.finditer(text):
         raw = m.group(0)
         low = raw.lower()
+        quoted = m.start() > 0 and text[m.start() - 1] in "'‘\"`"  # 'Or', 'And': API names, not stopwords
         if low.isdigit() or low.startswith("0x"):
             if _CODE_RE.match(low):
                 out.append((low, 1.5))
@@ -85,7 +104,7 @@ def tokens(text: str) -> list[tuple[str, float]]:
             out.append((low, 1.5))
             words.append(low)
             continue
-        if len(low) < 2 or low in STOPWORDS:
+        if len(low) < 2 or (low in STOPWORDS and not quoted):
             continue
         out.append((low, 1.0))
         words.append(low)
@@ -115,14 +134,12 @@ def _normalise(vec: list[float]) -> list[float]:
 class HashingEmbedder:
     """The syntactic space: signed feature hashing of identifiers, sub-tokens, codes and bigrams."""
 
-    def __init__(self, dim: int = DEFAULT_DIM, idf: dict[str, float] | None = None) -> None:
+    def __init__(self, dim: int = DEFAULT_DIM, idf: dict[str, float] | None = None, idf_digest: str = "") -> None:
         self.dim = dim
         self.idf = idf or {}
         self._default_idf: float = max(self.idf.values(), default=1.0)
         self._cache: dict[str, tuple[int, float]] = {}
-        self._idf_digest = hashlib.sha256(
-            json.dumps(sorted((k, round(v, 4)) for k, v in self.idf.items())).encode()
-        ).hexdigest()[:12]
+        self._idf_digest = idf_digest or idf_digest_of(self.idf)
 
     def bucket(self, feature: str) -> tuple[int, float]:
         hit = self._cache.get(feature)
@@ -150,6 +167,11 @@ class HashingEmbedder:
         return f"hashing-v{EMBEDDING_VERSION}-{self.dim}-{self._idf_digest}"
 
 
+def idf_digest_of(idf: dict[str, float]) -> str:
+    """A short digest of an idf table (part of the embedding signature)."""
+    return hashlib.sha256(json.dumps(sorted((k, round(v, 4)) for k, v in idf.items())).encode()).hexdigest()[:12]
+
+
 def build_idf(documents: Iterable[str]) -> dict[str, float]:
     """Smoothed inverse document frequencies of the features of `documents`: log((N + 1) / (df + 1)) + 1."""
     df: Counter[str] = Counter()
@@ -171,7 +193,7 @@ class Lexicon:
     terms: dict[str, tuple[str, ...]]  # lower-cased term -> tags
     patterns: tuple[tuple[re.Pattern[str], str], ...]
     digest: str
-    term_re: re.Pattern[str] | None
+    term_matcher: TermMatcher | None
     aliases: tuple[tuple[re.Pattern[str], str], ...] = ()
 
     def clang_forms(self, text: str) -> str:
@@ -192,25 +214,51 @@ class Lexicon:
         for marker in re.finditer(re.escape(TAG_MARKER) + r"([a-z0-9-]+)", low):
             if marker.group(1) in self.tags:
                 counts[marker.group(1)] += 3
-        low = re.sub(re.escape(TAG_MARKER) + r"[a-z0-9-]+", " ", low)
-        low = strip_paths(low)
-        if self.term_re is not None:
-            for m in self.term_re.finditer(low):
-                for tag in self.terms.get(m.group(1), ()):
+        # patterns see the original case (they are case-insensitive unless they say `(?-i:...)`)
+        text = strip_paths(re.sub(re.escape(TAG_MARKER) + r"[a-z0-9-]+", " ", text, flags=re.IGNORECASE))
+        low = text.lower()
+        if self.term_matcher is not None:
+            for term in self.term_matcher.finditer(low):
+                for tag in self.terms.get(term, ()):
                     counts[tag] += 1
         for pattern, tag in self.patterns:
-            n = sum(1 for _ in pattern.finditer(low))
+            n = sum(1 for _ in pattern.finditer(text))
             if n:
                 counts[tag] += n
         return counts
 
 
-def _term_regex(terms: Sequence[str]) -> re.Pattern[str] | None:
-    if not terms:
-        return None
-    alternatives = "|".join(re.escape(t) for t in sorted(terms, key=len, reverse=True))
-    # word-ish boundaries that also work for terms starting or ending with punctuation (`__gm__`, `<<<`)
-    return re.compile(r"(?<![a-z0-9_])(" + alternatives + r")(?![a-z0-9_])")
+def _is_term_char(c: str) -> bool:
+    return c.isascii() and (c.isalnum() or c == "_")
+
+
+class TermMatcher:
+    """Leftmost-longest, non-overlapping occurrences of terms in lower-case text, with word-ish boundaries that
+    also work for terms starting or ending with punctuation (`__gm__`, `<<<`). A dictionary scan instead of one
+    regex alternation of every term: nothing to compile at start-up."""
+
+    def __init__(self, terms: Sequence[str]) -> None:
+        self.by_first: dict[str, list[str]] = {}
+        for t in sorted(set(terms), key=len, reverse=True):
+            if t:
+                self.by_first.setdefault(t[0], []).append(t)
+
+    def finditer(self, low: str) -> Iterator[str]:
+        i, n = 0, len(low)
+        by_first = self.by_first
+        while i < n:
+            cands = by_first.get(low[i])
+            if cands is not None and (i == 0 or not _is_term_char(low[i - 1])):
+                for t in cands:
+                    end = i + len(t)
+                    if low.startswith(t, i) and (end >= n or not _is_term_char(low[end])):
+                        yield t
+                        i = end
+                        break
+                else:
+                    i += 1
+            else:
+                i += 1
 
 
 def parse_lexicon(data: Any, tags: Sequence[str], digest: str = "") -> Lexicon:
@@ -244,7 +292,7 @@ def parse_lexicon(data: Any, tags: Sequence[str], digest: str = "") -> Lexicon:
         terms={k: tuple(v) for k, v in terms.items()},
         patterns=tuple(patterns),
         digest=digest,
-        term_re=_term_regex(list(terms)),
+        term_matcher=TermMatcher(list(terms)) if terms else None,
         aliases=tuple(aliases),
     )
 
@@ -255,16 +303,24 @@ def lexicon_path(root: Path | None = None) -> Path:
 
 @cache
 def load_lexicon(root: Path | None = None) -> Lexicon:
-    """The lexicon of `knowledge/lexicon.yaml` over the README's resource tags (tags alone if the file is missing)."""
+    """The lexicon of `knowledge/lexicon.yaml` over the README's resource tags (tags alone if the file is missing).
+
+    The parsed YAML is kept in the compiled-knowledge cache, so a one-shot query does not import yaml."""
+    from ascendc_lsp.knowledge.compiled import cached, files_key
     from ascendc_lsp.knowledge.entries import resource_tags
 
     path = lexicon_path(root)
-    try:
-        text = path.read_text(encoding="utf-8")
-        data = yaml.safe_load(text)
-    except (OSError, yaml.YAMLError):
-        text, data = "", {}
-    digest = hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
+    def read() -> tuple[str, Any]:
+        import yaml
+
+        try:
+            text = path.read_text(encoding="utf-8")
+            return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16], yaml.safe_load(text)
+        except (OSError, yaml.YAMLError):
+            return hashlib.sha256(b"").hexdigest()[:16], {}
+
+    digest, data = cached("lexicon", files_key([path], [str(path)]), read)
     return parse_lexicon(data, resource_tags(root), digest)
 
 

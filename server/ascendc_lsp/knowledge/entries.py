@@ -18,13 +18,10 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-import yaml
-
+from ascendc_lsp.knowledge.triggers import compile_trigger
 from ascendc_lsp.resources import knowledge_dir
-from ascendc_lsp.toolchain import spec as spec_format
 
-# libyaml when available: the pure-Python loader takes ~1.5 s for the shipped entries.
-_LOADER: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+# yaml and the spec loader are imported when entries are validated, not when cached entries are used.
 
 STAGES: tuple[str, ...] = ("compile", "link", "runtime", "precision", "perf")
 RECIPE_KINDS: tuple[str, ...] = ("replace-regex", "insert-line-after", "insert-line-before")
@@ -46,16 +43,28 @@ ID_PATTERN = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 KERNEL_INCLUDE = '#include "kernel_operator.h"'
 
 _TOP_KEYS = {"id", "title", "category", "stage", "socs", "context", "fix", "rationale"}
-_CONTEXT_KEYS = {"messages", "codes", "apis", "resources", "rules", "query"}
+_CONTEXT_KEYS = {"messages", "examples", "codes", "apis", "resources", "rules", "query"}
+MAX_EXAMPLE_CHARS = 1500
 _FIX_KEYS = {"summary", "language", "before", "after", "spec", "recipe"}
 # What fix.before/after hold. Only `kernel` examples must be complete kernels (compiled and run by the tests);
 # host, build and shell examples document fixes outside the kernel (op_host code, CMake, environment).
 FIX_LANGUAGES: tuple[str, ...] = ("kernel", "host", "cmake", "shell")
 _RECIPE_KEYS = {"kind", "pattern", "replacement"}
 _RATIONALE_KEYS = {"text", "sources"}
-# An entry's run spec is a kernel spec: the spec loader's key lists are the one place of truth.
-_SPEC_KEYS = set(spec_format.TOP_KEYS)
-_TENSOR_KEYS = set(spec_format.TENSOR_KEYS)
+
+
+def _yaml_load(text: str) -> Any:
+    """yaml.load with libyaml when available (the pure-Python loader takes ~1.5 s for the shipped entries)."""
+    import yaml
+
+    return yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+
+
+def _spec_keys() -> tuple[set[str], set[str]]:
+    """An entry's run spec is a kernel spec: the spec loader's key lists are the one place of truth."""
+    from ascendc_lsp.toolchain import spec as spec_format
+
+    return set(spec_format.TOP_KEYS), set(spec_format.TENSOR_KEYS)
 
 
 # --------------------------------------------------------------------------------------------- model
@@ -76,11 +85,45 @@ class ValidationError:
         return {"file": self.file, "field": self.field, "message": self.message}
 
 
+class _LazyPatterns(tuple):  # type: ignore[type-arg,unused-ignore]
+    """The compiled message templates of an unpickled entry, compiled when first iterated or indexed."""
+
+    _messages: tuple[str, ...]
+    _compiled: tuple[re.Pattern[str], ...] | None
+
+    def __new__(cls, messages: tuple[str, ...]) -> _LazyPatterns:
+        obj = super().__new__(cls, ())
+        obj._messages = messages
+        obj._compiled = None
+        return obj
+
+    def _get(self) -> tuple[re.Pattern[str], ...]:
+        if self._compiled is None:
+            self._compiled = tuple(compile_trigger(m) for m in self._messages)
+        return self._compiled
+
+    def __iter__(self) -> Any:
+        return iter(self._get())
+
+    def __len__(self) -> int:
+        return len(self._messages)
+
+    def __getitem__(self, i: Any) -> Any:
+        return self._get()[i]
+
+    def __bool__(self) -> bool:
+        return bool(self._messages)
+
+    def __reduce__(self) -> Any:
+        return (tuple, (self._get(),))
+
+
 @dataclass(frozen=True)
 class EntryContext:
     """The trigger: where and how the error shows itself."""
 
     messages: tuple[str, ...] = ()
+    examples: tuple[str, ...] = ()  # what messages of this family look like (our own templates, not copies)
     codes: tuple[str, ...] = ()
     apis: tuple[str, ...] = ()
     resources: tuple[str, ...] = ()
@@ -89,8 +132,19 @@ class EntryContext:
     patterns: tuple[re.Pattern[str], ...] = field(default=(), repr=False, compare=False)
 
     def matches(self, text: str) -> list[str]:
-        """The message regexes (as written) that match somewhere in `text`."""
+        """The message regexes (expanded) that match somewhere in `text`."""
         return [p.pattern for p in self.patterns if p.search(text)]
+
+    # Pickled (the compiled-knowledge cache) without the compiled patterns: they are recompiled on first use,
+    # so loading the cache costs no regex compilation until a pattern is needed.
+    def __getstate__(self) -> dict[str, Any]:
+        state = {k: getattr(self, k) for k in self.__dataclass_fields__ if k != "patterns"}
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        for k, v in state.items():
+            object.__setattr__(self, k, v)
+        object.__setattr__(self, "patterns", _LazyPatterns(tuple(state.get("messages", ()))))
 
 
 @dataclass(frozen=True)
@@ -183,8 +237,8 @@ def rules_table(root: Path | None = None) -> dict[str, dict[str, Any]]:
     """rules.yaml as {rule id: rule mapping}; empty when the file is missing or unreadable."""
     path = (root or knowledge_dir()) / "rules.yaml"
     try:
-        data = yaml.load(path.read_text(encoding="utf-8"), Loader=_LOADER)
-    except (OSError, yaml.YAMLError):
+        data = _yaml_load(path.read_text(encoding="utf-8"))
+    except Exception:  # unreadable or not YAML: no rules
         return {}
     rules = data.get("rules", []) if isinstance(data, dict) else []
     return {str(r["id"]): dict(r) for r in rules if isinstance(r, dict) and "id" in r}
@@ -198,8 +252,8 @@ def known_socs(root: Path | None = None) -> tuple[str, ...]:
     for path in sorted(folder.glob("*.yaml")) if folder.is_dir() else []:
         names.append(path.stem)
         try:
-            data = yaml.load(path.read_text(encoding="utf-8"), Loader=_LOADER)
-        except (OSError, UnicodeDecodeError, yaml.YAMLError):
+            data = _yaml_load(path.read_text(encoding="utf-8"))
+        except Exception:  # unreadable or not YAML: the file name still counts
             continue
         if isinstance(data, dict):
             for key in ("name", "soc"):
@@ -305,9 +359,14 @@ class _Checker:
         patterns: list[re.Pattern[str]] = []
         for i, msg in enumerate(messages):
             try:
-                patterns.append(re.compile(msg, re.IGNORECASE))
+                patterns.append(compile_trigger(msg))
             except re.error as exc:
                 self.err(f"context.messages[{i}]", f"regex does not compile: {exc}")
+        examples = self.str_list(ctx, "examples", "context.examples")
+        for i, example in enumerate(examples):
+            if len(example) > MAX_EXAMPLE_CHARS:
+                self.err(f"context.examples[{i}]", f"longer than {MAX_EXAMPLE_CHARS} characters: quote the lines "
+                         "that carry the error")
         codes = self.str_list(ctx, "codes", "context.codes", allow_int=True)
         apis = self.str_list(ctx, "apis", "context.apis")
         for i, api in enumerate(apis):
@@ -338,6 +397,7 @@ class _Checker:
             self.err("context", "needs at least one trigger: messages, query or apis")
         return EntryContext(
             messages=tuple(messages),
+            examples=tuple(examples),
             codes=tuple(codes),
             apis=tuple(apis),
             resources=tuple(resources),
@@ -357,7 +417,8 @@ class _Checker:
         spec = self.mapping(fix, "spec", "fix.spec", required=False)
         if spec is None:
             return None
-        self.unknown_keys(spec, _SPEC_KEYS, "fix.spec")
+        spec_keys, tensor_keys = _spec_keys()
+        self.unknown_keys(spec, spec_keys, "fix.spec")
         self.text(spec, "kernel", "fix.spec.kernel")
         block_dim = spec.get("block_dim", 1)
         if not isinstance(block_dim, int) or isinstance(block_dim, bool) or not 1 <= block_dim <= 65535:
@@ -377,7 +438,7 @@ class _Checker:
                 if not isinstance(tensor, dict):
                     self.err(tw, "must be a mapping with name, shape and dtype")
                     continue
-                self.unknown_keys(tensor, _TENSOR_KEYS, tw)
+                self.unknown_keys(tensor, tensor_keys, tw)
                 self.text(tensor, "name", f"{tw}.name")
                 shape = tensor.get("shape")
                 if not (
@@ -528,8 +589,10 @@ def load_entry_file(path: Path, root: Path | None = None) -> tuple[Entry | None,
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         return None, [ValidationError(name, "(file)", f"not UTF-8 text (byte {exc.start})")]
+    import yaml
+
     try:
-        data = yaml.load(text, Loader=_LOADER)
+        data = _yaml_load(text)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""

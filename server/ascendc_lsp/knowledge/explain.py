@@ -1,7 +1,15 @@
-"""`ascendc-lsp explain [LOGFILE | -] [--format text|json] [--top K] [--source FILE]`.
+"""`ascendc-lsp explain [LOGFILE | -] [--format text|json] [--top K] [--source FILE] [--soc SOC] [--no-run]`.
 
-Reads a compiler or runtime log and prints the matching knowledge entries, best first. JSON:
-`{"matches": [{"id", "category", "title", "score", "fix", ...}], "events": N, "warnings": [...]}`.
+Reads a compiler or runtime log and prints the matching knowledge entries, best first, with how far to trust
+the first: when no specific message pattern matched and the evidence is spread over several families, the
+answer says so ("uncertain: the likely families are ...") instead of presenting a near-chance score.
+
+With `--source FILE` the kernel is triaged too (knowledge/triage.py): its static findings and, when a kernel spec
+sits next to it, an emulator run; the finding that explains the log becomes the diagnosis and its entries lead.
+
+JSON: `{"matches": [{"id", "category", "title", "score", "fix", ...}], "confidence": "high|medium|low",
+"uncertain": bool, "message": str, "families": [{"category", "share"}], "cues": [...], "events": N,
+"warnings": [...], "triage": {...} (with --source)}`.
 
 Exit codes: 0 matches printed; 1 nothing matched; 2 bad usage or unreadable/binary/empty input (one line on
 stderr saying which).
@@ -88,27 +96,67 @@ def count_events(log_text: str) -> int:
         return 0
 
 
-def explain_log(log_text: str, code: str = "", top: int = 3, retriever: Any = None) -> dict[str, Any]:
-    """The explain JSON for a log text (and optional code context)."""
+def explain_log(
+    log_text: str,
+    code: str = "",
+    top: int = 3,
+    retriever: Any = None,
+    *,
+    source_path: str = "",
+    source_text: str = "",
+    soc: str = "Ascend910B",
+    run: bool = True,
+    events: bool = True,
+) -> dict[str, Any]:
+    """The explain JSON for a log text (and optional code context, or a whole kernel source to triage)."""
     from ascendc_lsp.knowledge.retrieval import Retriever
 
     r = retriever or Retriever.default()
-    matches = r.search(log_text, code, top=top)
-    return {
-        "matches": [m.to_json() for m in matches],
-        "events": count_events(log_text),
+    answer = r.answer(log_text, code, top=top)
+    result: dict[str, Any] = {}
+    if source_text:
+        from ascendc_lsp.knowledge.triage import apply_triage, triage
+
+        report = triage(log_text, source_path, source_text, dict(answer.families), soc=soc, run=run)
+        answer = apply_triage(answer, report, r)
+        result["triage"] = report.to_json()
+    result.update({
+        "matches": [m.to_json() for m in answer.matches],
+        "confidence": answer.confidence,
+        "uncertain": answer.uncertain,
+        "message": answer.message(),
+        "families": [{"category": c, "share": round(s, 4)} for c, s in answer.families[:5]],
+        "cues": list(answer.cues),
         "warnings": list(r.warnings),
-    }
+    })  # fmt: skip
+    if events:
+        result["events"] = count_events(log_text)
+    return result
 
 
 def print_text(result: dict[str, Any], out: Any) -> None:
     matches = result.get("matches", [])
+    tri = result.get("triage") or {}
+    diag = tri.get("diagnosis")
+    if diag:
+        origin = "emulator run" if diag.get("kind") == "emulator" else "static check"
+        code = f"{diag.get('code')}, " if diag.get("code") else ""
+        out.write(f"diagnosis ({Path(tri.get('source') or '').name}): {diag['headline']} [{code}{origin}]\n")
+    for note in tri.get("notes", []):
+        out.write(f"note: {note}\n")
     if not matches:
         out.write("no knowledge entry matches this log\n")
+    elif result.get("uncertain") and not diag:
+        out.write(f"{result.get('message')}\n")
     for rank, m in enumerate(matches, 1):
         out.write(f"{rank}. [{m['category']}] {m['title']}\n")
-        out.write(f"   id {m['id']}, score {m['score']:.3f} (syntactic {m['syntactic']:.2f}, "
-                  f"semantic {m['semantic']:.2f}{', message pattern matched' if m.get('evidence') else ''})\n")  # fmt: skip
+        why_score = [f"syntactic {m['syntactic']:.2f}", f"semantic {m['semantic']:.2f}"]
+        if m.get("example"):
+            why_score.append(f"example {m['example']:.2f}")
+        if m.get("evidence"):
+            why_score.append(f"message pattern matched (specificity {m.get('pattern', 0):.2f})")
+        low = " (low confidence)" if rank == 1 and result.get("uncertain") and not diag else ""
+        out.write(f"   id {m['id']}, score {m['score']:.3f}{low} ({', '.join(why_score)})\n")
         out.write(f"   fix: {m['fix']}\n")
         why = " ".join(str(m.get("rationale", "")).split())
         if why:
@@ -124,21 +172,29 @@ def command(args: argparse.Namespace) -> int:
     if top < 1:
         print(f"ascendc-lsp explain: --top must be >= 1, got {top}", file=sys.stderr)
         return EXIT_USAGE
+    source = getattr(args, "source", None)
     try:
         text, _name = read_input(getattr(args, "log", "-") or "-")
-        code = ""
-        source = getattr(args, "source", None)
+        source_text = ""
         if source:
+            p = Path(source)
+            if p.is_dir():
+                raise InputError(f"--source: {source} is a folder, not a kernel source file")
             try:
-                source_text = Path(source).read_text(encoding="utf-8", errors="replace")
+                source_text = decode_log(p.read_bytes()[:MAX_LOG_BYTES], f"--source {source}")
             except OSError as exc:
                 raise InputError(f"--source: cannot read {source}: {exc.strerror or exc}") from None
-            code = code_context(text, source_text, source)
     except InputError as exc:
         print(f"ascendc-lsp explain: {exc}", file=sys.stderr)
         return EXIT_USAGE
-    result = explain_log(text, code, top)
-    if getattr(args, "format", "text") == "json":
+    fmt = getattr(args, "format", "text")
+    code = code_context(text, source_text, str(source or "")) if source_text else ""
+    result = explain_log(
+        text, code, top, source_path=str(source or ""), source_text=source_text,
+        soc=str(getattr(args, "soc", None) or "Ascend910B"), run=not getattr(args, "no_run", False),
+        events=fmt == "json",
+    )  # fmt: skip
+    if fmt == "json":
         json.dump(result, sys.stdout, indent=2, ensure_ascii=False)
         sys.stdout.write("\n")
     else:

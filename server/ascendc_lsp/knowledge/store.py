@@ -40,6 +40,7 @@ from typing import Any, Protocol
 
 from ascendc_lsp.knowledge.embedding import TAG_MARKER, HashingEmbedder, ResourceEmbedder, build_idf
 from ascendc_lsp.knowledge.entries import Entry
+from ascendc_lsp.knowledge.triggers import template_words
 
 log = logging.getLogger(__name__)
 
@@ -126,14 +127,9 @@ def atomic_write(path: Path, text: str) -> None:
 
 # ------------------------------------------------------------------------------------------- documents
 
-_REGEX_SYNTAX = re.compile(r"\\[dswbDSWBAZz]|\[[^\]]*\]|\(\?[:=!<]+|[\\^$*+?{}()|]|\.\*|\.\+")
-
-
 def regex_words(pattern: str) -> str:
-    """The readable words of a message regex (`no matching function for call to ['‘’](Add|Sub)` -> words)."""
-    text = re.sub(r"\{\d*,?\d*\}", " ", pattern)
-    text = _REGEX_SYNTAX.sub(" ", text)
-    return re.sub(r"\s+", " ", text).strip()
+    """The readable words of a message template (`no matching function for call to {q}(Add|Sub)` -> words)."""
+    return template_words(pattern)
 
 
 def changed_lines(before: str, after: str) -> list[str]:
@@ -154,6 +150,7 @@ def syntactic_document(entry: Entry) -> str:
     ctx = entry.context
     parts = [entry.title]
     parts += [regex_words(m) for m in ctx.messages]
+    parts += list(ctx.examples)
     parts += list(ctx.codes)
     parts += [" ".join(ctx.apis)] * 2
     parts += list(ctx.rules)
@@ -187,21 +184,42 @@ _SHIPPED: dict[str, tuple[list[Entry], list[Any]]] = {}
 
 def shipped_entries() -> tuple[list[Entry], list[Any]]:
     """The shipped entries and their validation errors, loaded once per process (YAML parsing takes a second)."""
+    from ascendc_lsp.knowledge.compiled import cached, files_key
     from ascendc_lsp.knowledge.entries import default_entry_dir, load_entries
 
-    key = str(default_entry_dir())
+    folder = default_entry_dir()
+    key = str(folder)
     if key not in _SHIPPED:
-        _SHIPPED[key] = load_entries([default_entry_dir()])
+        _SHIPPED[key] = cached("entries-shipped", files_key([folder]), lambda: load_entries([folder]),
+                               lambda v: isinstance(v, tuple) and len(v) == 2)  # fmt: skip
     entries, errors = _SHIPPED[key]
     return list(entries), list(errors)
 
 
 @cache
+def _shipped_idf_and_digest() -> tuple[dict[str, float], str]:
+    from ascendc_lsp.knowledge.compiled import cached, files_key
+    from ascendc_lsp.knowledge.embedding import idf_digest_of
+    from ascendc_lsp.knowledge.entries import default_entry_dir
+
+    def build() -> tuple[dict[str, float], str]:
+        entries, _ = shipped_entries()
+        idf = build_idf(syntactic_document(e) for e in entries)
+        return idf, idf_digest_of(idf)
+
+    return cached("idf-shipped", files_key([default_entry_dir()]), build,
+                  lambda v: isinstance(v, tuple) and len(v) == 2)  # fmt: skip
+
+
 def shipped_idf() -> dict[str, float]:
     """IDF of the syntactic features over the shipped entries (a fixed vocabulary weighting; part of the
     embedding signature, so a change of the shipped entries re-embeds the index)."""
-    entries, _ = shipped_entries()
-    return build_idf(syntactic_document(e) for e in entries)
+    return _shipped_idf_and_digest()[0]
+
+
+def shipped_hashing_embedder() -> HashingEmbedder:
+    idf, digest = _shipped_idf_and_digest()
+    return HashingEmbedder(idf=idf, idf_digest=digest)
 
 
 # ------------------------------------------------------------------------------------------ vector index
@@ -464,7 +482,7 @@ class KnowledgeStore:
         self.root = root or cache_dir()
         self.chroma_path = self.root / "chroma"
         self.lock_path = self.root / "store.lock"
-        self.syntactic = HashingEmbedder(idf=shipped_idf())
+        self.syntactic = shipped_hashing_embedder()
         self.semantic = ResourceEmbedder()
         self._client: Any = None
         self._generation = ""

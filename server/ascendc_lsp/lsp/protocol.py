@@ -99,7 +99,9 @@ class ExplainLogParams:
 
     log: str | None = None
     path: str | None = None
-    source: str | None = None
+    source: str | None = None  # a kernel file to triage the log with
+    uri: str | None = None  # the open kernel document to triage with (its current text); wins over `source`
+    run: bool = True  # triage may run the kernel on the emulator when a spec sits next to it
 
 
 @attrs.define
@@ -107,6 +109,11 @@ class ExplainLogResult:
     matches: list[dict[str, Any]]  # knowledge entries, best first, as `ascendc-lsp explain --format json`
     events: int = 0  # error and warning events the log parser found
     warnings: list[str] = attrs.Factory(list)
+    confidence: float | None = None
+    uncertain: bool = False
+    message: str = ""  # one line: the answer, or why it is uncertain
+    families: list[dict[str, Any]] = attrs.Factory(list)  # {category, share}, the likeliest first
+    triage: dict[str, Any] | None = None  # with a kernel: its static findings and run joined to the answer
 
 
 @attrs.define

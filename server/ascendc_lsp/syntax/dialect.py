@@ -52,6 +52,12 @@ GAP_FLAGS = (
     "operator_template_arguments",
     "declaration_head_macros",
     "split_preprocessor_conditionals",
+    "multiple_using_declarators",
+    "string_literal_macros",
+    "operator_call_syntax",
+    "unnamed_pointer_template_defaults",
+    "macro_lines_in_errors",
+    "comments_in_macro_bodies",
 )
 
 
@@ -65,6 +71,7 @@ class Dialect:
     statement_macros: tuple[str, ...] = ()
     class_macros: tuple[tuple[str, str], ...] = ()
     cpp_gaps: frozenset[str] = frozenset(GAP_FLAGS)
+    empty_macros: tuple[str, ...] = ()
 
     def compile(self) -> DialectRewriter:
         return DialectRewriter(self)
@@ -127,6 +134,7 @@ def load_dialect(path: Path | None = None) -> Dialect:
         statement_macros=_names(raw, "statement_macros", path),
         class_macros=_pairs(raw, "class_macros", path),
         cpp_gaps=_gaps(raw, path),
+        empty_macros=_names(raw, "empty_macros", path),
     )
 
 
@@ -201,7 +209,11 @@ _NOT_CODE = re.compile(
 )
 _COMMENT_OR_STRING = re.compile(rb"(//[^\n]*|/\*.*?\*/|\"(?:\\.|[^\"\\\n])*\")|<<<([^;{}]*?)>>>", re.S)
 _DEFINE_LINE = re.compile(rb"[ \t]*#[ \t]*define[ \t]+\w+\([^()\n]*$")
-_TYPE_KEYWORDS = rb"float|double|int|char|short|long|unsigned|signed|bool|void"
+# Type names the grammar knows as primitive types: an expression (a macro argument) may not be one.
+_TYPE_KEYWORDS = (
+    rb"float|double|int|char|short|long|unsigned|signed|bool|void|u?int(?:8|16|32|64)_t|s?size_t|u?intptr_t"
+    rb"|char(?:8|16|32)_t"
+)
 
 
 class DialectRewriter:
@@ -244,6 +256,17 @@ class DialectRewriter:
         self._variadic = "gnu_named_variadic_macros" in gaps
         self._type_arguments = "type_keywords_as_macro_arguments" in gaps
         self._macros_in_file = "statement_macros_defined_in_file" in gaps
+        self._using_lists = "multiple_using_declarators" in gaps
+        self._string_macros = "string_literal_macros" in gaps
+        self._operator_calls = "operator_call_syntax" in gaps
+        self._pointer_defaults = "unnamed_pointer_template_defaults" in gaps
+        self.repairs_macro_lines = "macro_lines_in_errors" in gaps
+        self._macro_comments = "comments_in_macro_bodies" in gaps
+        self._empty_macros = tuple(n.encode() for n in dialect.empty_macros)
+        self._empty_macro_re = None
+        if dialect.empty_macros:
+            names = b"|".join(re.escape(n) for n in self._empty_macros)
+            self._empty_macro_re = re.compile(rb"(?:" + names + rb")[ \t]*\(")
         self._statement_macros = tuple(n.encode() for n in dialect.statement_macros)
         self._class_macros = tuple(
             (
@@ -263,6 +286,8 @@ class DialectRewriter:
         out = data
         if b"#" in out:
             out = self._conditionals.rewrite(out)
+            if self._macro_comments and b"/*" in out and (b"\\\n" in out or b"\\\r\n" in out):
+                out = _blank_directive_comments(out)
         for prefix, pattern in self._qualifier_res:
             if prefix in out:
                 out = pattern.sub(self._blank_qualifier, out)
@@ -288,7 +313,17 @@ class DialectRewriter:
         if self._variadic and (b"...)" in out or b"... )" in out):
             out = self._unname_variadics(out)
         if self._type_arguments:
-            out = _MACRO_CALL_STATEMENT.sub(self._underscore_type_keywords, b"\n" + out)[1:]
+            out = _TYPE_ARGUMENT_IN_CALL.sub(self._underscore_type_argument, out)
+        if self._using_lists and b"using" in out:
+            out = _USING_LIST.sub(lambda m: _blank_group_1(m) if _starts_word(m.string, m.start()) else m.group(0), out)
+        if self._string_macros and b'"' in out:
+            out = _blank_string_macros(out)
+        if self._operator_calls and b"operator" in out:
+            out = _OPERATOR_CALL.sub(_blank_match, out)
+        if self._pointer_defaults and b"* " in out:
+            out = _POINTER_DEFAULT.sub(lambda m: b"*_" + m.group(0)[2:], out)
+        if self._empty_macro_re is not None and any(n in out for n in self._empty_macros):
+            out = self._blank_empty_macros(out)
         for begin, opening, closing in self._class_macros:
             if begin in out:
                 out = opening.sub(self._open_class, out)
@@ -395,13 +430,37 @@ class DialectRewriter:
         return _apply(data, edits)
 
     @staticmethod
-    def _underscore_type_keywords(match: re.Match[bytes]) -> bytes:
-        # `GENERAL_OP_IMPL(KernelAdd, float);`: a type keyword passed to an all-caps macro in a statement
-        # of its own; the grammar wants an expression there, so the keyword's first letter becomes `_`.
-        args = match.group(2)
-        if not _TYPE_ARGUMENT.search(args):
+    def _underscore_type_argument(match: re.Match[bytes]) -> bytes:
+        # `GENERAL_OP_IMPL(KernelAdd, float);`, `ALIGN_UP(n, uint8_t)`: a type keyword as a whole argument of
+        # an all-caps macro call; the grammar wants an expression there, so its first letter becomes `_`.
+        data, start = match.string, match.start(1)
+        opening = _unclosed_paren_on_line(data, start)
+        if opening is None or _on_directive_line(data, start):
             return match.group(0)
-        return match.group(1) + _TYPE_ARGUMENT.sub(lambda m: b"_" + m.group(0)[1:], args)
+        name = _MACRO_NAME_BEFORE.search(data, max(0, opening - 64), opening)
+        if name is None or not _starts_word(data, name.start()):
+            return match.group(0)
+        keyword = match.group(1)
+        return match.group(0)[: start - match.start()] + b"_" + keyword[1:] + match.group(0)[match.end(1) - match.start():]
+
+    def _blank_empty_macros(self, data: bytes) -> bytes:
+        """`ASSERT(cond && "msg")` (a macro that expands to nothing in kernel builds) is blanked, its
+        arguments with it; a `;` after it stays. Written without `;` or glued to an expression
+        (`x = n ASSERT(n != 0);`), it would otherwise break the statement around it."""
+        assert self._empty_macro_re is not None
+        edits: list[tuple[int, bytes]] = []
+        code: _CodeView | None = None
+        for m in self._empty_macro_re.finditer(data):
+            if not _starts_word(data, m.start()) or data[m.start() - 1 : m.start()] in (b".", b">"):
+                continue  # `x.ASSERT(`, `p->ASSERT(`: a member, not the macro
+            code = code or _CodeView(data)
+            if code.masked[m.start()] != data[m.start()]:
+                continue  # in a comment, a literal or a directive
+            end = _closing_paren(data, m.end() - 1)
+            if end is None:
+                continue
+            edits.append((m.start(), blank(data[m.start() : end + 1])))
+        return _apply(data, edits)
 
     @staticmethod
     def _open_class(match: re.Match[bytes]) -> bytes:
@@ -437,18 +496,116 @@ _BRACE_DEFAULT = re.compile(rb"=\s*\{\s*\}(?=\s*[,)])")
 _OPERATOR_TEMPLATE_ARGUMENTS = re.compile(
     rb"operator[ \t]*(?:\(\)|\[\]|[-+*/%^&|~!=<>]{1,3})[ \t]*(<[^<>;{}()\n]*(?:<[^<>;{}()\n]*>[^<>;{}()\n]*)*>)(?=\s*\()"
 )
+# `using A::f, A::g;` (C++17): the grammar takes one name per using-declaration; the list after the
+# first name is blanked.
+_USING_LIST = re.compile(rb"using[ \t]+(?!namespace\b)[\w:]+[ \t]*(,[^;\n=]*)(?=;)")
+# Comments and character literals (skipped whole), or a string literal with an identifier right after
+# it (`"x" MACRO,`).
+_STRING_NEIGHBOURS = re.compile(
+    rb"//[^\n]*|/\*.*?\*/|'(?:\\.|[^'\\\n])*'"
+    rb"|\"(?:\\.|[^\"\\\n])*\"(?:[ \t]+(?P<after>[A-Za-z_]\w*)(?=[ \t]*(?:[,);\"}]|\r?\n)))?",
+    re.S,
+)
+# An all-caps identifier right before a string literal, after `(`, `,`, `=`, `{` or a line start.
+_MACRO_BEFORE_STRING = re.compile(rb"(?:^|[(,={\s])([A-Z][A-Z0-9_]+)[ \t]+\Z")
+_TYPE_KEYWORD = re.compile(_TYPE_KEYWORDS)
+# Keywords that may stand next to a string literal.
+_NOT_MACROS = frozenset({b"extern", b"operator", b"return", b"case", b"asm", b"__asm__", b"static_assert"})
+# `obj.template operator()<AIC>(p)` and `obj.operator()(p)`: an explicit call of a call operator, which
+# the grammar cannot parse (likewise `.operator[](i)`); `.operator()` and its template arguments are blanked,
+# leaving `obj (p)`.
+_OPERATOR_CALL = re.compile(
+    rb"(?:\.|->)[ \t]*(?:template[ \t]+)?operator[ \t]*(?:\([ \t]*\)|\[[ \t]*\])[ \t]*"
+    rb"(?:<[^<>;{}()\n]*(?:<[^<>;{}()\n]*>[^<>;{}()\n]*)*>)?(?=[ \t]*\()"
+)
+# `typename enable_if<...>::type* = nullptr>`: an unnamed pointer parameter with a default; the grammar
+# wants a name, so the space after `*` becomes `_`.
+_POINTER_DEFAULT = re.compile(rb"\*[ \t]+=(?=[ \t]*(?:nullptr|0|NULL)[ \t]*[,>)])")
+# A whole argument that is a type keyword: `(float)`, `, uint8_t,` (checked to be a macro's in the callback).
+_TYPE_ARGUMENT_IN_CALL = re.compile(rb"[(,][ \t]*(" + _TYPE_KEYWORDS + rb")[ \t]*(?=[,)])")
+_MACRO_NAME_BEFORE = re.compile(rb"[A-Z][A-Z0-9_]*[A-Z0-9][ \t]*\Z")
+
+
+# Line comments and literals (skipped whole), or a block comment (group 1).
+_BLOCK_COMMENT = re.compile(rb"//[^\n]*|\"(?:\\.|[^\"\\\n])*\"|'(?:\\.|[^'\\\n])*'|(/\*.*?\*/)", re.S)
+
+
+def _blank_directive_comments(data: bytes) -> bytes:
+    """`/* note */ \\` inside a multi-line `#define`: tree-sitter-cpp ends the macro body at a block
+    comment, so the rest of the body is parsed as code; comments in directives are blanked."""
+    edits: list[tuple[int, bytes]] = []
+    for m in _BLOCK_COMMENT.finditer(data):
+        if m.group(1) is not None and _in_directive(data, m.start()):
+            edits.append((m.start(), blank(m.group(1))))
+    return _apply(data, edits)
+
+
+def _blank_string_macros(data: bytes) -> bytes:
+    """`"--npu-arch=" NPU_ARCH` and `(PREFIX "name"`: string literal concatenation with a macro. The
+    grammar has no such token sequence, so the macro name is blanked (the literal stays)."""
+    edits: list[tuple[int, bytes]] = []
+    for m in _STRING_NEIGHBOURS.finditer(data):
+        if not m.group(0).startswith(b'"') or _on_directive_line(data, m.start()):
+            continue
+        if data[max(0, m.start() - 12) : m.start()].rstrip().endswith(b"extern"):
+            continue  # `extern "C" void`: a linkage specification
+        after = m.group("after")
+        if after is not None and after not in _NOT_MACROS and not _TYPE_KEYWORD.fullmatch(after):
+            edits.append((m.start("after"), b" " * len(after)))
+        before = _MACRO_BEFORE_STRING.search(data, max(0, m.start() - 80), m.start())
+        if before is not None and before.group(1) not in _NOT_MACROS:
+            edits.append((before.start(1), b" " * len(before.group(1))))
+    return _apply(data, edits)
+
+
+def _unclosed_paren_on_line(data: bytes, pos: int) -> int | None:
+    """The offset of the innermost `(` before `pos` on its line that is still open at `pos`."""
+    depth = 0
+    i = pos - 1
+    while i >= 0 and data[i] != 10:
+        c = data[i]
+        if c == 41:  # )
+            depth += 1
+        elif c == 40:  # (
+            if depth == 0:
+                return i
+            depth -= 1
+        i -= 1
+    return None
+
+
+def _closing_paren(data: bytes, opening: int, limit: int = 4096) -> int | None:
+    """The `)` matching the `(` at `opening` (string and character literals skipped), or None."""
+    depth = 0
+    i = opening
+    end = min(len(data), opening + limit)
+    while i < end:
+        c = data[i]
+        if c == 40:
+            depth += 1
+        elif c == 41:
+            depth -= 1
+            if depth == 0:
+                return i
+        elif c in (34, 39):  # a literal: skip to its closing quote
+            j = i + 1
+            while j < end and data[j] != c and data[j] != 10:
+                j += 2 if data[j] == 92 else 1
+            i = j
+        i += 1
+    return None
+
+
 # A line holding only an all-caps macro name right before a declaration (`class`, `struct`,
 # `template`, `inline`, ...): a macro that expands to a template head or attributes
 # (`TEMPLATE_DECL\nclass Kernel {`), defined in another header. An identifier alone there is never valid C++, so blanking it hides no error a compiler
 # would not also report as an unknown name.
 _HEAD_MACRO_LINE = re.compile(
-    rb"\n[ \t]*([A-Z][A-Z0-9_]{3,})[ \t]*(?=\r?\n[ \t]*(?:class|struct|union|template|inline|static|constexpr|void)\b)"
+    rb"\n[ \t]*([A-Z][A-Z0-9_]{3,})[ \t]*(?=(?:\r?\n[ \t]*)+(?:class|struct|union|template|inline|static|constexpr|void)\b)"
 )
 _ELLIPSIS_CLOSE = re.compile(rb"\.\.\.(?=[ \t]*\))")
 # A line that is an all-caps macro call statement, `NAME(args);` (anchored on the line break before it,
 # a literal, so lines are skipped at C speed), and a type keyword as a whole argument in it.
-_MACRO_CALL_STATEMENT = re.compile(rb"(\n[ \t]*[A-Z][A-Z0-9_]*[A-Z0-9][ \t]*\()([^;\n]*)(?=\)[ \t]*;)")
-_TYPE_ARGUMENT = re.compile(rb"(?<![\w.:])(?:" + _TYPE_KEYWORDS + rb")(?=[ \t]*(?:[,)]|$))")
 
 
 # -- macros defined in the buffer ------------------------------------------------------------------
@@ -714,6 +871,39 @@ def _depth(brackets: bytes, pair: bytes) -> tuple[int, int]:
     return len(brackets) - 2 * closes, -closes
 
 
+# -- repair after a parse with errors -------------------------------------------------------------------
+
+# An all-caps macro invocation at the start of a line: `  NAME(` (the arguments are matched in code).
+_MACRO_LINE_START = re.compile(rb"^[ \t]*([A-Z][A-Z0-9_]*[A-Z0-9])[ \t]*\(", re.M)
+_MACRO_LINE_END = re.compile(rb"[ \t]*;?[ \t]*(?://[^\n]*|/\*[^\n]*?\*/)?[ \t]*(?:\r?\n|\Z)")
+
+
+def blank_macro_lines(parsed: bytes, error_ranges: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Spans of `parsed` to blank so that unknown declaration macros stop breaking the parse.
+
+    A candidate is an all-caps macro invocation alone on its line(s), `NAME(args)` with an optional `;`
+    (kept), that overlaps one of `error_ranges` (ERROR/MISSING nodes of the first parse). Such a line is
+    a macro from another header that expands to declarations (`DEFINE_FIELD(TQue, q, TPosition::A2, 2);`
+    in a class body) or is written without its `;` at namespace scope: a compiler, which expands it, sees
+    no error there. Called only when the first parse has errors, so clean files pay nothing.
+    """
+    spans: list[tuple[int, int]] = []
+    seen = -1
+    for start, end in sorted(error_ranges):
+        line_start = parsed.rfind(b"\n", 0, start) + 1
+        for m in _MACRO_LINE_START.finditer(parsed, max(line_start, seen + 1), end + 1):
+            closing = _closing_paren(parsed, m.end() - 1)
+            if closing is None or _on_directive_line(parsed, m.start(1)):
+                continue
+            if _MACRO_LINE_END.match(parsed, closing + 1) is None:
+                continue  # more code follows on the line: not a lone invocation
+            if closing + 1 < start:
+                continue
+            spans.append((m.start(1), closing + 1))
+            seen = closing
+    return spans
+
+
 @cache
 def default_rewriter() -> DialectRewriter:
     return load_dialect().compile()
@@ -730,6 +920,7 @@ __all__: list[str] = [
     "DialectError",
     "DialectRewriter",
     "blank",
+    "blank_macro_lines",
     "default_rewriter",
     "load_dialect",
     "rewrite",

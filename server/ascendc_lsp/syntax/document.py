@@ -15,7 +15,7 @@ from functools import cache
 import tree_sitter
 import tree_sitter_cpp
 
-from ascendc_lsp.syntax.dialect import rewrite
+from ascendc_lsp.syntax.dialect import blank, blank_macro_lines, default_rewriter, rewrite
 from ascendc_lsp.syntax.positions import LineIndex, Position, Span
 
 
@@ -103,6 +103,9 @@ class SourceDocument:
         self.lines = LineIndex(self.data)
         self.parsed = rewrite(self.data)
         self.tree = self._parse(previous)
+        rounds = 3 if default_rewriter().repairs_macro_lines else 0
+        while rounds and self.tree.root_node.has_error and self._repair():
+            rounds -= 1
 
     def _parse(self, previous: SourceDocument | None) -> tree_sitter.Tree:
         parser = _parser()
@@ -124,6 +127,35 @@ class SourceDocument:
             new_end_point=_point(self.lines, new_end),
         )
         return parser.parse(new, tree)
+
+    def _repair(self) -> bool:
+        """Blank lone macro invocations inside ERROR nodes and parse again (dialect `macro_lines_in_errors`);
+        False when there was nothing to blank."""
+        ranges = []
+        for node in iter_error_nodes(self.tree.root_node):
+            ranges.append((node.start_byte, node.end_byte))
+            if len(ranges) >= 200:
+                break
+        # Only at namespace or class scope: in a function body a macro line without `;` is a real error.
+        root = self.tree.root_node
+        spans = [
+            (start, end) for start, end in blank_macro_lines(self.parsed, ranges)
+            if not _in_block(root.descendant_for_byte_range(start, start))
+        ]
+        if not spans:
+            return False
+        out = bytearray(self.parsed)
+        for start, end in spans:
+            out[start:end] = blank(self.parsed[start:end])
+        repaired = bytes(out)
+        first, last = spans[0][0], max(end for _, end in spans)
+        tree = self.tree.copy()
+        point = _point(self.lines, first), _point(self.lines, last)
+        tree.edit(start_byte=first, old_end_byte=last, new_end_byte=last,
+                  start_point=point[0], old_end_point=point[1], new_end_point=point[1])
+        self.parsed = repaired
+        self.tree = _parser().parse(repaired, tree)
+        return True
 
     # -- editing -------------------------------------------------------------------------------
 
@@ -183,6 +215,14 @@ class SourceDocument:
             if len(found) >= limit:
                 break
         return found
+
+
+def _in_block(node: tree_sitter.Node | None) -> bool:
+    while node is not None:
+        if node.type == "compound_statement":
+            return True
+        node = node.parent
+    return False
 
 
 def iter_error_nodes(root: tree_sitter.Node) -> Iterator[tree_sitter.Node]:

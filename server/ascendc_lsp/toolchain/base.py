@@ -85,6 +85,7 @@ class Estimate:
     ratios: dict[str, float] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
     provenance: str = "model:default"
+    events: int = 0  # traced events the model scheduled
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -102,6 +103,7 @@ class Estimate:
             "ratios": {k: round(v, 4) for k, v in self.ratios.items()},
             "notes": list(self.notes),
             "provenance": self.provenance,
+            "events": self.events,
         }
 
 

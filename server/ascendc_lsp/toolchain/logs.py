@@ -1470,3 +1470,9 @@ def summarize(events: Sequence[LogEvent]) -> dict[str, Any]:
         kinds[ev.kind] = kinds.get(ev.kind, 0) + 1
         sev[ev.severity] = sev.get(ev.severity, 0) + 1
     return {"events": len(events), "kinds": kinds, "severities": sev}
+
+
+# Cues (which tool printed a log, which side of an operator project failed) live in a small module of their own
+# so that retrieval can read them without importing the parsers above.
+from ascendc_lsp.toolchain.log_cues import CUE_PATTERNS as CUE_PATTERNS  # noqa: E402
+from ascendc_lsp.toolchain.log_cues import log_cues as log_cues  # noqa: E402

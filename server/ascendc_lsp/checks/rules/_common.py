@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import cache
@@ -306,7 +307,19 @@ def visible_decl(context: CheckContext, name: str, at_byte: int, members_only: b
         # A name declared in many scopes (a local repeated in every function): only declarations in the
         # scopes enclosing `at_byte` can be visible, so look those up instead of scanning them all.
         by_scope = _decls_by_scope(context).get(name, {})
-        decls = [d for scope in _enclosing_scopes(context, at_byte) for d in by_scope.get(scope, ())]
+        decls = []
+        for scope in _enclosing_scopes(context, at_byte):
+            in_scope = by_scope.get(scope, ())
+            if len(in_scope) > 8:
+                # Many declarations of one scope (a file of repeated copies): within a scope the loop below
+                # keeps the last one that may be seen from at_byte, so only those two candidates matter.
+                member = next((d for d in reversed(in_scope) if d.class_scope), None)
+                i = bisect_right(in_scope, at_byte, key=lambda d: d.start_byte)
+                before = next((d for d in reversed(in_scope[max(0, i - 64):i]) if not d.class_scope), None)
+                if before is None and i > 64:
+                    before = next((d for d in reversed(in_scope[:i]) if not d.class_scope), None)
+                in_scope = [d for d in (member, before) if d is not None]
+            decls.extend(in_scope)
     best: ScalarDecl | None = None
     for decl in decls:
         if members_only and not decl.class_scope:
@@ -330,6 +343,9 @@ def _decls_by_scope(context: CheckContext) -> dict[str, dict[tuple[int, int], li
     for name, decls in scalar_decls(context).items():
         for decl in decls:
             index.setdefault(name, {}).setdefault((decl.scope_start, decl.scope_end), []).append(decl)
+    for scopes in index.values():
+        for in_scope in scopes.values():
+            in_scope.sort(key=lambda d: d.start_byte)  # visible_decl bisects them
     context.__dict__["_decls_by_scope"] = index
     return index
 

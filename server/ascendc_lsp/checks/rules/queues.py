@@ -1,8 +1,10 @@
-"""Queue lifecycles: AllocTensor/EnQue/DeQue/FreeTensor pairing, types, use after free, live tensors, depth.
+"""Queue lifecycles: AllocTensor/EnQue/DeQue/FreeTensor as a protocol, types, use after free, live tensors, depth.
 
 A queue's life spans its class: AllocTensor + EnQue in CopyIn and DeQue + FreeTensor in Compute is the normal
-pattern, so pairing (ASC009, ASC010) is counted per queue over all the class's methods, while the path rules
-(ASC008, ASC011, ASC012) look inside one function at a time.
+pattern, so ASC008 (a tensor never given back) and ASC009 (DeQue with nothing enqueued, a tensor given back
+that the queue never handed out, one never dequeued) come from interpreting the class's methods in the order
+its roots call them (rules/_lifecycle.py); ASC010 compares types per queue, and ASC011/ASC012 look inside one
+function at a time.
 """
 
 from __future__ import annotations
@@ -17,9 +19,7 @@ from ascendc_lsp.checks.base import CheckContext, Finding, Fix, Related, rule
 from ascendc_lsp.checks.fixes import fix, insert_line_after
 from ascendc_lsp.checks.limits import limits_for
 from ascendc_lsp.checks.rules._common import (
-    DATA_MOVES,
     KNOWN_DTYPES,
-    VECTOR_OPS,
     calls_by_function,
     fmt,
     in_constexpr_branch,
@@ -30,15 +30,11 @@ from ascendc_lsp.checks.rules._common import (
     strip_this,
     tensor_of,
 )
-from ascendc_lsp.checks.rules._flow import COVERED, RETURNED, covers
-from ascendc_lsp.syntax.model import ApiCall, BufferDecl, DocumentModel, Function
+from ascendc_lsp.checks.rules._lifecycle import Problem, Site, analyse
+from ascendc_lsp.syntax.model import ApiCall, BufferDecl, DocumentModel
+from ascendc_lsp.syntax.positions import Span
 
 _QUEUE_KINDS = frozenset({"TQue", "TQueBind"})
-# Calls that use a tensor without taking it over; any other call it is passed to may give it back.
-_NOT_CONSUMERS = VECTOR_OPS | DATA_MOVES | frozenset({
-    "GetValue", "SetValue", "ReinterpretCast", "GetSize", "SetSize", "PipeBarrier", "SetFlag", "WaitFlag",
-    "DeQue", "AllocTensor", "GetPhyAddr", "Get",
-})
 _LIFECYCLE = frozenset({"AllocTensor", "EnQue", "DeQue", "FreeTensor"})
 
 
@@ -121,217 +117,121 @@ def _escaping_queues(context: CheckContext) -> set[str]:
     return escaped
 
 
-_HEADER_SUFFIXES = (".h", ".hpp", ".hh", ".inc", ".inl")
+# -- ASC008 / ASC009: the protocol over the class (rules/_lifecycle.py) -------------------------------------------
 
 
-def _shared_with_subclasses(context: CheckContext, queue: str) -> bool:
-    """A protected/public queue of a class in a header: subclasses elsewhere may do the other half."""
-    if not context.document.path.endswith(_HEADER_SUFFIXES):
-        return False
-    decl = _queue(context, queue)
-    if decl is None:
-        return False
-    cls = next((c for c in context.model.classes if c.start_byte <= decl.start_byte < c.end_byte), None)
-    if cls is None:
-        return True
-    head = context.document.data[cls.start_byte:decl.start_byte]
-    specifiers = re.findall(rb"\b(public|protected|private)\s*:", head)
-    access = specifiers[-1].decode() if specifiers else ("public" if cls.is_struct else "private")
-    return access != "private"
+def _span(context: CheckContext, site: Site) -> Span:
+    return context.document.lines.span(site.start, site.end)
 
 
-def _is_local(context: CheckContext, var: str, function: Function) -> bool:
-    locals_ = context.__dict__.get("_local_tensors")
-    if not isinstance(locals_, set):
-        locals_ = {(tensor.name, id(tensor.function)) for tensor in context.model.tensors}
-        context.__dict__["_local_tensors"] = locals_
-    return (var, id(function)) in locals_
-
-
-def _body_node(context: CheckContext, function: Function) -> tree_sitter.Node | None:
-    node = node_for(context, function.body_start, function.body_end)
-    while node is not None and node.type != "compound_statement":
+def _statement_end(context: CheckContext, site: Site) -> int:
+    """The end of the statement at `site` (where a give-back line goes)."""
+    node = node_for(context, site.start, site.end)
+    while node is not None and node.parent is not None and node.parent.type not in ("compound_statement",):
         node = node.parent
-    return node
+    return node.end_byte if node is not None else site.end
 
 
-# -- ASC008 --------------------------------------------------------------------------------------------------
+def _give_back_fix(context: CheckContext, problem: Problem, call: str) -> Fix | None:
+    if not re.fullmatch(r"[A-Za-z_]\w*", problem.var or "") or problem.last_use is None:
+        return None
+    end = _statement_end(context, problem.last_use)
+    return fix(f"Add {problem.queue}.{call}({problem.var})",
+               insert_line_after(context.document, end - 1, f"{problem.queue}.{call}({problem.var});"))
+
+
+_REGION_LINES = 12
+
+
+def _give_back_region(context: CheckContext, problem: Problem) -> Span:
+    """Where the missing give-back belongs: anywhere from the tensor's last use to where it is lost. The
+    finding covers that region when it is short; in a long one it points at the first give-back of the same
+    kind that follows the last use (tensors of a stage are usually given back together), else at the last use."""
+    last = problem.last_use
+    lines = context.document.lines
+    if last is None or last.start > problem.site.start:
+        return _span(context, problem.site)
+    if lines.line_of(problem.site.end) - lines.line_of(last.start) <= _REGION_LINES:
+        return lines.span(last.start, problem.site.end)
+    kinds = ("EnQue", "FreeTensor") if problem.state == "allocated" else ("FreeTensor",)
+    function = context.model.function_at(last.start)
+    if function is not None:
+        for call in calls_by_function(context).get(function.start_byte, []):
+            if call.name in kinds and last.end <= call.start_byte <= problem.site.start:
+                return call.span
+    return _span(context, last)
 
 
 @rule("ASC008")
 def alloc_without_free(context: CheckContext) -> Iterator[Finding]:
-    enqueued: dict[tuple[str | None, int], list[int]] = {}
-    for o in _ops(context):
-        if o.call.name == "EnQue":
-            enqueued.setdefault((o.var, id(o.call.function)), []).append(o.call.end_byte)
-    for op in _ops(context):
-        if op.call.name not in ("AllocTensor", "DeQue") or op.var is None or op.node is None:
+    for problem in analyse(context):
+        if problem.kind != "lost":
             continue
-        function = op.call.function
-        if function is None or not _is_local(context, op.var, function):
-            continue
-        var = op.var
-        if op.call.name == "DeQue" and any(
-            end < op.call.start_byte for end in enqueued.get((var, id(function)), ())
-        ):
-            continue  # EnQue/DeQue of a borrowed tensor used as a pipe sync: its owner frees it
-        consumers = [
-            c for c in calls_by_function(context).get(function.start_byte, [])
-            if c.function is function and c.start_byte > op.call.end_byte
-            and (
-                (c.name in ("EnQue", "FreeTensor") and receiver_name(c) == op.queue)
-                or ((c.name in ("EnQue", "FreeTensor") or c.name not in _NOT_CONSUMERS)
-                    and any(strip_this(a.text) == var for a in c.args))
-            )
-        ]
-        ranges = [(c.start_byte, c.end_byte) for c in consumers]
-        escapes = _escapes(context, var, function, op.call.end_byte)
-        body = _body_node(context, function)
-        if body is None:
-            continue
-        result = covers(op.node, body, _consumer(ranges, escapes), _returner(context, var))
-        if result.outcome == COVERED:
-            continue
-        conditional = _conditional(op.node, body)
-        if conditional and (consumers or escapes):
-            continue  # allocated under a condition: the give-back is usually under the same condition
-        source = f"{op.queue}.{op.call.name}"
-        give_back = "EnQue or FreeTensor" if op.call.name == "AllocTensor" else "FreeTensor"
-        related: list[Related] = []
-        fixes: list[Fix | None] = []
-        severity: str | None = None
-        if result.outcome == RETURNED and result.exit_node is not None:
-            line = context.document.lines.line_of(result.exit_node.start_byte) + 1
-            message = (
-                f"{var} from {source} is not given back ({give_back}) on the path that returns at line {line}: "
-                f"the queue's buffer stays taken"
-            )
-            related.append(Related(context.document.span(result.exit_node), "this return leaks the tensor"))
-        elif not consumers and not escapes and op.queue in _orphan_frees(context):
-            continue  # another method frees tensors of this queue it did not get itself: ownership crosses methods
-        elif not consumers and not escapes:
-            repeated = op.call.loop_depth > 0 or function.name in _called_in_loops(context, function.class_name)
-            if repeated:
-                message = (f"{var} from {source} is never given back with {give_back} in {function.name}(), which "
-                           "runs repeatedly: the queue runs out of buffers and AllocTensor/DeQue hangs")
-            else:
-                message = (f"{var} from {source} is never given back with {give_back} in {function.name}(): the "
-                           "kernel ends holding the buffer")
-                severity = "warning"
-            if op.call.name == "DeQue":
-                fixes.append(_free_fix(context, op, function))
+        where = f" in {problem.function}()" if problem.function else ""
+        queue, var = problem.queue, problem.var or "the tensor"
+        hang = problem.repeated and not problem.later_iteration and not problem.partial
+        if problem.state == "allocated":
+            give_back = "EnQue or FreeTensor"
+            head = f"{var} from {queue}.AllocTensor() is neither enqueued nor freed"
         else:
-            message = f"{var} from {source} is not given back ({give_back}) on every path through {function.name}()"
-            severity = "warning"
-        yield context.finding("ASC008", op.call.span, message, related=related, severity=severity,
-                              fixes=[f for f in fixes if f is not None])
-
-
-def _orphan_frees(context: CheckContext) -> set[str]:
-    """Queues with a FreeTensor/EnQue of a tensor that its function did not AllocTensor/DeQue itself."""
-    cached = context.__dict__.get("_orphan_frees")
-    if isinstance(cached, set):
-        return cached
-    ops = _ops(context)
-    got = {(o.queue, o.var, id(o.call.function)) for o in ops if o.call.name in ("AllocTensor", "DeQue")}
-    orphans = {
-        o.queue for o in ops
-        if o.call.name in ("FreeTensor", "EnQue") and (o.queue, o.var, id(o.call.function)) not in got
-    }
-    context.__dict__["_orphan_frees"] = orphans
-    return orphans
-
-
-def _called_in_loops(context: CheckContext, class_name: str | None) -> set[str]:
-    return {
-        c.name for c in context.model.calls
-        if c.loop_depth > 0 and c.function is not None and c.function.class_name == class_name
-        and c.receiver in (None, "this")
-    }
-
-
-def _conditional(node: tree_sitter.Node, body: tree_sitter.Node) -> bool:
-    parent = node.parent
-    while parent is not None and parent.id != body.id:
-        if parent.type in ("if_statement", "conditional_expression", "switch_statement", "case_statement"):
-            return True
-        parent = parent.parent
-    return False
-
-
-def _consumer(ranges: list[tuple[int, int]], escapes: list[int]) -> Callable[[int, int], bool]:
-    def consumes(start: int, end: int) -> bool:
-        return any(start <= s and e <= end for s, e in ranges) or any(start <= p < end for p in escapes)
-
-    return consumes
-
-
-def _returner(context: CheckContext, var: str) -> Callable[[tree_sitter.Node], bool]:
-    pattern = re.compile(rf"\b{re.escape(var)}\b")
-
-    def returns_value(node: tree_sitter.Node) -> bool:
-        return pattern.search(context.document.node_text(node)) is not None
-
-    return returns_value
-
-
-def _escapes(context: CheckContext, var: str, function: Function, after: int) -> list[int]:
-    """Offsets where `var` is stored elsewhere (`member = var;`), which hands its ownership on."""
-    data = context.document.data[after:function.body_end].decode("utf-8", errors="replace")
-    found: list[int] = []
-    for match in re.finditer(rf"=\s*{re.escape(var)}\s*;", data):
-        found.append(after + len(data[: match.start()].encode()))
-    return found
-
-
-def _free_fix(context: CheckContext, op: QueueOp, function: Function) -> Fix | None:
-    """Insert `queue.FreeTensor(var);` after the last statement that uses the tensor."""
-    body = _body_node(context, function)
-    if body is None or op.var is None:
-        return None
-    last_use = op.call.end_byte
-    pattern = re.compile(rf"\b{re.escape(op.var)}\b")
-    text = context.document.data[op.call.end_byte:function.body_end].decode("utf-8", errors="replace")
-    for match in pattern.finditer(text):
-        last_use = op.call.end_byte + len(text[: match.start()].encode())
-    # The statement holding the last use, at the allocation's block level.
-    node = node_for(context, last_use, last_use + 1)
-    anchor_block = op.node.parent if op.node is not None else None
-    while anchor_block is not None and anchor_block.type != "compound_statement":
-        anchor_block = anchor_block.parent
-    while node is not None and node.parent is not None and (anchor_block is None or node.parent.id != anchor_block.id):
-        node = node.parent
-    if node is None or node.parent is None:
-        return None
-    receiver = op.call.receiver or op.queue
-    return fix(f"Add {receiver}.FreeTensor({op.var})",
-               insert_line_after(context.document, node.end_byte - 1, f"{receiver}.FreeTensor({op.var});"))
-
-
-# -- ASC009 / ASC010 --------------------------------------------------------------------------------------------
+            give_back = "FreeTensor"
+            head = f"{var} dequeued from {queue} is never freed"
+        if hang and not problem.uncertain:
+            consequence = "; this runs repeatedly, so the queue runs out of buffers and AllocTensor/DeQue hangs"
+        elif hang:
+            consequence = "; if these `if constexpr` branches go together, the queue runs out of buffers and hangs"
+        else:
+            consequence = "; its buffer never comes back" + (
+                " (from the second iteration of the loop on)" if problem.later_iteration else "")
+        how = {"its scope ends": "it goes out of scope", "the function returns": "a return leaves with it"}.get(
+            problem.detail, problem.detail)
+        paths = " on some paths" if problem.partial else ""
+        message = f"{head}{paths}{where}: {how} without {give_back}; give it back after its last use{consequence}"
+        related = [Related(_span(context, problem.origin), f"{queue} handed out {var} here")] if problem.origin else []
+        if problem.last_use is not None and problem.last_use != problem.origin:
+            related.append(Related(_span(context, problem.last_use), f"last use of {var}"))
+        related.append(Related(_span(context, problem.site), f"{var} is lost here ({how})"))
+        fixes: list[Fix] = []
+        has_deque = any(c.name == "DeQue" and receiver_name(c) == queue for c in context.model.calls)
+        made = _give_back_fix(context, problem, "EnQue" if problem.state == "allocated" and has_deque else "FreeTensor")
+        if made is not None:
+            fixes.append(made)
+        yield context.finding("ASC008", _give_back_region(context, problem), message, related=related, fixes=fixes,
+                              severity=None if hang and not problem.uncertain else "warning")
 
 
 @rule("ASC009")
 def enque_deque_unpaired(context: CheckContext) -> Iterator[Finding]:
-    escaped = _escaping_queues(context)
-    by_queue: dict[str, dict[str, list[QueueOp]]] = {}
-    for op in _ops(context):
-        by_queue.setdefault(op.queue, {}).setdefault(op.call.name, []).append(op)
-    for queue, ops in by_queue.items():
-        if queue in escaped or _shared_with_subclasses(context, queue):
+    for problem in analyse(context):
+        queue, var = problem.queue, problem.var or "the tensor"
+        severity: str | None = "warning" if problem.later_iteration or problem.uncertain else None
+        related: list[Related] = []
+        span = _span(context, problem.site)
+        if problem.kind == "empty-deque":
+            message = (f"{queue}.DeQue() waits forever: no EnQue on {queue} reaches it"
+                       + (" from the second iteration of the loop on" if problem.later_iteration else "")
+                       + f" (in {problem.function}())")
+            if problem.last_use is not None and problem.origin is not None:
+                # A tensor of that queue is still held, allocated: its EnQue is what is missing.
+                message = (f"{var} from {queue}.AllocTensor() is never enqueued, so {queue}.DeQue() in "
+                           f"{problem.function}() waits forever: EnQue it after its last use")
+                related.append(Related(_span(context, problem.origin), f"{queue} handed out {var} here"))
+                related.append(Related(span, f"{queue}.DeQue() waits here"))
+                span = _span(context, problem.last_use)
+        elif problem.kind == "never-handed-out":
+            message = (f"{var} holds no tensor from {queue} but the code {problem.detail} it to {queue}: the "
+                       f"{queue}.DeQue() (or AllocTensor) that should fill it is missing")
+            if problem.origin is not None:
+                related.append(Related(_span(context, problem.origin), f"{problem.detail} here"))
+        elif problem.kind == "never-dequeued":
+            message = (f"{var} is enqueued on {queue} but never dequeued: it never reaches the next stage"
+                       + (" and, since this repeats, the queue runs out of buffers" if problem.repeated else ""))
+            severity = None if problem.repeated and not problem.uncertain else "warning"
+            if problem.origin is not None:
+                related.append(Related(_span(context, problem.origin), f"{queue} handed it out here"))
+        else:
             continue
-        enq, deq = ops.get("EnQue", []), ops.get("DeQue", [])
-        if enq and not deq:
-            yield context.finding(
-                "ASC009", enq[0].call.span,
-                f"{queue} is enqueued ({len(enq)} EnQue call(s)) but never dequeued: the tensor never reaches the "
-                "next stage and the queue fills up",
-            )
-        elif deq and not enq:
-            yield context.finding(
-                "ASC009", deq[0].call.span,
-                f"{queue} is dequeued ({len(deq)} DeQue call(s)) but nothing is ever enqueued: DeQue waits forever",
-            )
+        yield context.finding("ASC009", span, message, related=related, severity=severity)
 
 
 def _concrete(model: DocumentModel, raw: str, at_byte: int) -> str | None:

@@ -9,6 +9,7 @@ from collections.abc import Iterator
 import tree_sitter
 
 from ascendc_lsp.checks.base import CheckContext, Finding, rule
+from ascendc_lsp.checks.limits import limits_for
 from ascendc_lsp.checks.rules._common import (
     FLOAT_TYPES,
     UNSIGNED_TYPES,
@@ -60,6 +61,8 @@ def _is_constant_operand(context: CheckContext, node: tree_sitter.Node) -> bool:
 
 @rule("ASC021")
 def double_in_aicore(context: CheckContext) -> Iterator[Finding]:
+    if limits_for(context).scalar_double:
+        return  # the 3510 scalar unit computes in FP64 (hardware/limits.py)
     nodes = scan(context)
     for node in nodes.get("primitive"):
         if context.document.node_text(node) != "double" or _in_template_args(node):
@@ -146,6 +149,8 @@ def _floating(type_text: str | None) -> bool:
 
 @rule("ASC023")
 def float_unsigned_cast(context: CheckContext) -> Iterator[Finding]:
+    if limits_for(context).scalar_float_unsigned_cast:
+        return  # the SoC's scalar unit converts between them (hardware/limits.py)
     nodes = scan(context)
     text = context.document.node_text
     candidates: list[tuple[tree_sitter.Node, str | None, tree_sitter.Node | None]] = []

@@ -20,6 +20,7 @@ from ascendc_lsp.checks.rules._common import (
     strip_this,
     tensor_arg,
     tensor_of,
+    visible_decl,
 )
 from ascendc_lsp.syntax.model import ApiCall, Function
 
@@ -45,6 +46,36 @@ def _flag_calls(context: CheckContext) -> list[tuple[ApiCall, str]]:
     return found
 
 
+def _id_text(call: ApiCall) -> str:
+    """The event id argument as written, normalised (`(event_t)id`, `this->id`, spaces dropped)."""
+    text = event_id_arg(call) or ""
+    text = re.sub(r"^\(\s*event_t\s*\)|^static_cast\s*<\s*event_t\s*>", "", text.strip())
+    return re.sub(r"\s+|this->|AscendC::", "", text).strip("()")
+
+
+def _local_id(context: CheckContext, call: ApiCall) -> bool:
+    """The id is a variable declared in the calling function (not a parameter, member or constant): the
+    other half of the pair can only be in that function, unless the id is handed to other code."""
+    function = call.function
+    name = _id_text(call)
+    if function is None or not re.fullmatch(r"[A-Za-z_]\w*", name):
+        return False
+    if any(p.name == name for p in function.params):
+        return False
+    decl = visible_decl(context, name, call.start_byte)
+    if decl is None or not function.body_start <= decl.start_byte <= function.body_end:
+        return False
+    # Passed to another call (`Helper(eventId)`): the pair may be completed there.
+    return not any(
+        c.function is function and c.name not in _FLAG_CALLS and any(_IDENT_ARG_RE.fullmatch(a.text.strip()) and
+                                                                     strip_this(a.text) == name for a in c.args)
+        for c in calls_by_function(context).get(function.start_byte, [])
+    )
+
+
+_IDENT_ARG_RE = re.compile(r"(?:this\s*->\s*)?[A-Za-z_]\w*")
+
+
 @rule("ASC014")
 def setflag_without_waitflag(context: CheckContext) -> Iterator[Finding]:
     calls = _flag_calls(context)
@@ -53,17 +84,33 @@ def setflag_without_waitflag(context: CheckContext) -> Iterator[Finding]:
 
     def matches(call: ApiCall, event: str, others: list[tuple[ApiCall, str]]) -> bool:
         key = _id_key(call)
+        text = _id_text(call)
+        local = key is None and _local_id(context, call)
         for other, other_event in others:
             if other_event != event:
                 continue
             other_key = _id_key(other)
-            if key is None or other_key is None or key == other_key:
+            if key is not None and other_key is not None:
+                if key == other_key:
+                    return True
+                continue
+            if key is not None or other_key is not None:
+                # A literal against a computed id: the computed one may hold that value.
+                if not local:
+                    return True
+                continue
+            if _id_text(other) == text and (not local or other.function is call.function):
                 return True
+            if not local and not _local_id(context, other):
+                return True  # two computed ids of members or parameters: they may be the same event id
         return False
 
-    # Only literal ids: a computed id (a parameter, FetchEventID) is usually paired in another function or file.
+    def decided(call: ApiCall) -> bool:
+        # Literal ids, and ids held in a variable of the calling function: their pairing is visible here.
+        return _id_key(call) is not None or _local_id(context, call)
+
     for call, event in sets:
-        if _id_key(call) is None or matches(call, event, waits):
+        if not decided(call) or matches(call, event, waits):
             continue
         id_text = event_id_arg(call) or ""
         wait_text = context.document.data[call.start_byte:call.end_byte].decode("utf-8", "replace")
@@ -77,7 +124,7 @@ def setflag_without_waitflag(context: CheckContext) -> Iterator[Finding]:
             fixes=fixes,
         )
     for call, event in waits:
-        if _id_key(call) is None or matches(call, event, sets):
+        if not decided(call) or matches(call, event, sets):
             continue
         id_text = event_id_arg(call) or ""
         yield context.finding(

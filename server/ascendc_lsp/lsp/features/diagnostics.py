@@ -94,7 +94,10 @@ class DiagnosticsFeature(LanguageFeature):
 
     def findings_for(self, state: DocumentState) -> list[Finding]:
         settings = self.server.settings
-        options = CheckOptions(soc_name=settings.soc, disabled_rules=frozenset(settings.diagnostics.disabledRules))
+        options = CheckOptions(
+            soc_name=settings.soc if settings.soc_from_user else None,
+            disabled_rules=frozenset(settings.diagnostics.disabledRules),
+        )
         return check_document(state.document, options, model=state.model)
 
     def refresh(self, state: DocumentState) -> None:

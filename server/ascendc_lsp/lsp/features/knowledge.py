@@ -8,7 +8,8 @@ The output goes through `toolchain.logs.parse_log`; each error on this file gets
 its fix summary and hardware rationale as related information, and a quick fix when the entry has a recipe.
 
 Commands (typed in lsp/protocol.py):
-* `ascendc.server.explainLog` ({log} text or {path} of a file) -> the matching entries (`explain` JSON).
+* `ascendc.server.explainLog` ({log} text or {path} of a file; {uri} of the open kernel or {source} path, and
+  {run}, to triage with the kernel) -> the matching entries, confidence, families and triage (`explain` JSON).
 * `ascendc.server.showEntryFix` ({entryId}) -> writes the entry's before/after as a diff into the cache and asks
   the client to show it (`window/showDocument`); returns the file path.
 """
@@ -337,7 +338,9 @@ class KnowledgeFeature(LanguageFeature):
     # -- commands
 
     async def explain_log(self, params: ExplainLogParams) -> ExplainLogResult:
-        """`ascendc.server.explainLog`: the knowledge entries matching a log given as text or as a file."""
+        """`ascendc.server.explainLog`: the knowledge entries matching a log given as text or as a file; with a
+        kernel (the open document by uri, else the source file) the answer is triaged with its static findings
+        and, when `run` and a kernel spec sits next to it, an emulator run."""
         from ascendc_lsp.knowledge.explain import InputError, decode_log, explain_log
 
         text = params.log or ""
@@ -346,18 +349,31 @@ class KnowledgeFeature(LanguageFeature):
             try:
                 text = decode_log(log_path.read_bytes(), params.path)
             except (InputError, OSError) as exc:
-                raise CommandError(
-                    f"cannot read the log {params.path}: {exc}", command=EXPLAIN_LOG.id
-                ) from None
+                raise CommandError(f"cannot read the log {params.path}: {exc}", command=EXPLAIN_LOG.id) from None
         if not text.strip():
             raise CommandError("explainLog: the log is empty (give `log` text or a `path`)", ErrorCode.INVALID_PARAMS,
                                EXPLAIN_LOG.id)  # fmt: skip
+        source_path, source_text = "", ""
+        state = self.server.documents.get(params.uri) if params.uri else None
+        if state is not None:
+            source_text, source_path = state.document.text, state.document.path or ""
+        elif params.source and Path(params.source).is_file():
+            source_path = params.source
+            source_text = Path(source_path).read_text(encoding="utf-8", errors="replace")
         retriever = await asyncio.to_thread(self.retriever)
-        out = await asyncio.to_thread(explain_log, text, "", 5, retriever)
+        out = await asyncio.to_thread(
+            lambda: explain_log(text, "", 5, retriever, source_path=source_path, source_text=source_text,
+                                soc=self.server.settings.soc, run=params.run)
+        )  # fmt: skip
         return ExplainLogResult(
             matches=list(out.get("matches", [])),
             events=int(out.get("events") or 0),
             warnings=list(out.get("warnings", [])),
+            confidence=out.get("confidence"),
+            uncertain=bool(out.get("uncertain")),
+            message=str(out.get("message") or ""),
+            families=list(out.get("families", [])),
+            triage=out.get("triage"),
         )
 
     async def show_entry_fix(self, params: ShowEntryFixParams) -> ShowEntryFixResult:

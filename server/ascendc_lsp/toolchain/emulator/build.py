@@ -45,9 +45,15 @@ BASE_FLAGS = (
     "-g0",
     "-w",
     "-pthread",
+    # one IEEE rounding per operation, as the emulated vector units and cost.py's float arithmetic do (aarch64
+    # hosts would otherwise fuse a*b+c)
+    "-ffp-contract=off",
     f"-DASCENDC_EMU_TILING_TYPE={TILING_MACRO}",
     SPLIT_FLAG,
 )
+# The runtime object (race detector, cost model, queues: the per-event work) is compiled once per header version,
+# so it gets -O2; kernels keep -O1, where compile time is what an edit costs.
+RUNTIME_FLAGS = tuple("-O2" if f == "-O1" else f for f in BASE_FLAGS)
 DIAG_FLAGS = ("-fdiagnostics-plain-output", "-fdiagnostics-column-unit=byte", "-fmax-errors=20")
 MAX_BIN_ENTRIES = 200
 PCH_HEADER = "ascendc_emu_pch.h"  # a wrapper including kernel_operator.h; its .gch is the precompiled header
@@ -350,13 +356,13 @@ def ensure_pch(cxx: str, timeout: float, extra_flags: Sequence[str] = ()) -> Pat
 
 
 def ensure_runtime(cxx: str, timeout: float) -> Path | None:
-    """The runtime object for BASE_FLAGS and this header version, built on first use; None if it cannot be."""
+    """The runtime object for RUNTIME_FLAGS and this header version, built on first use; None if it cannot be."""
     inc = include_dir()
     if not (inc / "ascendc_emu" / "harness.h").is_file():
         return None
     key = hashlib.sha256(
         "\0".join(
-            [compiler_id(cxx), json.dumps(BASE_FLAGS), headers_digest(inc), str(inc), RUNTIME_SOURCE]
+            [compiler_id(cxx), json.dumps(RUNTIME_FLAGS), headers_digest(inc), str(inc), RUNTIME_SOURCE]
         ).encode()
     ).hexdigest()[:40]
     root = cache_root() / "rt"
@@ -371,7 +377,7 @@ def ensure_runtime(cxx: str, timeout: float) -> Path | None:
     try:
         (tmp / "runtime.cpp").write_text(RUNTIME_SOURCE, encoding="utf-8")
         cmd = gxx_command(
-            cxx, ["runtime.cpp"], flags=BASE_FLAGS, include_dirs=[inc], output=RUNTIME_OBJ, mode="object"
+            cxx, ["runtime.cpp"], flags=RUNTIME_FLAGS, include_dirs=[inc], output=RUNTIME_OBJ, mode="object"
         )
         limits = sandbox.Limits(timeout=max(timeout, 60.0), memory_bytes=COMPILE_MEMORY)
         res = sandbox.run_sandboxed(cmd, tmp, limits, read_paths=[inc], env=_compile_env())

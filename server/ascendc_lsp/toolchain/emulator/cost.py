@@ -13,6 +13,11 @@ buffering overlaps copies and compute. `SyncAll` is a barrier across blocks. Blo
 `min(block_dim, cores)` cores in block order (waves when block_dim exceeds the core count), a launch overhead is
 added, and the result is checked against the chip-level HBM bound (all GM bytes / HBM bandwidth).
 
+Where it runs: the emulator schedules every event itself as the kernel runs (`ascendc_emu/cost_model.h`, the same
+rules, the constants below passed through soc.txt by `native_params`) and writes per-block totals
+(`estimate.jsonl`); `estimate_from_native` turns them into the Estimate. The scheduler in this module is the
+reference that one is tested against (tests/test_cost_native.py) and schedules traces that carry no schedule.
+
 Per-event durations (memo section 4; every constant is read from the SoC profile's `cost_model:` when present):
 - MTE (mte2/mte3/mte1/fix): `t0 + bytes / BW`, with BW the measured single-core plateau for the path
   (GM->UB, UB->GM, GM->L1, L0C->GM) or the theoretical bytes/cycle otherwise, capped at HBM / active cores for
@@ -39,6 +44,7 @@ Limits (read these before trusting a number)
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 from collections.abc import Iterable
@@ -79,6 +85,15 @@ ZERO_COST_APIS = frozenset(
     }
 )
 MAX_EVENTS = 2_000_000
+TIMELINE_EVENTS = (
+    200_000  # trace lines a timeline asks for, shared among the blocks (all are still scheduled)
+)
+
+
+def timeline_limit(block_dim: int) -> int:
+    """Trace lines per block for a timeline (`--trace-limit`): enough to see the pipeline of every block."""
+    return max(2_000, TIMELINE_EVENTS // max(1, block_dim))
+
 
 # Defaults when the SoC profile lacks a number. Sources (see the emulator memo, section 4):
 #  clock 1800 MHz: msKPP arch_info.cpp; HBM about 1.6 TB/s: ADK L2-Cache切分.md;
@@ -111,6 +126,7 @@ DEFAULTS: dict[str, Any] = {
     "mte_t0_cycles": 220.0,
     "onchip_t0_cycles": 20.0,  # assumption: on-chip moves (L1->L0, UB->UB) have a short fixed cost
     "gm_unaligned_factor": 0.7,
+    "dma_fallback_bytes_per_cycle": 128.0,  # a data path missing from dma_bytes_per_cycle
     "vector_min_cycles": 3.0,
     "reduce_min_cycles": 7.0,
     "vector_cycles_per_repeat": {
@@ -219,12 +235,35 @@ class Event:
 class BlockSchedule:
     block: int
     events: list[Event] = field(default_factory=list)
-    busy: dict[str, float] = field(default_factory=lambda: dict.fromkeys(PIPES, 0.0))
+    busy: dict[str, float] = field(default_factory=lambda: dict.fromkeys(PIPES, 0.0))  # "s" includes issue
     issue_cycles: float = 0.0
     makespan: float = 0.0
     core: int = 0
     offset: float = 0.0  # start of the block on its core (cycles after launch)
     gm_bytes: float = 0.0
+    launch: int = 0
+
+
+@dataclass
+class LaunchSchedule:
+    """One kernel launch scheduled per block (by the emulator or by `schedule_blocks`), before core placement."""
+
+    blocks: list[BlockSchedule]
+    n_blocks: int
+    cores: int  # the core kind the launch runs on: AIC for cube-only kernels, else AIV
+    active: int  # min(n_blocks, cores): the cores sharing HBM
+    has_cube: bool = False
+    has_vec: bool = False
+    has_syncall: bool = False
+    events: int = 0
+    scalar_accesses: int = 0  # GetValue/SetValue calls
+    truncated: bool = False
+    trace_dropped: int = 0  # events scheduled but left out of the trace file (--trace-limit)
+    index: int = 0
+    lane: int = 0  # which of the emulator's schedules applies (trace "start"/"end" or "start2"/"end2")
+    estimate: Estimate | None = None  # set by summarise()
+    launch_cycles: float = 0.0
+    start: float = 0.0  # cycles of the earlier launches of the program (timeline)
 
 
 @dataclass
@@ -233,6 +272,7 @@ class Schedule:
     estimate: Estimate
     clock_mhz: float
     launch_cycles: float
+    launches: list[LaunchSchedule] = field(default_factory=list)
 
 
 # ----------------------------------------------------------------------------------------------------------------
@@ -255,9 +295,10 @@ def _bw_bytes_per_cycle(p: Params, src: str, dst: str) -> tuple[float, bool]:
     path = f"{src}_{dst}"
     if path in table:
         return table[path], "gm" in (src, dst)
+    fallback = p.num("dma_fallback_bytes_per_cycle")
     if src == "gm" and dst in ("l0a", "l0b"):
-        return table.get("gm_l0", 128.0), True
-    return 128.0, "gm" in (src, dst)
+        return table.get("gm_l0", fallback), True
+    return fallback, "gm" in (src, dst)
 
 
 def _norm_space(s: Any) -> str:
@@ -365,34 +406,68 @@ def _is_gm_move(ev: dict[str, Any]) -> bool:
 
 
 # ----------------------------------------------------------------------------------------------------------------
-# reading and scheduling
+# the constants the emulator's own scheduler reads (ascendc_emu/cost_model.h)
+
+
+def native_params(p: Params) -> str:
+    """`cost.*` lines for soc.txt: every constant of the model as this Params resolves it (profile over DEFAULTS),
+    so the in-kernel scheduler computes the same durations as event_cycles without numbers of its own."""
+    lines: list[str] = []
+    for key, default in DEFAULTS.items():
+        if isinstance(default, dict):
+            prefix = {
+                "dma_bytes_per_cycle": "dma",
+                "vector_cycles_per_repeat": "vcpr",
+                "cube_mac_per_cycle": "mac",
+            }
+            short = prefix.get(key)
+            if short is None:
+                continue
+            for name, v in p.table(key).items():
+                _native_line(lines, f"cost.{short}.{name}", v)
+        elif not key.startswith("launch_"):
+            _native_line(lines, f"cost.{key}", p.num(key))
+    measured = p.values.get("measured_cube_mac_per_cycle")
+    if isinstance(measured, int | float) and not isinstance(measured, bool) and measured > 0:
+        _native_line(lines, "cost.measured_cube_mac_per_cycle", float(measured))
+    for api in sorted(ZERO_COST_APIS):
+        _native_line(lines, f"cost.zero.{api}", 1.0)
+    return "".join(lines)
+
+
+def _native_line(lines: list[str], key: str, value: float) -> None:
+    # soc.txt is read with fscanf("%63s %127s"): keys must be one short token
+    if len(key) <= 63 and key.isprintable() and " " not in key:
+        lines.append(f"{key} {float(value)!r}\n")
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# reading and scheduling (the Python scheduler: the reference the emulator's is tested against, and the path for
+# traces that carry no schedule)
 
 
 def read_trace(path: Path, limit: int = MAX_EVENTS) -> tuple[dict[int, list[dict[str, Any]]], bool]:
     """Events grouped by block, in seq order; (events, truncated)."""
+    rows = [ev for ev in _read_jsonl(path, limit + 1) if isinstance(ev, dict)]
+    truncated = len(rows) > limit
     blocks: dict[int, list[dict[str, Any]]] = {}
-    truncated = False
-    n = 0
-    try:
-        with path.open("r", encoding="utf-8", errors="replace") as fh:
-            for raw in fh:
-                if n >= limit:
-                    truncated = True
-                    break
-                try:
-                    ev = json.loads(raw)
-                except ValueError:
-                    continue
-                if not isinstance(ev, dict):
-                    continue
-                b = ev.get("block", 0)
-                blocks.setdefault(int(b) if isinstance(b, int) else 0, []).append(ev)
-                n += 1
-    except OSError:
-        return {}, False
+    for ev in rows[:limit]:
+        b = ev.get("block", 0)
+        blocks.setdefault(int(b) if isinstance(b, int) else 0, []).append(ev)
     for evs in blocks.values():
         evs.sort(key=lambda e: e.get("seq", 0) if isinstance(e.get("seq"), int) else 0)
     return blocks, truncated
+
+
+def _track(pipe: str, api: str) -> str:
+    """The timeline track of an event: barriers on "all", SyncAll on the scalar unit, unknown pipes mapped."""
+    if pipe == "all" or api == "PipeBarrier":
+        return "all"
+    if api == "SyncAll":
+        return "s"
+    if pipe not in PIPES:
+        return "v" if pipe.startswith("v") else "s"
+    return pipe
 
 
 class _BlockState:
@@ -413,17 +488,18 @@ class _BlockState:
         seq = rseq if isinstance(rseq, int) else len(self.bs.events)
         after = [a for a in raw.get("after", []) or [] if isinstance(a, int)]
         line = rline if isinstance(rline, int) else 0
-        ev = Event(block=self.bs.block, seq=seq, pipe=pipe, api=api, line=line, after=after, raw=raw)
+        ev = Event(
+            block=self.bs.block, seq=seq, pipe=_track(pipe, api), api=api, line=line, after=after, raw=raw
+        )
         count = raw.get("count")
         n_calls = float(count) if pipe == "s" and isinstance(count, int | float) and count > 1 else 1.0
         issue_cost = p.num("scalar_issue_cycles") * n_calls
         self.issue += issue_cost
         self.bs.issue_cycles += issue_cost
         deps = max((self.end.get(a, 0.0) for a in after), default=0.0)
-        dur = event_cycles(raw, p, active)
         if _is_gm_move(raw):
             self.bs.gm_bytes += float(raw.get("bytes") or 0)
-        if pipe == "all" or api == "PipeBarrier":
+        if ev.pipe == "all":
             target = str(raw.get("barrier", "all")).lower()
             if target == "all":
                 t = max(self.drained(), deps)
@@ -433,43 +509,34 @@ class _BlockState:
                 ev.start = ev.end = t
             else:
                 ev.start = ev.end = max(self.issue, deps)
-            ev.pipe = "all"
         elif api == "SyncAll":
             t = max(self.drained(), deps)
             ev.start = ev.end = t
-            ev.pipe = "s"
             self.issue = t
-        elif pipe == "s":
-            start = max(self.issue, self.free["s"], deps)
-            ev.start, ev.end = start, start + dur
-            self.free["s"] = ev.end
-            self.issue = ev.end
-            self.bs.busy["s"] += dur
         else:
-            if pipe not in self.free:
-                pipe = "v" if pipe.startswith("v") else "s"
-                ev.pipe = pipe
-            start = max(self.issue, self.free[pipe], deps)
+            dur = event_cycles(raw, p, active)
+            start = max(self.issue, self.free[ev.pipe], deps)
             ev.start, ev.end = start, start + dur
-            self.free[pipe] = ev.end
-            self.bs.busy[pipe] += dur
+            self.free[ev.pipe] = ev.end
+            if ev.pipe == "s":
+                self.issue = ev.end
+            self.bs.busy[ev.pipe] += dur
         ev.duration = ev.end - ev.start
         self.end[ev.seq] = ev.end
         self.bs.events.append(ev)
         return api == "SyncAll"
 
 
-def schedule(
+def schedule_blocks(
     trace: dict[int, list[dict[str, Any]]],
     block_dim: int,
     params: Params,
     cores_available: int,
     aic_cores: int | None = None,
     truncated: bool = False,
-) -> Schedule:
-    """List-schedule every block, place blocks on cores, and summarise as an Estimate."""
+) -> LaunchSchedule:
+    """List-schedule every block of one launch (the reference implementation of the model)."""
     p = params
-    clock_mhz = p.num("clock_mhz")
     has_cube = any(e.get("pipe") in ("m", "mte1", "fix") for evs in trace.values() for e in evs)
     has_vec = any(e.get("pipe") == "v" for evs in trace.values() for e in evs)
     cores = cores_available
@@ -479,7 +546,6 @@ def schedule(
     active = max(1, min(n_blocks, cores))
     states = [_BlockState(BlockSchedule(block=b)) for b in range(n_blocks)]
     cursors = [0] * n_blocks
-    has_syncall = any(e.get("api") == "SyncAll" for evs in trace.values() for e in evs)
     # run every block up to its next SyncAll; then align all blocks at the barrier
     while True:
         progressed = False
@@ -504,12 +570,36 @@ def schedule(
     for st in states:
         st.bs.makespan = st.drained()
         st.bs.busy["s"] += st.bs.issue_cycles
+    return LaunchSchedule(
+        blocks=[st.bs for st in states],
+        n_blocks=n_blocks,
+        cores=cores,
+        active=active,
+        has_cube=has_cube,
+        has_vec=has_vec,
+        has_syncall=any(e.get("api") == "SyncAll" for evs in trace.values() for e in evs),
+        events=sum(len(evs) for evs in trace.values()),
+        scalar_accesses=sum(
+            e["count"] if isinstance(e.get("count"), int) else 1
+            for evs in trace.values()
+            for e in evs
+            if e.get("api") in ("GetValue", "SetValue")
+        ),
+        truncated=truncated,
+    )
+
+
+def summarise(launch: LaunchSchedule, params: Params) -> Estimate:
+    """Place the launch's blocks on cores and summarise it as an Estimate (sets each block's core and offset)."""
+    p = params
+    clock_mhz = p.num("clock_mhz")
+    has_cube, has_vec = launch.has_cube, launch.has_vec
+    cores, active, n_blocks = launch.cores, launch.active, launch.n_blocks
     # place blocks on cores (all concurrent when SyncAll forces a rendezvous)
     core_free = [0.0] * active
     core_blocks: list[list[BlockSchedule]] = [[] for _ in range(active)]
-    for st in states:
-        bs = st.bs
-        if has_syncall:
+    for bs in launch.blocks:
+        if launch.has_syncall:
             c = bs.block % active
             bs.offset = 0.0
             core_free[c] = max(core_free[c], bs.makespan)
@@ -525,7 +615,7 @@ def schedule(
     for bs in core_blocks[crit]:
         for k, v in bs.busy.items():
             crit_busy[k] += v
-    gm_total = sum(st.bs.gm_bytes for st in states)
+    gm_total = sum(bs.gm_bytes for bs in launch.blocks)
     hbm_bpc = p.num("hbm_gbps") * 1e9 / (clock_mhz * 1e6)
     hbm_bound = gm_total / hbm_bpc if hbm_bpc > 0 else 0.0
     notes: list[str] = []
@@ -570,19 +660,13 @@ def schedule(
         notes.append(f"block_dim {n_blocks} exceeds the {cores} cores: {waves} waves")
     if launch_cycles > compute:
         notes.append("launch-bound: the launch overhead exceeds the kernel's own time")
-    n_scalar = sum(
-        e["count"] if isinstance(e.get("count"), int) else 1
-        for evs in trace.values()
-        for e in evs
-        if e.get("api") in ("GetValue", "SetValue")
-    )
-    if n_scalar > 1000:
+    if launch.scalar_accesses > 1000:
         notes.append(
-            f"{n_scalar:,} scalar GetValue/SetValue calls: scalar costs are assumptions, treat with care"
+            f"{launch.scalar_accesses:,} scalar GetValue/SetValue calls: scalar costs are assumptions, treat with care"
         )
-    if truncated:
+    if launch.truncated:
         notes.append(f"trace truncated at {MAX_EVENTS:,} events: the estimate covers only part of the kernel")
-    if not trace:
+    if not launch.events:
         notes.append("no trace events: only the launch overhead is estimated")
     est = Estimate(
         cycles=round(total),
@@ -601,10 +685,68 @@ def schedule(
         ratios=ratios,
         notes=notes,
         provenance=p.provenance,
+        events=launch.events,
     )
+    launch.estimate = est
+    launch.launch_cycles = launch_cycles
+    return est
+
+
+def _combine(launches: list[LaunchSchedule], params: Params) -> Schedule:
+    """The program's Schedule: its launches one after the other (each pays its launch overhead)."""
+    clock_mhz = params.num("clock_mhz")
+    start = 0.0
+    for ls in launches:
+        summarise(ls, params)
+        ls.start = start
+        start += ls.estimate.cycles if ls.estimate is not None else 0.0
+    ests = [ls.estimate for ls in launches if ls.estimate is not None]
+    est = ests[0]
+    if len(ests) > 1:
+        longest = max(ests, key=lambda e: e.cycles)
+        cycles = sum(e.cycles for e in ests)
+        est = Estimate(
+            cycles=cycles,
+            microseconds=sum(e.microseconds for e in ests),
+            bottleneck=longest.bottleneck,
+            pipes={k: sum(e.pipes.get(k, 0) for e in ests) for k in PIPES},
+            lower_cycles=sum(e.lower_cycles for e in ests),
+            upper_cycles=sum(e.upper_cycles for e in ests),
+            lower_microseconds=sum(e.lower_microseconds for e in ests),
+            upper_microseconds=sum(e.upper_microseconds for e in ests),
+            launch_microseconds=sum(e.launch_microseconds for e in ests),
+            clock_ghz=longest.clock_ghz,
+            blocks=max(e.blocks for e in ests),
+            cores_used=max(e.cores_used for e in ests),
+            cores_available=longest.cores_available,
+            ratios=dict(longest.ratios),
+            notes=[
+                f"{len(ests)} launches: the estimate is their sum (ratios and bottleneck of the longest)",
+                *dict.fromkeys(n for e in ests for n in e.notes),
+            ],
+            provenance=longest.provenance,
+            events=sum(e.events for e in ests),
+        )
     return Schedule(
-        blocks=[st.bs for st in states], estimate=est, clock_mhz=clock_mhz, launch_cycles=launch_cycles
+        blocks=[bs for ls in launches for bs in ls.blocks],
+        estimate=est,
+        clock_mhz=clock_mhz,
+        launch_cycles=launches[0].launch_cycles,
+        launches=launches,
     )
+
+
+def schedule(
+    trace: dict[int, list[dict[str, Any]]],
+    block_dim: int,
+    params: Params,
+    cores_available: int,
+    aic_cores: int | None = None,
+    truncated: bool = False,
+) -> Schedule:
+    """List-schedule every block, place blocks on cores, and summarise as an Estimate."""
+    launch = schedule_blocks(trace, block_dim, params, cores_available, aic_cores, truncated)
+    return _combine([launch], params)
 
 
 def estimate_from_file(
@@ -615,6 +757,7 @@ def estimate_from_file(
     aic_cores: int | None = None,
     clock_ghz: float | None = None,
 ) -> Schedule:
+    """Schedule a trace.jsonl in Python (a trace written without --estimate, or by another tool)."""
     trace, truncated = read_trace(trace_path)
     return schedule(
         trace, block_dim, params_for(cost_model, clock_ghz), cores_available, aic_cores, truncated
@@ -634,57 +777,200 @@ def estimate_events(
     return schedule(trace, block_dim, params_for(cost_model), cores)
 
 
+# ----------------------------------------------------------------------------------------------------------------
+# the emulator's own schedule (estimate.jsonl, PROTOCOL.md)
+
+
+def read_native(path: Path) -> list[LaunchSchedule]:
+    """The launches the emulator scheduled itself, one JSON line each; unreadable lines are skipped."""
+    launches: list[LaunchSchedule] = []
+    try:
+        fh = path.open("r", encoding="utf-8", errors="replace")
+    except OSError:
+        return []
+    with fh:
+        for raw in fh:
+            try:
+                d = json.loads(raw)
+                launches.append(_native_launch(d, len(launches)))
+            except (ValueError, TypeError, KeyError, IndexError):
+                continue
+    return launches
+
+
+def _native_launch(d: Any, index: int) -> LaunchSchedule:
+    if not isinstance(d, dict):
+        raise TypeError("not an object")
+    pipes = [str(x) for x in d["pipes"]]
+    blocks: list[BlockSchedule] = []
+    for b, row in enumerate(d["blocks"]):
+        vals = [float(x) for x in row]
+        busy = dict.fromkeys(PIPES, 0.0)
+        for name, v in zip(pipes, vals[3:], strict=False):
+            if name in busy:
+                busy[name] = v
+        bs = BlockSchedule(block=b, busy=busy, issue_cycles=vals[1], makespan=vals[0], gm_bytes=vals[2])
+        bs.busy["s"] += bs.issue_cycles
+        bs.launch = int(d.get("launch", index))
+        blocks.append(bs)
+    n_blocks = max(int(d["block_dim"]), len(blocks), 1)
+    while len(blocks) < n_blocks:
+        blocks.append(BlockSchedule(block=len(blocks), launch=int(d.get("launch", index))))
+    return LaunchSchedule(
+        blocks=blocks,
+        n_blocks=n_blocks,
+        cores=max(1, int(d["cores"])),
+        active=max(1, int(d["active"])),
+        has_cube=bool(d.get("has_cube")),
+        has_vec=bool(d.get("has_vec")),
+        has_syncall=bool(d.get("has_syncall")),
+        events=int(d.get("events", 0)),
+        scalar_accesses=int(d.get("scalar_accesses", 0)),
+        trace_dropped=int(d.get("trace_dropped", 0)),
+        index=int(d.get("launch", index)),
+        lane=1 if d.get("lane") == 1 else 0,
+    )
+
+
+def _read_jsonl(path: Path, limit: int) -> list[Any]:
+    """Up to `limit` JSON values, one per line; unreadable lines are skipped. Well-formed files are parsed in one
+    call (a per-line json.loads costs more than the parse itself at hundreds of thousands of lines)."""
+    try:
+        text = path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return []
+    lines = [ln for ln in text.splitlines() if ln.strip()][:limit]
+    try:
+        rows = json.loads("[" + ",".join(lines) + "]")
+        return rows if isinstance(rows, list) else []
+    except ValueError:
+        out: list[Any] = []
+        for ln in lines:
+            with contextlib.suppress(ValueError):
+                out.append(json.loads(ln))
+        return out
+
+
+def _attach_native_trace(launches: list[LaunchSchedule], trace_path: Path) -> None:
+    """Fill each block's events from a trace.jsonl whose lines carry the emulator's start/end (timeline only)."""
+    by_launch = {ls.index: ls for ls in launches}
+    for ev in _read_jsonl(trace_path, MAX_EVENTS):
+        if not isinstance(ev, dict):
+            continue
+        li = ev.get("launch", 0)
+        ls = by_launch.get(li if isinstance(li, int) else 0)
+        b = ev.get("block", 0)
+        if ls is None or not isinstance(b, int) or not 0 <= b < len(ls.blocks):
+            continue
+        start, end = (ev.get("start2"), ev.get("end2")) if ls.lane == 1 else (ev.get("start"), ev.get("end"))
+        if not isinstance(start, int | float) or not isinstance(end, int | float):
+            continue
+        pipe, api = str(ev.get("pipe", "s")), str(ev.get("api", ""))
+        seq, line = ev.get("seq"), ev.get("line")
+        after = ev.get("after") or []
+        e = Event(
+            block=b,
+            seq=seq if isinstance(seq, int) else 0,
+            pipe=_track(pipe, api),
+            api=api,
+            line=line if isinstance(line, int) else 0,
+            after=[a for a in after if isinstance(a, int)] if after else [],
+            raw=ev,
+            start=float(start),
+            end=float(end),
+            duration=float(end) - float(start),
+        )
+        ls.blocks[b].events.append(e)
+
+
+def estimate_from_native(
+    estimate_path: Path,
+    block_dim: int,
+    cost_model: dict[str, Any] | None,
+    cores_available: int,
+    aic_cores: int | None = None,
+    clock_ghz: float | None = None,
+    trace_path: Path | None = None,
+) -> Schedule:
+    """The Estimate from the emulator's own schedule (estimate.jsonl); with `trace_path`, also the events for a
+    timeline. A run that wrote no launch line gets its trace scheduled here when there is one, else the launch
+    overhead only (it stopped before launching)."""
+    params = params_for(cost_model, clock_ghz)
+    launches = read_native(estimate_path)
+    if not launches:  # a trace with no schedule of its own (another emulator build): schedule it here
+        if trace_path is not None and trace_path.is_file():
+            return estimate_from_file(
+                trace_path, block_dim, cost_model, cores_available, aic_cores, clock_ghz
+            )
+        return schedule({}, block_dim, params, cores_available, aic_cores)
+    if trace_path is not None:
+        _attach_native_trace(launches, trace_path)
+    sched = _combine(launches, params)
+    dropped = sum(ls.trace_dropped for ls in launches)
+    if trace_path is not None and dropped:
+        total = sum(ls.events for ls in launches)
+        sched.estimate.notes.append(
+            f"the timeline draws the first events of each block: {dropped:,} of {total:,} events are left out "
+            "(the estimate covers them all)"
+        )
+    return sched
+
+
+_NOT_ARGS = frozenset({"block", "pipe", "api", "launch"})
+
+
 def write_perfetto(sched: Schedule, path: Path) -> None:
     """Chrome trace-event JSON (open in ui.perfetto.dev or chrome://tracing): one process per block, one
-    thread per pipe; timestamps in microseconds after the launch overhead."""
+    thread per pipe; timestamps in microseconds after the launch overhead. A slice's end is rounded and its
+    duration derived from it, so back-to-back slices on one pipe never overlap."""
     us = 1.0 / sched.clock_mhz
     out: list[dict[str, Any]] = []
     tids = {p: i for i, p in enumerate((*PIPES, "all"))}
-    for bs in sched.blocks:
-        out.append(
-            {
-                "ph": "M",
-                "name": "process_name",
-                "pid": bs.block,
-                "args": {"name": f"block {bs.block} (core {bs.core})"},
-            }
-        )
-        out.append(
-            {"ph": "M", "name": "process_sort_index", "pid": bs.block, "args": {"sort_index": bs.block}}
-        )
-        used = {ev.pipe for ev in bs.events}
-        for pipe, tid in tids.items():
-            if pipe in used:
-                out.append(
-                    {"ph": "M", "name": "thread_name", "pid": bs.block, "tid": tid, "args": {"name": pipe}}
-                )
-                out.append(
-                    {
-                        "ph": "M",
-                        "name": "thread_sort_index",
-                        "pid": bs.block,
-                        "tid": tid,
-                        "args": {"sort_index": tid},
-                    }
-                )
-        for ev in bs.events:
-            args = {k: v for k, v in ev.raw.items() if k not in ("block", "pipe", "api")}
-            ts = (sched.launch_cycles + bs.offset + ev.start) * us
-            base = {
-                "name": ev.api or "?",
-                "pid": bs.block,
-                "tid": tids.get(ev.pipe, 0),
-                "ts": round(ts, 4),
-                "cat": ev.pipe,
-                "args": args,
-            }
-            if ev.duration > 0:
-                out.append({**base, "ph": "X", "dur": round(ev.duration * us, 4)})
-            else:
-                out.append({**base, "ph": "i", "s": "t"})
+    launches = sched.launches or [
+        LaunchSchedule(blocks=sched.blocks, n_blocks=len(sched.blocks), cores=1, active=1,
+                       launch_cycles=sched.launch_cycles)
+    ]  # fmt: skip
+    multi = len(launches) > 1
+    for ls in launches:
+        for bs in ls.blocks:
+            pid = bs.block + (ls.index << 16 if multi else 0)
+            label = f"launch {ls.index} block {bs.block}" if multi else f"block {bs.block}"
+            out.append(
+                {"ph": "M", "name": "process_name", "pid": pid, "args": {"name": f"{label} (core {bs.core})"}}
+            )
+            out.append({"ph": "M", "name": "process_sort_index", "pid": pid, "args": {"sort_index": pid}})
+            used = {ev.pipe for ev in bs.events}
+            for pipe, tid in tids.items():
+                if pipe in used:
+                    out.append(
+                        {"ph": "M", "name": "thread_name", "pid": pid, "tid": tid, "args": {"name": pipe}}
+                    )
+                    out.append(
+                        {
+                            "ph": "M",
+                            "name": "thread_sort_index",
+                            "pid": pid,
+                            "tid": tid,
+                            "args": {"sort_index": tid},
+                        }
+                    )
+            base_cycles = ls.start + ls.launch_cycles + bs.offset
+            for ev in bs.events:
+                args = {k: v for k, v in ev.raw.items() if k not in _NOT_ARGS}
+                ts = round((base_cycles + ev.start) * us, 4)
+                end = round((base_cycles + ev.end) * us, 4)
+                dur = end - ts
+                if ts + dur > end:  # the subtraction rounded up: never reach into the next slice
+                    dur = math.nextafter(dur, 0.0)
+                tid = tids.get(ev.pipe, 0)
+                if ev.duration > 0 and dur > 0:
+                    out.append({"name": ev.api or "?", "pid": pid, "tid": tid, "ts": ts, "cat": ev.pipe,
+                                "args": args, "ph": "X", "dur": dur})  # fmt: skip
+                else:
+                    out.append({"name": ev.api or "?", "pid": pid, "tid": tid, "ts": ts, "cat": ev.pipe,
+                                "args": args, "ph": "i", "s": "t"})  # fmt: skip
     doc = {
         "traceEvents": out,
-        "displayTimeUnit": "ns",
         "otherData": {"estimate": sched.estimate.to_json(), "generator": "ascendc-lsp emulator cost model"},
     }
-    path.write_text(json.dumps(doc), encoding="utf-8")
+    path.write_text(json.dumps(doc, separators=(",", ":")), encoding="utf-8")

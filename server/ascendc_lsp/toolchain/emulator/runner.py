@@ -14,7 +14,8 @@ import os
 import re
 import shutil
 import tempfile
-from collections.abc import Mapping
+import threading
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -58,6 +59,44 @@ class _Lines:
                 lines = []
             self._cache[path] = lines
         return lines[line0] if 0 <= line0 < len(lines) else ""
+
+
+def _spec_error(spec: KernelSpec, exc: Exception) -> SpecError:
+    msg = str(exc)
+    return SpecError(msg if msg.startswith(spec.origin) else f"{spec.origin}: {msg}")
+
+
+class _Background:
+    """The spec's reference, computed in a thread while the kernel compiles and runs."""
+
+    def __init__(self, fn: Callable[[], dict[str, Any]]) -> None:
+        self._value: dict[str, Any] | None = None
+        self._error: Exception | None = None
+        self._thread = threading.Thread(target=self._run, args=(fn,), name="ascendc-reference", daemon=True)
+        self._thread.start()
+
+    def _run(self, fn: Callable[[], dict[str, Any]]) -> None:
+        try:
+            self._value = fn()
+        except Exception as exc:  # re-raised in the caller's thread
+            self._error = exc
+
+    def wait(self, seconds: float) -> None:
+        self._thread.join(seconds)
+
+    def raise_if_failed(self, spec: KernelSpec) -> None:
+        from ascendc_lsp.toolchain.emulator.data import DataError
+
+        if self._thread.is_alive() or self._error is None:
+            return
+        if isinstance(self._error, DataError):
+            raise _spec_error(spec, self._error) from None
+        raise self._error
+
+    def result(self, spec: KernelSpec) -> dict[str, Any]:
+        self._thread.join()
+        self.raise_if_failed(spec)
+        return self._value or {}
 
 
 def kernel_entry_line(source_text: str, kernel: str) -> int:
@@ -161,15 +200,30 @@ class EmulatorToolchain(Toolchain):
         entry_line = kernel_entry_line(text, spec.kernel)
         lines = _Lines()
 
-        # inputs and the reference first: a broken spec fails fast, before paying for a compile
-        from ascendc_lsp.toolchain.emulator import data
+        # the spec's data: from the data cache (large specs run before), or generated here with the reference
+        # running in a thread while the kernel compiles and runs (NumPy releases the GIL); a broken spec still
+        # fails before the compile when its reference fails at once
+        from ascendc_lsp.toolchain.emulator import data, datacache
 
-        try:
-            inputs = data.generate_inputs(spec)
-            reference = data.evaluate_reference(spec, inputs)
-        except data.DataError as exc:
-            msg = str(exc)
-            raise SpecError(msg if msg.startswith(spec.origin) else f"{spec.origin}: {msg}") from None
+        data_key = datacache.spec_key(spec) if opts.use_cache else None
+        cached = datacache.lookup(data_key, spec)
+        inputs: dict[str, Any] = {}
+        if cached is not None:
+            reference_job = _Background(cached.reference)
+        else:
+            try:
+                inputs = data.generate_inputs(spec)
+            except data.DataError as exc:
+                raise _spec_error(spec, exc) from None
+
+            def reference_and_store() -> dict[str, Any]:
+                ref = data.evaluate_reference(spec, inputs)
+                datacache.store(data_key, spec, inputs, ref)
+                return ref
+
+            reference_job = _Background(reference_and_store)
+        reference_job.wait(0.05)
+        reference_job.raise_if_failed(spec)
 
         # compile
         ctimeout = opts.compile_timeout if opts.compile_timeout is not None else opts.timeout
@@ -184,16 +238,23 @@ class EmulatorToolchain(Toolchain):
         res.compile_seconds, res.compile_cached = cr.seconds, cr.cached
         res.diagnostics.extend(cr.diagnostics)
         if not cr.ok or cr.binary is None:
+            reference_job.result(spec)  # a broken reference is reported as such, as before
             res.stage_reached = "compile"
             return res
+        reference_job.raise_if_failed(spec)
         res.compiled = True
         res.stage_reached = "run"
 
         rundir = Path(tempfile.mkdtemp(prefix="ascendc-emu-run-"))
         try:
-            for t in spec.inputs:
-                inputs[t.name].tofile(rundir / f"{t.name}.bin")
-            (rundir / "soc.txt").write_text(soc.soc_txt(), encoding="utf-8")
+            if cached is not None:
+                cached.copy_inputs(rundir)
+            else:
+                for t in spec.inputs:
+                    inputs[t.name].tofile(rundir / f"{t.name}.bin")
+            params = cost.params_for(soc.cost_model, soc.clock_ghz)
+            (rundir / "soc.txt").write_text(soc.soc_txt() + cost.native_params(params), encoding="utf-8")
+            trace_path = rundir / "trace.jsonl" if opts.trace_out is not None else None
             argv = [
                 str(cr.binary),
                 "--dir",
@@ -202,11 +263,13 @@ class EmulatorToolchain(Toolchain):
                 str(rundir / "soc.txt"),
                 "--report",
                 str(rundir / "report.jsonl"),
-                "--trace",
-                str(rundir / "trace.jsonl"),
+                "--estimate",
+                str(rundir / "estimate.jsonl"),
                 "--block-order",
                 opts.block_order,
             ]
+            if trace_path is not None:  # a timeline was asked for: the trace lines carry the schedule
+                argv += ["--trace", str(trace_path), "--trace-limit", str(cost.timeline_limit(spec.block_dim))]
             if spec.tiling is not None and spec.tiling.key is not None:
                 argv += ["--tiling-key", str(spec.tiling.key)]
             argv += mode_argv(spec, opts)
@@ -228,6 +291,7 @@ class EmulatorToolchain(Toolchain):
             has_errors = any(d.severity == "error" for d in rdiags)
             res.ran = sr.returncode == EXIT_OK and not sr.timed_out and not has_errors
 
+            reference = reference_job.result(spec)
             # verify (also after reported errors, for information, when the outputs were written)
             if sr.returncode in (EXIT_OK, EXIT_REPORTED) and not sr.timed_out:
                 ok = self._verify(spec, res, rundir, reference, src, entry_line, lines)
@@ -237,16 +301,16 @@ class EmulatorToolchain(Toolchain):
                     if ok:
                         res.stage_reached = "done"
 
-            # estimate
-            trace_path = rundir / "trace.jsonl"
-            if trace_path.is_file() and sr.returncode in (EXIT_OK, EXIT_REPORTED):
-                sched = cost.estimate_from_file(
-                    trace_path,
+            # estimate: the emulator list-scheduled every event as it ran (PROTOCOL.md, estimate.jsonl)
+            if sr.returncode in (EXIT_OK, EXIT_REPORTED) and not sr.timed_out:
+                sched = cost.estimate_from_native(
+                    rundir / "estimate.jsonl",
                     spec.block_dim,
                     soc.cost_model,
                     int(soc.values["aiv_cores"]),
                     int(soc.values["aic_cores"]),
                     soc.clock_ghz,
+                    trace_path=trace_path,
                 )
                 res.estimate = sched.estimate
                 if opts.trace_out is not None:

@@ -4,7 +4,18 @@
 #define ASCENDC_EMU_KERNEL_OPERATOR_H_
 #include "ascendc_emu/kernel_api.h"
 #include "ascendc_emu/vector_ext.h"
+#include "ascendc_emu/vector_gather.h"
+#include "ascendc_emu/vector_transpose.h"
+#include "ascendc_emu/vector_reduce.h"
+#include "ascendc_emu/vector_cmpsel.h"
+#include "ascendc_emu/vector_compound.h"
+#include "ascendc_emu/vector_sort.h"
+#include "ascendc_emu/scalar.h"
+#include "ascendc_emu/vector_fnptr.h"
+#include "ascendc_emu/vector_operators.h"
 #include "ascendc_emu/cube.h"
 #include "ascendc_emu/utils.h"
 #include "ascendc_emu/cce.h"
+#include "ascendc_emu/cube_transpose.h"
+#include "ascendc_emu/adv_api.h"
 #endif  // ASCENDC_EMU_KERNEL_OPERATOR_H_

@@ -9,6 +9,7 @@
 #ifndef ASCENDC_EMU_ASCENDC_EMU_CCE_H_
 #define ASCENDC_EMU_ASCENDC_EMU_CCE_H_
 #include "vector_ext.h"
+#include "vector_reduce.h"
 
 // ---- compiler builtins
 #ifndef __forceinline__
@@ -146,16 +147,6 @@ inline void vor(T* dst, T* src0, T* src1, uint8_t repeat, uint8_t dstBlk, uint8_
                           (uint64_t)0, repeat, AscendC::BinaryRepeatParams(dstBlk, src0Blk, src1Blk, dstRep, src0Rep, src1Rep),
                           loc);
 }
-namespace ascendc_emu {
-// The accumulator vcadd(nullptr, ...) sums into; GetAccVal() reads it (the sum's bits in the low word).
-template <class T>
-inline void store_acc(calc_t<T> v) {
-    T t = (T)v;
-    uint64_t bits = 0;
-    memcpy(&bits, &t, sizeof(T));
-    blk().acc_val = bits;
-}
-}  // namespace ascendc_emu
 // vcadd(dst, src, repeat, dstRepStride, srcBlkStride, srcRepStride, mode): per repeat the sum of the active lanes
 // (WholeReduceSum); with dst == nullptr the sum of every repeat goes to the accumulator read by GetAccVal().
 template <class T>
@@ -178,13 +169,10 @@ inline void vcadd(T* dst, T* src, uint16_t repeat, uint16_t dstRepStride, uint16
         elems, reps);
     calc_t<T> total = calc_t<T>(0);
     for (calc_t<T> x : sums) total = rnd<T>(total + x);
-    store_acc<T>(total);
+    spr_sum<T>((T)total);  // the reduce-sum register GetAccVal() / GetReduceRepeatSumSpr() read (vector_regs.h)
     trace_vec("vcadd", dtype_name<T>(), elems, (uint64_t)reps, loc);
 }
-namespace AscendC {
-inline uint64_t GetAccVal() { return ascendc_emu::blk().acc_val; }
-}  // namespace AscendC
-inline uint64_t get_acc_val() { return ascendc_emu::blk().acc_val; }
+inline uint64_t get_acc_val(EMU_LOC) { return AscendC::GetAccVal<uint64_t>(loc); }
 
 // vtranspose(dst, src): one 16 x 16 matrix of 16-bit elements (512 B) transposed (Transpose.md's basic form).
 template <class T>

@@ -135,11 +135,19 @@ inline void copy_gm_to_local(const LocalTensor<T>& dst, const GlobalTensor<T>& s
             for (uint32_t k = 0; k < lpad / sizeof(T); k++) memcpy(d + k * sizeof(T), &pad_val, sizeof(T));
             for (uint32_t k = 0; k < rpad / sizeof(T); k++) memcpy(d + lpad + x.len + k * sizeof(T), &pad_val, sizeof(T));
         }
-        for (uint64_t bpos = 0; bpos < x.len; bpos++) {
-            uint64_t o = so + bpos;
-            // out-of-bounds bytes read garbage on the NPU; the emulator gives 0xFF (NaN for floats)
-            d[lpad + bpos] = (gm_ok && o >= lo && o < hi) ? s[o] : 0xFF;
+        // in-bounds bytes are copied; out-of-bounds bytes read garbage on the NPU: the emulator gives 0xFF (NaN)
+        const uint64_t end_row = so + x.len;
+        uint64_t a = so, e = so;  // [a, e): the in-bounds source bytes of this block
+        if (gm_ok) {
+            a = lo > so ? lo : so;
+            e = hi < end_row ? hi : end_row;
+            if (a > end_row) a = end_row;
+            if (e < a) e = a;
         }
+        uint8_t* row = d + lpad;
+        memset(row, 0xFF, a - so);
+        if (e > a) memcpy(row + (a - so), s + a, e - a);
+        memset(row + (e - so), 0xFF, end_row - e);
     }
 }
 

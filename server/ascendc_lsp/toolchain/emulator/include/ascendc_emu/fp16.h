@@ -57,13 +57,77 @@ inline uint32_t encode_float_bits(double x, int M, int E, RM mode) {
     return sign | ((uint32_t)(exp + bias) << M) | (ri - (uint32_t)two_m);
 }
 
-inline float half_bits_to_float(uint16_t h) {
-    uint32_t sign = (h >> 15) & 1u, exp = (h >> 10) & 0x1fu, man = h & 0x3ffu;
-    float v;
-    if (exp == 0) v = std::ldexp((float)man, -24);
-    else if (exp == 31) v = man ? NAN : INFINITY;
-    else v = std::ldexp((float)(man | 0x400u), (int)exp - 25);
-    return sign ? -v : v;
+// Round to nearest, ties to even (RM::RINT) from the bits of the double: the same single rounding as
+// encode_float_bits(x, M, E, RM::RINT) without its libm calls (every 16-bit float result of every vector op goes
+// through here). Formats with E <= 8: a double below 2^-1022 rounds to zero in all of them.
+inline uint32_t encode_rne_bits(double x, int M, int E) {
+    uint64_t u;
+    std::memcpy(&u, &x, sizeof u);
+    const uint32_t sign = (uint32_t)(u >> 63) << (M + E);
+    const uint32_t expMask = ((1u << E) - 1u) << M;
+    const uint64_t ax = u & 0x7fffffffffffffffull;
+    if (ax >= 0x7ff0000000000000ull) return ax > 0x7ff0000000000000ull ? (sign | expMask | (1u << (M - 1))) : (sign | expMask);
+    const int biased = (int)(ax >> 52);
+    if (biased == 0) return sign;  // zero or a double subnormal
+    const int bias = (1 << (E - 1)) - 1, emin = 1 - bias, emax = bias;
+    const uint64_t sig = (ax & 0x000fffffffffffffull) | 0x0010000000000000ull;  // 53 significant bits
+    const int e = biased - 1023;                                                  // exponent of the leading bit
+    int exp = e < emin ? emin : e;
+    const int shift = 52 - M + (exp - e);  // bits of sig below the target's last place
+    uint64_t r;
+    if (shift >= 64) {
+        r = 0;  // below half of the smallest subnormal
+    } else {
+        r = sig >> shift;
+        const uint64_t rem = sig & ((1ull << shift) - 1), half = 1ull << (shift - 1);
+        if (rem > half || (rem == half && (r & 1))) r++;
+    }
+    if (r >= (2ull << M)) { r >>= 1; exp++; }
+    if (exp > emax) return sign | expMask;
+    if (r < (1ull << M)) return sign | (uint32_t)r;  // subnormal (or zero)
+    return sign | ((uint32_t)(exp + bias) << M) | (uint32_t)(r - (1ull << M));
+}
+
+// The same rounding from a float (the result type of every 16-bit vector op), with float arithmetic: a normal
+// result rounds by adding half an ulp of the target (minus one, plus the kept lsb: ties to even) to the rebiased
+// bits; a subnormal one by one float addition that lines the 10 kept bits up at the bottom of the significand
+// (the FPU rounds to nearest even). Same bits as encode_rne_bits((double)f, 10, 5) (tests/emulator_cpp).
+inline uint16_t float_to_half_rne(float f) {
+    uint32_t u;
+    std::memcpy(&u, &f, sizeof u);
+    const uint32_t sign = (u >> 16) & 0x8000u;
+    u &= 0x7fffffffu;
+    if (u >= 0x47800000u) return (uint16_t)(sign | (u > 0x7f800000u ? 0x7e00u : 0x7c00u));  // >= 2^16, inf, NaN
+    if (u < 0x38800000u) {  // below 2^-14: a subnormal half (or zero)
+        const uint32_t magic_bits = 0x3f000000u;  // 0.5f: its ulp is 2^-24, the half subnormal quantum
+        float m, a;
+        std::memcpy(&m, &magic_bits, sizeof m);
+        std::memcpy(&a, &u, sizeof a);
+        a += m;
+        uint32_t r;
+        std::memcpy(&r, &a, sizeof r);
+        return (uint16_t)(sign | (r - magic_bits));
+    }
+    const uint32_t lsb = (u >> 13) & 1u;
+    u += 0xc8000fffu + lsb;  // rebias the exponent (127 -> 15) and round; a carry may reach the exponent (or inf)
+    return (uint16_t)(sign | (u >> 13));
+}
+
+inline float half_bits_to_float(uint16_t h) {  // exact; NaN comes out as the canonical quiet NaN
+    const uint32_t sign = (uint32_t)(h & 0x8000u) << 16, exp = (h >> 10) & 0x1fu, man = h & 0x3ffu;
+    uint32_t bits;
+    if (exp == 31) {
+        bits = sign | (man ? 0x7fc00000u : 0x7f800000u);
+    } else if (exp) {
+        bits = sign | ((exp + 112u) << 23) | (man << 13);
+    } else {
+        float v = (float)man * 5.9604644775390625e-08f;  // man * 2^-24, exact
+        std::memcpy(&bits, &v, sizeof bits);
+        bits |= sign;
+    }
+    float f;
+    std::memcpy(&f, &bits, sizeof f);
+    return f;
 }
 inline float bf16_bits_to_float(uint16_t b) {
     uint32_t u = (uint32_t)b << 16;
@@ -71,8 +135,12 @@ inline float bf16_bits_to_float(uint16_t b) {
     std::memcpy(&f, &u, 4);
     return f;
 }
-inline uint16_t float_to_half_bits(double x, RM m = RM::RINT) { return (uint16_t)encode_float_bits(x, 10, 5, m); }
-inline uint16_t float_to_bf16_bits(double x, RM m = RM::RINT) { return (uint16_t)encode_float_bits(x, 7, 8, m); }
+inline uint16_t float_to_half_bits(double x, RM m = RM::RINT) {
+    return (uint16_t)(m == RM::RINT ? encode_rne_bits(x, 10, 5) : encode_float_bits(x, 10, 5, m));
+}
+inline uint16_t float_to_bf16_bits(double x, RM m = RM::RINT) {
+    return (uint16_t)(m == RM::RINT ? encode_rne_bits(x, 7, 8) : encode_float_bits(x, 7, 8, m));
+}
 inline float double_to_float(double x, RM m = RM::RINT) {
     if (m == RM::RINT) return (float)x;
     uint32_t u = encode_float_bits(x, 23, 8, m);
@@ -88,7 +156,9 @@ struct half {
     uint16_t bits_;
     half() = default;
     template <class U, class = typename std::enable_if<std::is_arithmetic<U>::value>::type>
-    constexpr half(U v) : bits_(ascendc_emu::float_to_half_bits((double)v)) {}
+    constexpr half(U v)
+        : bits_(std::is_same<U, float>::value ? ascendc_emu::float_to_half_rne((float)v)
+                                              : ascendc_emu::float_to_half_bits((double)v)) {}
     operator float() const { return ascendc_emu::half_bits_to_float(bits_); }
     static half from_bits(uint16_t b) { half h; h.bits_ = b; return h; }
     half& operator+=(float o) { *this = half((float)*this + o); return *this; }

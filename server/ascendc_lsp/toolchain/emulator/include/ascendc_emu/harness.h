@@ -59,6 +59,14 @@ EMU_RT_FN bool gm_redzone_check(const GmAlloc& a, const Loc& loc)
 ;
 #endif
 
+// Drops a GM buffer's race-detector shadow (its arrays live in one mapping, gm_shadow_access in runtime.h).
+inline void gm_shadow_free(GmAlloc& a) {
+    if (!a.shadow) return;
+    munmap(a.shadow->map, a.shadow->map_bytes);
+    delete a.shadow;
+    a.shadow = nullptr;
+}
+
 // Releases a GM buffer (aclrtFree / GmFree): its mapping and shadow go away, so a later access through a stale
 // pointer is reported as outside every GM buffer. Returns false when p is not the start of a live buffer.
 EMU_RT_FN bool gm_release(const void* p)
@@ -68,7 +76,7 @@ EMU_RT_FN bool gm_release(const void* p)
     for (size_t i = 0; i < r.gm.size(); i++) {
         GmAlloc& a = r.gm[i];
         if (a.base != p) continue;
-        if (a.shadow) munmap(a.shadow, (a.size + 31) / 32 * sizeof(GmShadow));
+        gm_shadow_free(a);
         munmap(a.map, a.map_bytes);
         r.gm.erase(r.gm.begin() + (long)i);
         return true;
@@ -85,10 +93,7 @@ EMU_RT_FN void gm_shadow_reset()
 #if ASCENDC_EMU_RT_BODIES
 {
     for (GmAlloc& a : rt().gm)
-        if (a.shadow) {
-            munmap(a.shadow, (a.size + 31) / 32 * sizeof(GmShadow));
-            a.shadow = nullptr;
-        }
+        gm_shadow_free(a);
 }
 #else
 ;
@@ -99,6 +104,7 @@ EMU_RT_FN void block_end_checks(Block& b)
 {
     Runtime& r = rt();
     flush_scalar_trace();
+    cost_block_done(b);
     for (int e = 0; e < HE_MAX; e++)
         for (int id = 0; id < 8; id++) {
             Flag& f = b.flags[e][id];
@@ -121,6 +127,11 @@ EMU_RT_FN void block_end_checks(Block& b)
 ;
 #endif
 
+// Bytes mapped per on-chip memory: the capacity plus slack, so an access just past the end is reported, not a crash.
+inline uint64_t onchip_bytes(int sp) {
+    return rt().soc.bytes[sp] + (sp == SP_UB || sp == SP_L1 ? (1u << 20) : (1u << 18));
+}
+
 EMU_RT_FN void fibre_entry()
 #if ASCENDC_EMU_RT_BODIES
 {
@@ -135,16 +146,54 @@ EMU_RT_FN void fibre_entry()
 ;
 #endif
 
+// The on-chip memories as a fresh block sees them (0xFF over each capacity: fresh buffers hold garbage on the NPU,
+// poisoned so it shows as NaN; zeros in the slack behind), written once into a memory file that every block maps
+// copy-on-write: a block pays only for the pages it touches, not a memset of ~1 MB of UB/L1/L0 per block.
+EMU_RT_FN bool onchip_image()
+#if ASCENDC_EMU_RT_BODIES
+{
+    Runtime& r = rt();
+    if (r.onchip_fd >= 0) return true;
+    if (r.onchip_fd == -2) return false;
+    uint64_t off = 0;
+    for (int sp = SP_UB; sp < NSPACE; sp++) {
+        r.onchip_off[sp] = off;
+        off += (onchip_bytes(sp) + 4095) / 4096 * 4096;
+    }
+    int fd = memfd_create("ascendc-emu-onchip", 0);
+    void* m = MAP_FAILED;
+    if (fd >= 0 && ftruncate(fd, (off_t)off) == 0)
+        m = mmap(nullptr, off, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    if (m == MAP_FAILED) {
+        if (fd >= 0) close(fd);
+        r.onchip_fd = -2;
+        return false;
+    }
+    for (int sp = SP_UB; sp < NSPACE; sp++) memset((uint8_t*)m + r.onchip_off[sp], 0xFF, r.soc.bytes[sp]);
+    munmap(m, off);
+    r.onchip_fd = fd;
+    return true;
+}
+#else
+;
+#endif
+
 EMU_RT_FN void block_setup(Block& b)
 #if ASCENDC_EMU_RT_BODIES
 {
     Runtime& r = rt();
+    bool image = onchip_image();
     for (int sp = SP_UB; sp < NSPACE; sp++) {
         uint64_t cap = r.soc.bytes[sp];
-        b.mem_bytes[sp] = cap + (sp == SP_UB || sp == SP_L1 ? (1u << 20) : (1u << 18));
-        b.mem[sp] = (uint8_t*)mmap(nullptr, b.mem_bytes[sp], PROT_READ | PROT_WRITE,
-                                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-        memset(b.mem[sp], 0xFF, cap);  // fresh buffers hold garbage on the NPU; poison so it shows (NaN)
+        b.mem_bytes[sp] = onchip_bytes(sp);
+        void* m = image ? mmap(nullptr, b.mem_bytes[sp], PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_NORESERVE,
+                               r.onchip_fd, (off_t)r.onchip_off[sp])
+                        : MAP_FAILED;
+        if (m == MAP_FAILED) {
+            m = mmap(nullptr, b.mem_bytes[sp], PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+            memset(m, 0xFF, cap);
+        }
+        b.mem[sp] = (uint8_t*)m;
     }
     b.stack_bytes = 16u << 20;
     b.stack = mmap(nullptr, b.stack_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
@@ -163,7 +212,7 @@ EMU_RT_FN void block_teardown(Block& b)
 {
     for (int sp = 0; sp < NSPACE; sp++) {
         if (b.mem[sp]) munmap(b.mem[sp], b.mem_bytes[sp]);
-        free(b.shadow[sp]);
+        if (b.shadow[sp]) munmap(b.shadow[sp], shadow_bytes(b, sp));
         b.mem[sp] = nullptr;
         b.shadow[sp] = nullptr;
     }
@@ -227,6 +276,7 @@ EMU_RT_FN void read_soc(const char* path)
         else if (!strcmp(k, "aiv_cores")) s.aiv = (int)n;
         else if (!strcmp(k, "aic_cores")) s.aic = (int)n;
         else if (!strcmp(k, "arch")) s.arch = (int)n;
+        else if (!strncmp(k, "cost.", 5)) cost_param(k + 5, v);
     }
     fclose(f);
 }
@@ -261,12 +311,17 @@ EMU_RT_FN void launch_blocks(uint32_t blockDim, void (*fn)(void*), void* fn_arg)
     for (uint32_t i = 0; i < blockDim; i++) { blocks.push_back(new Block()); blocks.back()->idx = (int)i; }
     r.blocks = blocks;
     r.in_launch = true;
+    cost_launch_begin((int)blockDim);
     std::vector<int> order;
     for (uint32_t i = 0; i < blockDim; i++) order.push_back(r.order == ORD_REV ? (int)(blockDim - 1 - i) : (int)i);
-    size_t rr = 0;
+    size_t rr = 0, first = 0;  // first: in sequential/reverse order every block before it has ended
     for (;;) {
         Block* pick = nullptr;
-        for (size_t k = 0; k < order.size() && !pick; k++) {
+        if (r.order != ORD_INTERLEAVED)
+            while (first < order.size() && (blocks[(size_t)order[first]]->state == BS_DONE ||
+                                             blocks[(size_t)order[first]]->state == BS_DEAD))
+                first++;
+        for (size_t k = r.order == ORD_INTERLEAVED ? 0 : first; k < order.size() && !pick; k++) {
             size_t i = r.order == ORD_INTERLEAVED ? (rr + k) % order.size() : k;
             if (blocks[(size_t)order[i]]->state == BS_RUNNABLE) { pick = blocks[(size_t)order[i]]; rr = i + 1; }
         }
@@ -294,6 +349,7 @@ EMU_RT_FN void launch_blocks(uint32_t blockDim, void (*fn)(void*), void* fn_arg)
         r.deadlock = true;
         for (Block* b : blocks) block_teardown(*b);
     }
+    cost_launch_end();
     r.in_launch = false;
     r.cur = nullptr;
     for (Block* b : blocks) delete b;
@@ -343,6 +399,8 @@ EMU_RT_FN Harness::Harness(int argc, char** argv)
         else if (!strcmp(a, "--soc-file")) { soc = v; i++; }
         else if (!strcmp(a, "--report")) { report = v; i++; }
         else if (!strcmp(a, "--trace")) { trace = v; i++; }
+        else if (!strcmp(a, "--estimate")) { cost_open(v); i++; }
+        else if (!strcmp(a, "--trace-limit")) { r.trace_limit = strtoull(v, nullptr, 10); i++; }
         else if (!strcmp(a, "--block-order")) {
             r.order = !strcmp(v, "reverse") ? ORD_REV : !strcmp(v, "interleaved") ? ORD_INTERLEAVED : ORD_SEQ;
             i++;
@@ -397,8 +455,7 @@ EMU_RT_FN GM_ADDR Harness::Output(const char* name, uint64_t bytes)
 #if ASCENDC_EMU_RT_BODIES  // member function: defined in the runtime object only
 EMU_RT_FN GM_ADDR Harness::Workspace(uint64_t bytes)
 {
-    GmAlloc& a = gm_alloc("workspace", kSysWorkspace + bytes);
-    memset(a.base, 0, kSysWorkspace + bytes);
+    GmAlloc& a = gm_alloc("workspace", kSysWorkspace + bytes);  // zero: fresh anonymous pages, untouched until used
     sys_ws() = a.base;
     return a.base;
 }
@@ -424,6 +481,7 @@ EMU_RT_FN int Harness::Finish()
         if (f) { fwrite(a.base, 1, a.size, f); fclose(f); }
     }
     if (r.trace) fclose(r.trace);
+    cost_close();
     if (r.report) fclose(r.report);
     r.trace = r.report = nullptr;
     return r.deadlock ? 3 : r.errors ? 1 : 0;

@@ -11,25 +11,36 @@
 #include "../kernel_operator.h"
 #include "../kernel_tiling/kernel_tiling.h"
 
-namespace AscendC {
-enum class CubeFormat : uint8_t { ND = 0, NZ, ZN, ZZ, NN, ND_ALIGN, SCALAR, VECTOR };
-enum class LayoutMode : uint8_t { NONE = 0, BSNGD, SBNGD, BNGS1S2, NORMAL };
-enum class IterateOrder : uint8_t { ORDER_M = 0, ORDER_N, UNDEF };
-enum class ScheduleType : uint8_t { INNER_PRODUCT = 0, OUTER_PRODUCT };
-enum class BatchMode : uint8_t { NONE = 0, BATCH_LESS_THAN_L1, BATCH_LARGE_THAN_L1, SINGLE_LARGE_THAN_L1 };
-enum MatmulVersion : uint8_t { NORMAL = 0, MULTI_DATA_LOAD, BASIC_BLOCK, IBSHARE_NORM };
+// The kernel-parameter qualifier of the Matmul message workspace in direct-launch kernels (`__kfc_workspace__
+// GM_ADDR workspace`): no meaning on the CPU.
+#ifndef __kfc_workspace__
+#define __kfc_workspace__
+#endif
 
-template <TPosition POSITION, CubeFormat FORMAT, typename TYPE, bool ISTRANS = false,
-          LayoutMode LAYOUT = LayoutMode::NONE, bool IBSHARE = false>
-struct MatmulType {
-    constexpr static TPosition pos = POSITION;
-    constexpr static CubeFormat format = FORMAT;
-    using T = TYPE;
-    constexpr static bool isTrans = ISTRANS;
-    constexpr static LayoutMode layout = LAYOUT;
-    constexpr static bool ibShare = IBSHARE;
+// ---- Matmul configuration (docs: Matmul-Kernel侧接口/MatmulConfig.md, GetMMConfig.md, Matmul模板参数.md,
+// GetMatmulApiTiling.md). As in the SDK these live at global scope (kernels write `CubeFormat::ND`, `CFG_MDL`,
+// `MatmulConfig` without a namespace) and AscendC names them too.
+constexpr uint32_t SHARED_CO1_BUFFER_SIZE = 64 * 1024;
+enum class CubeFormat { ND = 0, NZ, ZN, ZZ, NN, ND_ALIGN, SCALAR, VECTOR, ROW_MAJOR = ND, COLUMN_MAJOR = 8 };
+enum class LayoutMode { NONE = 0, BSNGD, SBNGD, BNGS1S2, NORMAL };
+enum class BatchMode { NONE = 0, BATCH_LESS_THAN_L1, BATCH_LARGE_THAN_L1, SINGLE_LARGE_THAN_L1 };
+enum BatchOutMode { SINGLE_BATCH = 0, MULTI_BATCH, DYNAMIC };
+enum class IterateOrder { ORDER_M = 0, ORDER_N, UNDEF };
+enum class ScheduleType { INNER_PRODUCT = 0, OUTER_PRODUCT };
+enum IterateMode : uint8_t {
+    ITERATE_MODE_NORMAL = 0b00000001,
+    ITERATE_MODE_ALL = 0b00000010,
+    ITERATE_MODE_BATCH = 0b00000100,
+    ITERATE_MODE_N_BATCH = 0b00001000,
+    ITERATE_MODE_DEFAULT = 0b11111111,
+};
+enum class DecompressionMode {
+    DECOMP_NONE = 0, DECOMP_2bitTo8bit, DECOMP_3bitTo8bit, DECOMP_4bitTo8bit, DECOMP_16bitTo64bit,
+    DECOMP_1bitTo8bit, DECOMP_1bitTo4bit, DECOMP_2bitTo4bit, DECOMP_3bitTo4bit,
 };
 
+// Field order as MatmulConfig.md's table (kernels aggregate-initialise the leading fields:
+// `MatmulConfig cfg{false, true, false, 128, 128, 64}`).
 struct MatmulConfig {
     bool doNorm = true;
     bool doBasicBlock = false;
@@ -57,7 +68,7 @@ struct MatmulConfig {
     bool enableSetTail = true;
     bool enableQuantVector = true;
     bool enableSetDefineData = true;
-    uint8_t iterateMode = 0;
+    uint8_t iterateMode = IterateMode::ITERATE_MODE_DEFAULT;
     bool enableReuse = true;
     bool enableUBReuse = false;
     bool enableL1CacheUB = false;
@@ -72,12 +83,21 @@ struct MatmulConfig {
     bool isA2B2Shared = false;
     bool isEnableChannelSplit = false;
     bool enableKdimReorderLoad = false;
+    bool isCO1Shared = false;
+    uint32_t sharedCO1BufferSize = SHARED_CO1_BUFFER_SIZE;
+    BatchOutMode bmmOutMode = BatchOutMode::SINGLE_BATCH;
+    bool enableL1BankConflictOptimise = false;
+    bool enableRelu = false;  // Relu on C as it leaves L0C
+    DecompressionMode decompMode = DecompressionMode::DECOMP_NONE;
 };
-constexpr MatmulConfig GetNormalConfig(bool intrinsicsLimit = false, bool batchLoop = false, bool isVecND2NZ = false,
-                                       BatchMode bmmMode = BatchMode::BATCH_LESS_THAN_L1, bool isMsgReuse = true,
-                                       IterateOrder iterateOrder = IterateOrder::UNDEF,
-                                       ScheduleType scheduleType = ScheduleType::INNER_PRODUCT, bool enUnitFlag = true,
-                                       bool enableMixDualMaster = false) {
+constexpr MatmulConfig GetNormalConfig(const bool intrinsicsLimit = false, const bool batchLoop = false,
+                                       const bool isVecND2NZ = false,
+                                       const BatchMode bmmMode = BatchMode::BATCH_LESS_THAN_L1,
+                                       const bool isMsgReuse = true,
+                                       const IterateOrder iterateOrder = IterateOrder::UNDEF,
+                                       const ScheduleType scheduleType = ScheduleType::INNER_PRODUCT,
+                                       const bool enUnitFlag = true, const bool enableMixDualMaster = false,
+                                       const BatchOutMode bmmOutMode = BatchOutMode::SINGLE_BATCH) {
     MatmulConfig c{};
     c.intrinsicsCheck = intrinsicsLimit;
     c.isNBatch = batchLoop;
@@ -88,13 +108,15 @@ constexpr MatmulConfig GetNormalConfig(bool intrinsicsLimit = false, bool batchL
     c.scheduleType = scheduleType;
     c.enUnitFlag = enUnitFlag;
     c.enableMixDualMaster = enableMixDualMaster;
+    c.bmmOutMode = bmmOutMode;
     return c;
 }
-constexpr MatmulConfig GetMDLConfig(bool intrinsicsLimit = false, bool batchLoop = false, uint32_t doMTE2Preload = 0,
-                                    bool isVecND2NZ = false, bool isPerTensor = false, bool hasAntiQuantOffset = false,
-                                    bool enUnitFlag = false, bool isMsgReuse = true, bool enableUBReuse = true,
-                                    bool enableL1CacheUB = false, bool enableMixDualMaster = false,
-                                    bool enableKdimReorderLoad = false) {
+constexpr MatmulConfig GetMDLConfig(const bool intrinsicsLimit = false, const bool batchLoop = false,
+                                    const uint32_t doMTE2Preload = 0, const bool isVecND2NZ = false,
+                                    bool isPerTensor = false, bool hasAntiQuantOffset = false,
+                                    const bool enUnitFlag = false, const bool isMsgReuse = true,
+                                    const bool enableUBReuse = true, const bool enableL1CacheUB = false,
+                                    const bool enableMixDualMaster = false, const bool enableKdimReorderLoad = false) {
     MatmulConfig c{};
     c.doNorm = false;
     c.doMultiDataLoad = true;
@@ -112,16 +134,18 @@ constexpr MatmulConfig GetMDLConfig(bool intrinsicsLimit = false, bool batchLoop
     c.enableKdimReorderLoad = enableKdimReorderLoad;
     return c;
 }
-constexpr MatmulConfig GetSpecialMDLConfig(bool intrinsicsLimit = false, bool batchLoop = false,
-                                           uint32_t doMTE2Preload = 0, bool isVecND2NZ = false,
+constexpr MatmulConfig GetSpecialMDLConfig(const bool intrinsicsLimit = false, const bool batchLoop = false,
+                                           const uint32_t doMTE2Preload = 0, const bool isVecND2NZ = false,
                                            bool isPerTensor = false, bool hasAntiQuantOffset = false) {
     MatmulConfig c = GetMDLConfig(intrinsicsLimit, batchLoop, doMTE2Preload, isVecND2NZ, isPerTensor,
                                   hasAntiQuantOffset);
+    c.doMultiDataLoad = false;
     c.doSpecialMDL = true;
     return c;
 }
-constexpr MatmulConfig GetBasicConfig(uint32_t basicM, uint32_t basicN, uint32_t basicK, bool intrinsicsLimit = false,
-                                      bool batchLoop = false, BatchMode bmmMode = BatchMode::BATCH_LESS_THAN_L1) {
+constexpr MatmulConfig GetBasicConfig(const uint32_t basicM, const uint32_t basicN, const uint32_t basicK,
+                                      const bool intrinsicsLimit = false, const bool batchLoop = false,
+                                      const BatchMode bmmMode = BatchMode::BATCH_LESS_THAN_L1) {
     MatmulConfig c{};
     c.doNorm = false;
     c.doBasicBlock = true;
@@ -133,22 +157,27 @@ constexpr MatmulConfig GetBasicConfig(uint32_t basicM, uint32_t basicN, uint32_t
     c.batchMode = bmmMode;
     return c;
 }
-constexpr MatmulConfig GetSpecialBasicConfig(uint32_t basicM, uint32_t basicN, uint32_t basicK, uint32_t singleCoreM,
-                                             uint32_t singleCoreN, uint32_t singleCoreK, uint32_t stepM,
-                                             uint32_t stepN, bool intrinsicsLimit = false, bool batchLoop = false,
-                                             BatchMode bmmMode = BatchMode::BATCH_LESS_THAN_L1) {
+constexpr MatmulConfig GetSpecialBasicConfig(const uint32_t basicM, const uint32_t basicN, const uint32_t basicK,
+                                             const uint32_t singleCoreM, const uint32_t singleCoreN,
+                                             const uint32_t singleCoreK, const uint32_t stepM, const uint32_t stepN,
+                                             const bool intrinsicsLimit = false, const bool batchLoop = false,
+                                             const BatchMode bmmMode = BatchMode::BATCH_LESS_THAN_L1) {
     MatmulConfig c = GetBasicConfig(basicM, basicN, basicK, intrinsicsLimit, batchLoop, bmmMode);
+    c.doBasicBlock = false;
     c.doSpecialBasicBlock = true;
     c.singleCoreM = singleCoreM;
     c.singleCoreN = singleCoreN;
     c.singleCoreK = singleCoreK;
     c.stepM = stepM;
     c.stepN = stepN;
+    c.baseMN = basicM * basicN;
+    c.singleCoreMN = singleCoreM * singleCoreN;
     return c;
 }
-constexpr MatmulConfig GetIBShareNormConfig(bool intrinsicsLimit = false, bool batchLoop = false,
-                                            bool isVecND2NZ = false, BatchMode bmmMode = BatchMode::BATCH_LESS_THAN_L1,
-                                            bool isDoubleCache = false, bool enUnitFlag = true) {
+constexpr MatmulConfig GetIBShareNormConfig(const bool intrinsicsLimit = false, const bool batchLoop = false,
+                                            const bool isVecND2NZ = false,
+                                            const BatchMode bmmMode = BatchMode::BATCH_LESS_THAN_L1,
+                                            const bool isDoubleCache = false, const bool enUnitFlag = true) {
     MatmulConfig c = GetNormalConfig(intrinsicsLimit, batchLoop, isVecND2NZ, bmmMode);
     c.doNorm = false;
     c.doIBShareNorm = true;
@@ -161,9 +190,200 @@ constexpr MatmulConfig CFG_MDL = GetMDLConfig();
 constexpr MatmulConfig CFG_IBSHARE_NORM = GetIBShareNormConfig();
 constexpr MatmulConfig MM_CFG_BB = GetBasicConfig(128, 128, 128);
 
+// GetMMConfig.md: a template (MatmulConfigMode) modified by any of the second-level configs, in any order.
+enum class MatmulConfigMode { CONFIG_NORM, CONFIG_MDL, CONFIG_SPECIALMDL, CONFIG_IBSHARE };
+struct MatmulShapeParams {
+    uint32_t singleCoreM = 0, singleCoreN = 0, singleCoreK = 0;
+    uint32_t basicM = 0, basicN = 0, basicK = 0;
+};
+struct MatmulQuantParams {
+    bool isPerTensor = false;
+    bool hasAntiQuantOffset = false;
+};
+struct MatmulBatchParams {
+    bool isNBatch = false;
+    BatchMode batchMode = BatchMode::NONE;
+    bool isBiasBatch = true;
+    BatchOutMode bmmOutMode = BatchOutMode::SINGLE_BATCH;
+};
+struct MatmulFuncParams {
+    bool intrinsicsLimit = false;
+    bool enVecND2NZ = false;
+    bool enableDoubleCache = false;
+    bool enableL1CacheUB = false;
+    uint32_t doMTE2Preload = 0;
+    IterateOrder iterateOrder = IterateOrder::ORDER_M;
+    ScheduleType scheduleType = ScheduleType::INNER_PRODUCT;
+    bool enableReuse = true;
+    bool enableUBReuse = false;
+    bool isPartialOutput = false;
+    bool isA2B2Shared = false;
+    bool isEnableChannelSplit = false;
+    bool enableKdimReorderLoad = false;
+    bool enableL1BankConflictOptimise = false;
+    bool enableRelu = false;
+    DecompressionMode decompMode = DecompressionMode::DECOMP_NONE;
+};
+struct MatmulBiasParams {
+    bool enableSetBias = true;
+};
+namespace ascendc_emu_mm {
+constexpr void apply(MatmulConfig& c, const MatmulShapeParams& p) {
+    c.singleCoreM = p.singleCoreM; c.singleCoreN = p.singleCoreN; c.singleCoreK = p.singleCoreK;
+    c.basicM = p.basicM; c.basicN = p.basicN; c.basicK = p.basicK;
+    c.baseMN = p.basicM * p.basicN;
+    c.singleCoreMN = p.singleCoreM * p.singleCoreN;
+}
+constexpr void apply(MatmulConfig& c, const MatmulQuantParams& p) {
+    c.isPerTensor = p.isPerTensor; c.hasAntiQuantOffset = p.hasAntiQuantOffset;
+}
+constexpr void apply(MatmulConfig& c, const MatmulBatchParams& p) {
+    c.isNBatch = p.isNBatch; c.batchMode = p.batchMode; c.isBiasBatch = p.isBiasBatch; c.bmmOutMode = p.bmmOutMode;
+}
+constexpr void apply(MatmulConfig& c, const MatmulFuncParams& p) {
+    c.intrinsicsCheck = p.intrinsicsLimit; c.enVecND2NZ = p.enVecND2NZ; c.enableDoubleCache = p.enableDoubleCache;
+    c.enableL1CacheUB = p.enableL1CacheUB; c.doMTE2Preload = p.doMTE2Preload; c.iterateOrder = p.iterateOrder;
+    c.scheduleType = p.scheduleType; c.enableReuse = p.enableReuse; c.enableUBReuse = p.enableUBReuse;
+    c.isPartialOutput = p.isPartialOutput; c.isA2B2Shared = p.isA2B2Shared;
+    c.isEnableChannelSplit = p.isEnableChannelSplit; c.enableKdimReorderLoad = p.enableKdimReorderLoad;
+    c.enableL1BankConflictOptimise = p.enableL1BankConflictOptimise; c.enableRelu = p.enableRelu;
+    c.decompMode = p.decompMode;
+}
+constexpr void apply(MatmulConfig& c, const MatmulBiasParams& p) { c.enableSetBias = p.enableSetBias; }
+}  // namespace ascendc_emu_mm
+template <MatmulConfigMode configMode, typename... ArgTypes>
+constexpr MatmulConfig GetMMConfig(ArgTypes&&... args) {
+    MatmulConfig c = configMode == MatmulConfigMode::CONFIG_MDL          ? GetMDLConfig()
+                     : configMode == MatmulConfigMode::CONFIG_SPECIALMDL ? GetSpecialMDLConfig()
+                     : configMode == MatmulConfigMode::CONFIG_IBSHARE    ? GetIBShareNormConfig()
+                                                                         : GetNormalConfig();
+    (ascendc_emu_mm::apply(c, args), ...);
+    return c;
+}
+
+// Matmul模板参数.md table 1: constant tiling values (int32_t, as the TCubeTiling fields of the same names) and the
+// template. A value of 0 in the shape fields means "not constant" (a partly constant tiling: the base block only).
+struct MatmulApiStaticTiling {
+    int32_t M = 0, N = 0, Ka = 0, Kb = 0;
+    int32_t singleCoreM = 0, singleCoreN = 0, singleCoreK = 0;
+    int32_t baseM = 0, baseN = 0, baseK = 0;
+    int32_t depthA1 = 0, depthB1 = 0;
+    int32_t stepM = 0, stepN = 0, stepKa = 0, stepKb = 0;
+    int32_t isBias = 0;
+    int32_t transLength = 0;
+    int32_t iterateOrder = 0;
+    int32_t dbL0A = 0, dbL0B = 0;
+    int32_t dbL0C = 0;
+    int32_t shareMode = 0;
+    int32_t shareL1Size = 0;
+    int32_t shareL0CSize = 0;
+    int32_t shareUbSize = 0;
+    int32_t batchM = 0;
+    int32_t batchN = 0;
+    int32_t singleBatchM = 0;
+    int32_t singleBatchN = 0;
+    int32_t mxTypePara = 0;
+    MatmulConfig cfg{};
+};
+
+namespace AscendC {
+using ::BatchMode;
+using ::BatchOutMode;
+using ::CubeFormat;
+using ::DecompressionMode;
+using ::GetBasicConfig;
+using ::GetIBShareNormConfig;
+using ::GetMDLConfig;
+using ::GetMMConfig;
+using ::GetNormalConfig;
+using ::GetSpecialBasicConfig;
+using ::GetSpecialMDLConfig;
+using ::IterateMode;
+using ::IterateOrder;
+using ::LayoutMode;
+using ::MatmulApiStaticTiling;
+using ::MatmulBatchParams;
+using ::MatmulBiasParams;
+using ::MatmulConfig;
+using ::MatmulConfigMode;
+using ::MatmulFuncParams;
+using ::MatmulQuantParams;
+using ::MatmulShapeParams;
+using ::ScheduleType;
+using ::CFG_IBSHARE_NORM;
+using ::CFG_MDL;
+using ::CFG_NORM;
+using ::MM_CFG_BB;
+enum MatmulVersion : uint8_t { NORMAL = 0, MULTI_DATA_LOAD, BASIC_BLOCK, IBSHARE_NORM };
+namespace Impl {
+constexpr int32_t L1_SIZE = 512 * 1024;  // the default l1Size of GetMatmulApiTiling (Atlas A2 L1 Buffer)
+}  // namespace Impl
+
+template <TPosition POSITION, CubeFormat FORMAT, typename TYPE, bool ISTRANS = false,
+          LayoutMode LAYOUT = LayoutMode::NONE, bool IBSHARE = false>
+struct MatmulType {
+    constexpr static TPosition pos = POSITION;
+    constexpr static CubeFormat format = FORMAT;
+    using T = TYPE;
+    constexpr static bool isTrans = ISTRANS;
+    constexpr static LayoutMode layout = LAYOUT;
+    constexpr static bool ibShare = IBSHARE;
+};
+
+// GetMatmulApiTiling.md: the constant tiling of a template whose base block (and maybe single-core shape) are
+// constants. The values other than those the template fixes are the emulator's own choice (the SDK's search is
+// not published): K fully resident in L1 when A's and B's single-core strips fit in half of l1Size each, else one
+// base block of K; double-buffered L0A/L0B.
+template <class A_TYPE, class B_TYPE, class C_TYPE, class BIAS_TYPE>
+constexpr MatmulApiStaticTiling GetMatmulApiTiling(const MatmulConfig& mmCFG, int32_t l1Size = Impl::L1_SIZE) {
+    MatmulApiStaticTiling t{};
+    t.cfg = mmCFG;
+    t.singleCoreM = (int32_t)mmCFG.singleCoreM;
+    t.singleCoreN = (int32_t)mmCFG.singleCoreN;
+    t.singleCoreK = (int32_t)mmCFG.singleCoreK;
+    t.M = t.singleCoreM;
+    t.N = t.singleCoreN;
+    t.Ka = t.Kb = t.singleCoreK;
+    t.baseM = (int32_t)mmCFG.basicM;
+    t.baseN = (int32_t)mmCFG.basicN;
+    t.baseK = (int32_t)mmCFG.basicK;
+    t.stepM = t.stepN = 1;
+    const int32_t ka = t.baseK > 0 && t.singleCoreK > 0 ? (t.singleCoreK + t.baseK - 1) / t.baseK : 1;
+    const int64_t aStrip = (int64_t)t.baseM * t.baseK * (int64_t)sizeof(typename A_TYPE::T) * ka;
+    const int64_t bStrip = (int64_t)t.baseN * t.baseK * (int64_t)sizeof(typename B_TYPE::T) * ka;
+    const bool kFull = aStrip * 2 <= l1Size / 2 && bStrip * 2 <= l1Size / 2;
+    t.stepKa = t.stepKb = kFull ? ka : 1;
+    t.depthA1 = t.stepM * t.stepKa * 2;
+    t.depthB1 = t.stepN * t.stepKb * 2;
+    t.isBias = mmCFG.enableSetBias ? 1 : 0;
+    t.iterateOrder = mmCFG.iterateOrder == IterateOrder::ORDER_N ? 1 : 0;
+    t.dbL0A = t.dbL0B = 2;
+    t.dbL0C = 1;
+    (void)sizeof(typename C_TYPE::T);
+    (void)sizeof(typename BIAS_TYPE::T);
+    return t;
+}
+
 template <auto... Callbacks>
 struct MatmulCallBackFunc {};
+
+// MatmulPolicy.md: the built-in policies (Impl::Detail). TrianUpper/TrianLower skip the base blocks below/above
+// the diagonal of the single-core C; the others change only the NPU's data movement, which the emulator does not
+// model separately (MatmulWithScalePolicy's scale matrices are not emulated).
+namespace Impl {
+namespace Detail {
+template <const auto& MM_CFG, typename... Ts> struct MatmulPolicy { static constexpr int triangle = 0; };
+template <const auto& MM_CFG, typename... Ts> struct TrianUpperMatmulPolicy { static constexpr int triangle = 1; };
+template <const auto& MM_CFG, typename... Ts> struct TrianLowerMatmulPolicy { static constexpr int triangle = 2; };
+template <const auto& MM_CFG, typename... Ts> struct NBuffer33MatmulPolicy { static constexpr int triangle = 0; };
+template <const auto& MM_CFG, typename... Ts> struct MatmulWithScalePolicy { static constexpr int triangle = 0; };
+template <const auto& MM_CFG, typename... Ts> struct SplitMMatmulPolicy { static constexpr int triangle = 0; };
+template <const auto& MM_CFG, typename... Ts> struct SplitNMatmulPolicy { static constexpr int triangle = 0; };
+}  // namespace Detail
+}  // namespace Impl
 }  // namespace AscendC
+#define MATMUL_POLICY_DEFAULT_OF(DEFAULT) \
+    template <const auto& = MM_CFG, typename...> class MATMUL_POLICY = AscendC::Impl::Detail::DEFAULT
 
 namespace ascendc_emu {
 // One matrix operand: where it lives and how element (row, col) of op(X) is found.
@@ -191,6 +411,34 @@ struct MatmulCore {
     std::vector<float> block;  // the current base block, row-major, curMLen x curNLen
     int32_t curMLen = 0, curNLen = 0;
     Loc init_loc{nullptr, 0};
+    // template / policy state (set by the Matmul constructor)
+    int triangle = 0;  // 1: TrianUpperMatmulPolicy, 2: TrianLowerMatmulPolicy
+    bool relu = false;  // MatmulConfig::enableRelu
+    bool stat_base = false, stat_full = false;  // a MatmulApiStaticTiling template: base block / all shapes constant
+    TCubeTiling stat{};
+    // SetQuantScalar / SetQuantVector
+    int quant = 0;  // 0 none, 1 scalar, 2 vector
+    uint64_t quant_scalar = 0;
+    const uint8_t* quant_vec = nullptr;
+    bool quant_gm = true;
+    AscendC::LocalTensor<uint8_t> quant_local;
+    uint8_t* ws = nullptr;  // SetWorkspace
+
+    void set_static(int32_t M, int32_t N, int32_t Ka, int32_t Kb, int32_t sm, int32_t sn, int32_t sk, int32_t bm,
+                    int32_t bn, int32_t bk, int32_t order) {
+        stat_base = bm > 0 && bn > 0 && bk > 0;
+        stat_full = stat_base && sm > 0 && sn > 0 && sk > 0;
+        stat.M = M; stat.N = N; stat.Ka = Ka; stat.Kb = Kb;
+        stat.singleCoreM = sm; stat.singleCoreN = sn; stat.singleCoreK = sk;
+        stat.baseM = bm; stat.baseN = bn; stat.baseK = bk;
+        stat.iterateOrder = order;
+        stat.usedCoreNum = 1;
+    }
+    // TrianUpper/TrianLower policies: the base blocks of the single-core C the Matmul neither computes nor writes.
+    bool skip_block(int32_t bi, int32_t bj) const { return (triangle == 1 && bi > bj) || (triangle == 2 && bi < bj); }
+    bool skip_elem(int32_t row, int32_t col) const {
+        return triangle && skip_block(row / (t.baseM > 0 ? t.baseM : 1), col / (t.baseN > 0 ? t.baseN : 1));
+    }
 
     bool ready(const char* api, const Loc& loc) {
         if (inited) return true;
@@ -203,8 +451,10 @@ struct MatmulCore {
         inited = true;
         pipe = p;
         init_loc = loc;
+        if (!tiling && stat_full) tiling = &stat;  // GetMatmulApiTiling.md: a fully constant tiling needs none
         if (!tiling) return;  // REGIST_MATMUL_OBJ(..., mm, nullptr) and a later Init(&tiling)
         t = *tiling;
+        if (stat_base && tiling != &stat) check_static(loc);
         // defaults for fields a spec may leave at 0 (a tiny host-tiling shim)
         if (!t.Kb) t.Kb = t.Ka;
         if (!t.singleCoreM) t.singleCoreM = t.M;
@@ -217,6 +467,20 @@ struct MatmulCore {
         orgM = t.M; orgN = t.N; orgKa = t.Ka; orgKb = t.Kb; orgKc = 0;
         sM = t.singleCoreM; sN = t.singleCoreN; sK = t.singleCoreK;
         check_tiling(loc);
+    }
+    // GetMatmulApiTiling.md: the constants of the template "need to equal the values the tiling computes".
+    void check_static(const Loc& loc) {
+        if (t.baseM != stat.baseM || t.baseN != stat.baseN || t.baseK != stat.baseK)
+            report_error("matmul-static-tiling", "tiling-runtime", P_S, "REGIST_MATMUL_OBJ", loc,
+                         "the Matmul's constant tiling (GetMatmulApiTiling) has base block %d x %d x %d but the "
+                         "runtime TCubeTiling has %d x %d x %d: the template's basicM/N/K must equal the tiling's",
+                         stat.baseM, stat.baseN, stat.baseK, t.baseM, t.baseN, t.baseK);
+        if (stat_full && (t.singleCoreM != stat.singleCoreM || t.singleCoreN != stat.singleCoreN ||
+                          t.singleCoreK != stat.singleCoreK))
+            report_error("matmul-static-tiling", "tiling-runtime", P_S, "REGIST_MATMUL_OBJ", loc,
+                         "the Matmul's constant tiling has single-core shape %d x %d x %d but the runtime TCubeTiling "
+                         "has %d x %d x %d", stat.singleCoreM, stat.singleCoreN, stat.singleCoreK, t.singleCoreM,
+                         t.singleCoreN, t.singleCoreK);
     }
     void check_tiling(const Loc& loc) {
         const char* api = "REGIST_MATMUL_OBJ";
@@ -269,10 +533,18 @@ EMU_RT_FN void mm_full_sync()
 }  // namespace ascendc_emu
 
 namespace AscendC {
-template <class A_TYPE, class B_TYPE, class C_TYPE,
-          class BIAS_TYPE = MatmulType<TPosition::GM, CubeFormat::ND, typename C_TYPE::T>,
-          const MatmulConfig& MM_CFG = CFG_NORM, class MM_CB = MatmulCallBackFunc<>, class... POLICY>
-class Matmul {
+// Matmul模板参数.md: MM_CFG is a MatmulConfig or a MatmulApiStaticTiling; MM_CB's callbacks are accepted but
+// not run (the emulator reads A/B and writes C itself); MATMUL_POLICY one of the Impl::Detail policies.
+template <class A_TYPE, class B_TYPE, class C_TYPE, class BIAS_TYPE = C_TYPE, const auto& MM_CFG = CFG_NORM,
+          class MM_CB = MatmulCallBackFunc<nullptr, nullptr, nullptr>, MATMUL_POLICY_DEFAULT_OF(MatmulPolicy)>
+class MatmulImpl {
+    static constexpr bool kStatic =
+        std::is_same<typename std::decay<decltype(MM_CFG)>::type, MatmulApiStaticTiling>::value;
+    static constexpr const MatmulConfig& cfg() {
+        if constexpr (kStatic) return MM_CFG.cfg; else return MM_CFG;
+    }
+    using Policy = MATMUL_POLICY<MM_CFG, MatmulImpl, A_TYPE, B_TYPE, C_TYPE, BIAS_TYPE>;
+
 public:
     using SrcAT = typename A_TYPE::T;
     using SrcBT = typename B_TYPE::T;
@@ -282,7 +554,13 @@ public:
 
     ascendc_emu::MatmulCore core_;
 
-    Matmul() = default;
+    MatmulImpl() {
+        core_.triangle = Policy::triangle;
+        core_.relu = cfg().enableRelu;
+        if constexpr (kStatic) core_.set_static(MM_CFG.M, MM_CFG.N, MM_CFG.Ka, MM_CFG.Kb, MM_CFG.singleCoreM,
+                                                MM_CFG.singleCoreN, MM_CFG.singleCoreK, MM_CFG.baseM, MM_CFG.baseN,
+                                                MM_CFG.baseK, MM_CFG.iterateOrder);
+    }
     void Init(const TCubeTiling* tiling, TPipe* tpipe = nullptr, EMU_LOC) { core_.init(tiling, tpipe, loc); }
     void SetOrgShape(int orgM, int orgN, int orgK, EMU_LOC) { SetOrgShape(orgM, orgN, orgK, orgK, 0, loc); }
     void SetOrgShape(int orgM, int orgN, int orgKa, int orgKb, int orgKc = 0, EMU_LOC) {
@@ -342,14 +620,36 @@ public:
     void DisableBias() { core_.bias_on = false; }
     void ClearBias() { core_.bias_on = false; }
     template <class U> void SetLocalWorkspace(const LocalTensor<U>&) {}
-    template <class U> void SetWorkspace(const GlobalTensor<U>&) {}
-    template <class U> void SetWorkspace(U*, int) {}
+    // SetWorkspace.md: the GM space the asynchronous GetTensorC() returns C's blocks in.
+    template <class U> void SetWorkspace(const GlobalTensor<U>& addr, EMU_LOC) {
+        if (!core_.ready("SetWorkspace", loc)) return;
+        core_.ws = (uint8_t*)addr.ptr_;
+    }
+    template <class U> void SetWorkspace(U* addr, int size, EMU_LOC) {
+        (void)size;
+        if (!core_.ready("SetWorkspace", loc)) return;
+        core_.ws = (uint8_t*)addr;
+    }
     void SetHF32(bool = false, int32_t = 0) {}
     void SetSubBlockIdx(uint8_t) {}
     void SetSelfDefineData(uint64_t) {}
     void SetUserDefInfo(uint64_t) {}
-    void SetQuantScalar(uint64_t) {}
-    template <class U> void SetQuantVector(const GlobalTensor<U>&) {}
+    // SetQuantScalar.md / SetQuantVector.md: C leaves L0C (de)quantised: C = acc x scale (+ offset for an
+    // int8_t C), scale the float in bits 13..31 of the parameter (the low 13 mantissa bits dropped), offset the
+    // 9-bit signed value in bits 37..45.
+    void SetQuantScalar(const uint64_t quantScalar, EMU_LOC) {
+        if (!core_.ready("SetQuantScalar", loc)) return;
+        core_.quant = 1; core_.quant_scalar = quantScalar;
+    }
+    void SetQuantVector(const GlobalTensor<uint64_t>& quantTensor, EMU_LOC) {
+        if (!core_.ready("SetQuantVector", loc)) return;
+        core_.quant = 2; core_.quant_vec = (const uint8_t*)quantTensor.ptr_; core_.quant_gm = true;
+    }
+    void SetQuantVector(const LocalTensor<uint64_t>& quantTensor, EMU_LOC) {
+        if (!core_.ready("SetQuantVector", loc)) return;
+        core_.quant = 2; core_.quant_vec = (const uint8_t*)quantTensor.ptr_; core_.quant_gm = false;
+        core_.quant_local = quantTensor.template ReinterpretCast<uint8_t>();
+    }
 
     // The whole single-core C to GM (row stride orgN, or orgKc when set).
     void IterateAll(const GlobalTensor<DstT>& gm, uint8_t enAtomic = 0, bool enSequentialWrite = false,
@@ -380,11 +680,13 @@ public:
             c.nIter = (int32_t)ascendc_emu::ceil_div((uint32_t)c.sN, (uint32_t)c.t.baseN);
         }
         int32_t total = c.mIter * c.nIter;
-        if (c.iter + 1 >= total) { c.iter = -1; return false; }
-        c.iter++;
         int32_t mi, ni;
-        if (c.t.iterateOrder == 1) { ni = c.iter % c.nIter; mi = c.iter / c.nIter; }
-        else { mi = c.iter % c.mIter; ni = c.iter / c.mIter; }
+        do {  // the triangle policies do not visit the blocks they skip
+            if (c.iter + 1 >= total) { c.iter = -1; return false; }
+            c.iter++;
+            if (c.t.iterateOrder == 1) { ni = c.iter % c.nIter; mi = c.iter / c.nIter; }
+            else { mi = c.iter % c.mIter; ni = c.iter / c.mIter; }
+        } while (c.skip_block(mi, ni));
         c.curM = mi * c.t.baseM;
         c.curN = ni * c.t.baseN;
         c.curMLen = c.sM - c.curM < c.t.baseM ? c.sM - c.curM : c.t.baseM;
@@ -395,12 +697,53 @@ public:
         });
         return true;
     }
+    // Iterate.md: the next base block into the kernel's own L0C tensor (CO1, NZ fractals: (r, c) at
+    // ((c / 16) * ceil(rows / 16) + r / 16) * 256 + (r % 16) * 16 + c % 16), accumulated when enPartialSum.
+    template <bool sync = true, typename T>
+    bool Iterate(bool enPartialSum, const LocalTensor<T>& localCmatrix, EMU_LOC) {
+        using namespace ascendc_emu;
+        if (!Iterate<sync>(false, loc)) return false;
+        const int32_t ml = core_.curMLen, nl = core_.curNLen, m16 = (ml + 15) / 16;
+        want_pos(localCmatrix.pos_, {TPosition::CO1}, "localCmatrix", "Iterate", P_M, loc);
+        const uint64_t n = (uint64_t)m16 * 16 * ((nl + 15) / 16 * 16);
+        mm_full_sync();
+        begin_epoch(P_M);
+        if (!localCmatrix.emu_check(0, n, true, P_M, "Iterate", loc)) return true;
+        T* d = (T*)localCmatrix.ptr_;
+        for (int32_t r = 0; r < ml; r++)
+            for (int32_t c = 0; c < nl; c++) {
+                uint64_t o = ((uint64_t)(c / 16) * m16 + r / 16) * 256 + (r % 16) * 16 + c % 16;
+                double v = core_.block[(size_t)r * nl + c] + (enPartialSum ? (double)(calc_t<T>)d[o] : 0.0);
+                std_<T>((uint8_t*)(d + o), v);
+            }
+        mm_full_sync();  // the synchronous Iterate returns with the block in L0C
+        return true;
+    }
+    // GetTensorC.md (asynchronous form): the current block in the SetWorkspace space (row-major baseM x baseN),
+    // returned as a GlobalTensor for the kernel to copy itself.
+    template <bool sync = true>
+    GlobalTensor<DstT> GetTensorC(uint8_t enAtomic = 0, bool enSequentialWrite = false, EMU_LOC) {
+        (void)enSequentialWrite;
+        GlobalTensor<DstT> out;
+        if (!current("GetTensorC", loc)) return out;
+        if (!core_.ws) {
+            ascendc_emu::report_error("matmul-workspace", "tiling-runtime", ascendc_emu::P_FIX, "GetTensorC", loc,
+                                      "GetTensorC() returns C's block in the workspace of SetWorkspace, which was not "
+                                      "called before Iterate");
+            return out;
+        }
+        out.SetGlobalBuffer((__gm__ DstT*)core_.ws, (uint64_t)core_.t.baseM * core_.t.baseN);
+        write_gm(out, 0, core_.t.baseN, core_.curMLen, core_.curNLen, core_.block.data(), enAtomic, loc, "GetTensorC",
+                 core_.curM, core_.curN);
+        return out;
+    }
     // The current base block to UB: row-major baseM x baseN (row stride baseN).
     template <bool sync = true>
     void GetTensorC(const LocalTensor<DstT>& c, uint8_t enAtomic = 0, bool enSequentialWrite = false, EMU_LOC) {
         (void)enSequentialWrite;
         if (!current("GetTensorC", loc)) return;
-        write_local(c, 0, core_.t.baseN, core_.curMLen, core_.curNLen, core_.block.data(), enAtomic, loc, "GetTensorC");
+        write_local(c, 0, core_.t.baseN, core_.curMLen, core_.curNLen, core_.block.data(), enAtomic, loc, "GetTensorC",
+                    core_.curM, core_.curN);
     }
     // The current base block to GM: at its place in C (row stride orgN), or packed at gm when enSequentialWrite.
     template <bool sync = true>
@@ -408,7 +751,8 @@ public:
         if (!current("GetTensorC", loc)) return;
         int32_t ldc = core_.orgKc > 0 ? core_.orgKc : core_.orgN;
         if (enSequentialWrite)
-            write_gm(gm, 0, core_.t.baseN, core_.curMLen, core_.curNLen, core_.block.data(), enAtomic, loc, "GetTensorC");
+            write_gm(gm, 0, core_.t.baseN, core_.curMLen, core_.curNLen, core_.block.data(), enAtomic, loc, "GetTensorC",
+                     core_.curM, core_.curN);
         else
             write_gm(gm, (uint64_t)core_.curM * ldc + core_.curN, ldc, core_.curMLen, core_.curNLen, core_.block.data(),
                      enAtomic, loc, "GetTensorC");
@@ -511,6 +855,7 @@ private:
         for (int32_t i0 = 0; i0 < ml; i0 += bm)
             for (int32_t j0 = 0; j0 < nl; j0 += bn) {
                 int32_t il = ml - i0 < bm ? ml - i0 : bm, jl = nl - j0 < bn ? nl - j0 : bn;
+                if (c.skip_elem(m0 + i0, n0 + j0)) continue;
                 uint64_t abytes = (uint64_t)il * K * sizeof(SrcAT), bbytes = (uint64_t)K * jl * sizeof(SrcBT);
                 Ev e1;
                 trace_begin(e1, P_MTE2, "DataCopy", loc);
@@ -574,13 +919,60 @@ private:
                     float bj = mm_ld<BiasT>(c.bias.ptr + (uint64_t)(n0 + j) * sizeof(BiasT));
                     for (int32_t i = 0; i < ml; i++) out[(size_t)i * nl + j] += bj;
                 }
+            if (!fixpipe(n0, nl, out, loc, api)) ok = false;
         } else if (!ok) {
             for (float& v : out) v = __builtin_nanf("");
         }
         sink(m0, n0, ml, nl, out.data());
     }
+    // (r0, c0): where the written rows/columns start in the single-core C (for the triangle policies' skips).
+    // The Fixpipe step of C leaving L0C: (de)quantisation (SetQuantScalar/SetQuantVector) and Relu (enableRelu).
+    // Dequantisation: int8_t A/B to a half or int8_t C; quantisation: half/bfloat16_t A/B to an int8_t C.
+    static constexpr bool kQuantPath = (std::is_same<SrcAT, int8_t>::value &&
+                                        (std::is_same<DstT, half>::value || std::is_same<DstT, int8_t>::value)) ||
+                                       (!std::is_integral<SrcAT>::value && std::is_same<DstT, int8_t>::value);
+    static void quant_decode(uint64_t q, float& scale, float& offset) {
+        uint32_t bits = (uint32_t)q & 0xFFFFE000u;
+        memcpy(&scale, &bits, 4);
+        int32_t o = (int32_t)((q >> 37) & 0x1FF);
+        if (o & 0x100) o -= 0x200;
+        offset = std::is_same<DstT, int8_t>::value ? (float)o : 0.0f;
+    }
+    bool fixpipe(int32_t n0, int32_t nl, std::vector<float>& out, const ascendc_emu::Loc& loc, const char* api) {
+        using namespace ascendc_emu;
+        MatmulCore& c = core_;
+        if (kQuantPath) {
+            if (!c.quant) {
+                report_warning("matmul-quant", "precision-mismatch", P_FIX, api, loc,
+                               "%s with %s A/B and a %s C: the NPU (de)quantises C as it leaves L0C with the "
+                               "parameter of SetQuantScalar or SetQuantVector, and neither was called", api,
+                               dtype_name<SrcAT>(), dtype_name<DstT>());
+            } else {
+                std::vector<uint64_t> q((size_t)nl, c.quant_scalar);
+                if (c.quant == 2) {
+                    uint64_t bytes = (uint64_t)nl * 8, lo, hi;
+                    const uint8_t* p = c.quant_vec + (uint64_t)n0 * 8;
+                    if (c.quant_gm) {
+                        if (!gm_check(p, bytes, false, P_FIX, api, loc, &lo, &hi) || lo || hi != bytes) return false;
+                    } else if (!c.quant_local.emu_check_bytes((uint64_t)n0 * 8, bytes, false, P_FIX, api, loc, 1)) {
+                        return false;
+                    }
+                    memcpy(q.data(), p, bytes);
+                }
+                const size_t rows = out.size() / (size_t)nl;
+                for (int32_t j = 0; j < nl; j++) {
+                    float scale, offset;
+                    quant_decode(q[(size_t)j], scale, offset);
+                    for (size_t i = 0; i < rows; i++) out[i * nl + j] = out[i * nl + j] * scale + offset;
+                }
+            }
+        }
+        if (c.relu)
+            for (float& v : out) v = v > 0.0f ? v : 0.0f;
+        return true;
+    }
     void write_gm(const GlobalTensor<DstT>& gm, uint64_t off, int32_t ld, int32_t ml, int32_t nl, const float* v,
-                  uint8_t enAtomic, const ascendc_emu::Loc& loc, const char* api) {
+                  uint8_t enAtomic, const ascendc_emu::Loc& loc, const char* api, int32_t r0 = 0, int32_t c0 = 0) {
         using namespace ascendc_emu;
         begin_epoch(P_FIX);
         uint8_t* base = (uint8_t*)(gm.ptr_ + off);
@@ -591,7 +983,7 @@ private:
         for (int32_t i = 0; i < ml; i++)
             for (int32_t j = 0; j < nl; j++) {
                 uint64_t o = ((uint64_t)i * ld + j) * sizeof(DstT);
-                if (o < lo || o + sizeof(DstT) > hi) continue;
+                if (o < lo || o + sizeof(DstT) > hi || core_.skip_elem(r0 + i, c0 + j)) continue;
                 double x = v[(size_t)i * nl + j];
                 if (atomic) x += ldd<DstT>(base + o);
                 std_<DstT>(base + o, x);
@@ -599,7 +991,7 @@ private:
         mm_full_sync();
     }
     void write_local(const LocalTensor<DstT>& t, uint64_t off, int32_t ld, int32_t ml, int32_t nl, const float* v,
-                     uint8_t enAtomic, const ascendc_emu::Loc& loc, const char* api) {
+                     uint8_t enAtomic, const ascendc_emu::Loc& loc, const char* api, int32_t r0 = 0, int32_t c0 = 0) {
         using namespace ascendc_emu;
         mm_full_sync();
         begin_epoch(P_V);
@@ -608,6 +1000,7 @@ private:
         uint8_t* base = t.ptr_ + off * sizeof(DstT);
         for (int32_t i = 0; i < ml; i++)
             for (int32_t j = 0; j < nl; j++) {
+                if (core_.skip_elem(r0 + i, c0 + j)) continue;
                 uint8_t* p = base + ((uint64_t)i * ld + j) * sizeof(DstT);
                 double x = v[(size_t)i * nl + j];
                 if (enAtomic == 1) x += ldd<DstT>(p);
@@ -616,6 +1009,9 @@ private:
         mm_full_sync();
     }
 };
+template <class A_TYPE, class B_TYPE, class C_TYPE, class BIAS_TYPE = C_TYPE, const auto& MM_CFG = CFG_NORM,
+          class MM_CB = MatmulCallBackFunc<nullptr, nullptr, nullptr>, MATMUL_POLICY_DEFAULT_OF(MatmulPolicy)>
+using Matmul = MatmulImpl<A_TYPE, B_TYPE, C_TYPE, BIAS_TYPE, MM_CFG, MM_CB, MATMUL_POLICY>;
 }  // namespace AscendC
 
 namespace matmul {
@@ -645,4 +1041,5 @@ inline void matmul_regist(const Loc& loc, AscendC::TPipe* pipe, GM_ADDR ws, MM& 
 #define REGIST_MATMUL_OBJ(tpipe, workspace, ...) \
     ::ascendc_emu::matmul_regist(::ascendc_emu::Loc(), (tpipe), (GM_ADDR)(workspace), __VA_ARGS__)
 #define REGIST_CUBE_OBJ(tpipe, workspace, ...) REGIST_MATMUL_OBJ(tpipe, workspace, __VA_ARGS__)
+#define REGIST_MATMUL_OBJ_STATIC(tpipe, workspace, ...) REGIST_MATMUL_OBJ(tpipe, workspace, __VA_ARGS__)
 #endif  // ASCENDC_EMU_ASCENDC_EMU_MATMUL_H_

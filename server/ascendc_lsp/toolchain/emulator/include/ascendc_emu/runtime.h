@@ -3,6 +3,7 @@
 // scheduler that runs blocks. Clean-room: written from the public AscendC docs and PROTOCOL.md only.
 #ifndef ASCENDC_EMU_ASCENDC_EMU_RUNTIME_H_
 #define ASCENDC_EMU_ASCENDC_EMU_RUNTIME_H_
+#include <charconv>
 #include <cstdarg>
 #include <cstdint>
 #include <cstdio>
@@ -126,12 +127,21 @@ struct Shadow {  // per 32-byte granule of an on-chip buffer (block-private)
     uint32_t r_epoch[NPIPE];
     uint32_t r_site[NPIPE];
 };
-struct GmShadow {  // per 32-byte granule of GM; only the GM pipes S, MTE2, MTE3, FIX keep read slots
-    uint32_t w_epoch, w_site;
-    int16_t w_block;
-    uint8_t w_pipe;
-    uint32_t r_epoch[4], r_site[4];
-    int16_t r_block[4];
+// Per 32-byte granule of GM: the last writer and the last reader of each GM pipe (S, MTE2, MTE3, FIX). Stored as
+// one array per field (lazily mapped, zero pages until written), so a buffer only one pipe reads touches that
+// pipe's arrays: an input read by MTE2 costs 10 B of shadow per 32 B, not the whole record.
+struct GmShadow {
+    uint32_t* w_epoch;
+    uint32_t* w_site;
+    int16_t* w_block;
+    uint8_t* w_pipe;
+    uint32_t* r_epoch[4];
+    uint32_t* r_site[4];
+    int16_t* r_block[4];
+    bool written;    // some granule has a writer
+    bool read[4];    // some granule has a reader on that slot
+    void* map;
+    size_t map_bytes;
 };
 inline int gm_slot(int p) { return p == P_S ? 0 : p == P_MTE2 ? 1 : p == P_MTE3 ? 2 : p == P_FIX ? 3 : -1; }
 
@@ -172,6 +182,7 @@ struct Block {
     // vector mask registers (per core, persistent)
     bool counter_mode = false;
     uint64_t mask_hi = ~0ull, mask_lo = ~0ull;
+    alignas(8) uint8_t api_regs[192] = {};  // special registers of the vector APIs (DEQSCALE, CMPMASK, reduce SPRs; vector_support.h)
     Flag flags[HE_MAX][8];
     uint8_t event_alloc[HE_MAX] = {};
     TPipeBase* pipe = nullptr;
@@ -189,6 +200,7 @@ struct Block {
     const char* sc_api = nullptr;
     int sc_space = 0, sc_line = 0;
     uint64_t sc_count = 0, sc_miss = 0;
+    uint64_t trace_lines = 0;  // lines this block wrote to the trace file (--trace-limit)
     // fibre
     ucontext_t ctx;
     void* stack = nullptr;
@@ -197,7 +209,6 @@ struct Block {
     uint64_t sync_epoch = 0;
     int syncall_calls = 0;
     Loc sync_loc{nullptr, 0};
-    uint64_t acc_val = 0;   // the vector accumulator vcadd(nullptr, ...) writes and GetAccVal reads
     uint64_t ctrl = 0;      // the CTRL register (get_ctrl / set_ctrl)
     uint8_t xcnt[16] = {};  // CrossCoreWaitFlag counters per flagId (mode 0/1 sets seen by this core)
     int xwait_id = -1;      // the flagId this block waits on in CrossCoreWaitFlag
@@ -206,6 +217,7 @@ struct Block {
 };
 
 enum Order { ORD_SEQ, ORD_REV, ORD_INTERLEAVED };
+struct CostState;  // cost_model.h
 
 struct Runtime {
     Soc soc;
@@ -244,6 +256,11 @@ struct Runtime {
     int task_ratio = 1;  // AIV cores per logical block of the running launch (2 for a mix 1:2 kernel)
     struct ProgramState* program = nullptr;
     char altstack[1 << 16];                          // signal stack of the crash handler
+    CostState* cost = nullptr;                       // the in-kernel cost model (cost_model.h), with --estimate
+    uint64_t trace_limit = 0;                        // --trace-limit: trace lines per block (0: all)
+    uint64_t trace_dropped = 0;                      // lines not written because of it
+    int onchip_fd = -1;                              // memory file of fresh on-chip memories (harness.h)
+    uint64_t onchip_off[NSPACE] = {};
 };
 EMU_RT_FN Runtime& rt()
 #if ASCENDC_EMU_RT_BODIES
@@ -275,10 +292,23 @@ struct Json {
         buf[n++] = '"';
     }
     Json& s(const char* k, const char* v) { sep(); str(k); buf[n++] = ':'; str(v); return *this; }
-    Json& i(const char* k, long long v) { sep(); str(k); n += snprintf(buf + n, sizeof buf - n, ":%lld", v); return *this; }
+    Json& i(const char* k, long long v) { sep(); str(k); buf[n++] = ':'; num(v); return *this; }
+    void num(long long v) {  // decimal digits without snprintf (trace lines are written per event)
+        if (n > (int)sizeof buf - 24) return;
+        unsigned long long u = v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v;
+        if (v < 0) buf[n++] = '-';
+        char t[24];
+        int k = 0;
+        do { t[k++] = (char)('0' + u % 10); u /= 10; } while (u);
+        while (k) buf[n++] = t[--k];
+    }
     Json& b(const char* k, bool v) { sep(); str(k); raw(v ? ":true" : ":false"); return *this; }
     const char* end() { buf[n++] = '}'; buf[n++] = '\n'; buf[n] = 0; return buf; }
 };
+
+}  // namespace ascendc_emu
+#include "cost_model.h"
+namespace ascendc_emu {
 
 // ------------------------------------------------------------------------------------------------ report
 // NPU-style fault codes (memo section 5): what the runtime would typically print for the category.
@@ -538,21 +568,86 @@ EMU_RT_FN uint32_t intern_site(const char* file, int line, const char* api)
 ;
 #endif
 
+// Appends the scheduled start/end of every lane to a trace line (cost_model.h; "start2"/"end2" for the second
+// lane, used when the launch turns out to be cube-only and the AIC core count applies).
+inline void trace_double(Json& j, const char* key, double v) {  // shortest text that reads back exactly
+    char t[40];
+#if defined(__cpp_lib_to_chars) && __cpp_lib_to_chars >= 201611L
+    *std::to_chars(t, t + sizeof t - 1, v).ptr = 0;
+#else
+    snprintf(t, sizeof t, "%.17g", v);
+#endif
+    j.sep(); j.str(key); j.raw(":"); j.raw(t);
+}
+inline void trace_times(Json& j, int lanes, const double* st, const double* en) {
+    static const char* const keys[2][2] = {{"start", "end"}, {"start2", "end2"}};
+    for (int l = 0; l < lanes; l++) {
+        trace_double(j, keys[l][0], st[l]);
+        trace_double(j, keys[l][1], en[l]);
+    }
+}
+// Whether this block's next event gets a trace line (--trace-limit caps the lines per block; the cost model sees
+// every event either way).
+inline bool trace_text_on(Runtime& r, Block& b) {
+    if (!r.trace) return false;
+    if (!r.trace_limit || b.trace_lines < r.trace_limit) return true;
+    r.trace_dropped++;
+    return false;
+}
+
+// The common fields of a trace line; "launch" only for the second and later launches of a program.
+inline void trace_head(Json& j, int block, uint64_t seq, int pipe, const char* api, int line) {
+    Runtime& r = rt();
+    if (r.cost && r.cost->launch > 0) j.i("launch", r.cost->launch);
+    j.i("block", block).i("seq", (long long)seq).s("pipe", pipe_lc(pipe)).s("api", api).i("line", line);
+}
+
+// Records one event: the cost model schedules it (with --estimate) and the trace file gets its line (with --trace).
+EMU_RT_FN void trace_record(int pipe, const char* api, uint64_t seq, const CostFields& f, Json* text)
+#if ASCENDC_EMU_RT_BODIES
+{
+    double st[2] = {0, 0}, en[2] = {0, 0};
+    int lanes = 0;
+    if (cost_on()) {
+        cost_record(pipe, api, seq, f, st, en);
+        lanes = cost_state().lanes;
+    }
+    if (text) {
+        trace_times(*text, lanes, st, en);
+        fputs(text->end(), rt().trace);
+        rt().cur->trace_lines++;
+    }
+}
+#else
+;
+#endif
+
 EMU_RT_FN void flush_scalar_trace()
 #if ASCENDC_EMU_RT_BODIES
 {
     Runtime& r = rt();
     Block& b = blk();
     if (!b.sc_count) return;
-    if (r.trace) {
+    uint64_t seq = ++b.seq;
+    const bool text = trace_text_on(r, b);
+    if (text || cost_on()) {
+        CostFields f;
+        f.space = space_lc(b.sc_space);
+        if (b.sc_space == SP_GM) f.miss = b.sc_miss > 0;
+        if (b.sc_count > 1) {
+            f.count = (double)b.sc_count;
+            f.has_count = true;
+            f.misses = (double)b.sc_miss;
+            f.has_misses = true;
+        }
         Json j;
-        j.i("block", b.idx).i("seq", (long long)++b.seq).s("pipe", "s").s("api", b.sc_api).i("line", b.sc_line);
-        j.s("space", space_lc(b.sc_space));
-        if (b.sc_space == SP_GM) j.b("dcache_miss", b.sc_miss > 0);
-        if (b.sc_count > 1) j.i("count", (long long)b.sc_count).i("dcache_misses", (long long)b.sc_miss);
-        fputs(j.end(), r.trace);
-    } else {
-        ++b.seq;
+        if (text) {
+            trace_head(j, b.idx, seq, P_S, b.sc_api, b.sc_line);
+            j.s("space", space_lc(b.sc_space));
+            if (b.sc_space == SP_GM) j.b("dcache_miss", b.sc_miss > 0);
+            if (b.sc_count > 1) j.i("count", (long long)b.sc_count).i("dcache_misses", (long long)b.sc_miss);
+        }
+        trace_record(P_S, b.sc_api, seq, f, text ? &j : nullptr);
     }
     b.last_seq[P_S] = b.seq;
     b.has_last[P_S] = true;
@@ -562,11 +657,17 @@ EMU_RT_FN void flush_scalar_trace()
 ;
 #endif
 
-// Starts a traced event: the caller adds its own fields and then calls trace_end.
+// Starts a traced event: the caller adds its own fields to `ev.j` (guarded by `ev.on`: the event is recorded
+// for the cost model or the trace file; `ev.text`: a trace line is being written, worth formatting extra text
+// for) and then calls trace_end.
 struct Ev {
-    Json j;
+    EvJson j;
     uint64_t seq = 0;
     bool on = false;
+    bool text = false;
+    int pipe = 0;
+    int line = 0;
+    const char* api = "";
 };
 EMU_RT_FN void maybe_yield();
 EMU_RT_FN void trace_begin(Ev& e, int pipe, const char* api, const Loc& loc)
@@ -579,8 +680,13 @@ EMU_RT_FN void trace_begin(Ev& e, int pipe, const char* api, const Loc& loc)
     b.last_api = api;
     e.seq = ++b.seq;
     if (pipe < NPIPE) { b.last_seq[pipe] = e.seq; b.has_last[pipe] = true; }
-    e.on = r.trace != nullptr;
-    if (e.on) e.j.i("block", b.idx).i("seq", (long long)e.seq).s("pipe", pipe_lc(pipe)).s("api", api).i("line", loc.line);
+    e.pipe = pipe;
+    e.api = api;
+    e.line = loc.line;
+    e.text = trace_text_on(r, b);
+    e.on = e.text || cost_on();
+    e.j.want = e.text;
+    if (e.text) trace_head(e.j.text, b.idx, e.seq, pipe, api, loc.line);
 }
 #else
 ;
@@ -589,14 +695,17 @@ EMU_RT_FN void trace_after(Ev& e, const uint64_t* after, int n)
 #if ASCENDC_EMU_RT_BODIES
 {
     if (!e.on || n == 0) return;
-    e.j.sep();
-    e.j.raw("\"after\":[");
+    CostFields& f = e.j.f;
+    for (int i = 0; i < n && f.n_after < (int)(sizeof f.after / sizeof f.after[0]); i++) f.after[f.n_after++] = after[i];
+    if (!e.text) return;
+    Json& j = e.j.text;
+    j.sep();
+    j.raw("\"after\":[");
     for (int i = 0; i < n; i++) {
-        char t[32];
-        snprintf(t, sizeof t, i ? ",%llu" : "%llu", (unsigned long long)after[i]);
-        e.j.raw(t);
+        if (i) j.raw(",");
+        j.num((long long)after[i]);
     }
-    e.j.raw("]");
+    j.raw("]");
 }
 #else
 ;
@@ -604,7 +713,7 @@ EMU_RT_FN void trace_after(Ev& e, const uint64_t* after, int n)
 EMU_RT_FN void trace_end(Ev& e)
 #if ASCENDC_EMU_RT_BODIES
 {
-    if (e.on) fputs(e.j.end(), rt().trace);
+    if (e.on) trace_record(e.pipe, e.api, e.seq, e.j.f, e.text ? &e.j.text : nullptr);
     maybe_yield();
 }
 #else
@@ -656,19 +765,24 @@ inline void join_all_pipes() {
 // PIPE_MTE2 writes to overlapping addresses need a PipeBarrier<PIPE_MTE2> from the developer (PipeBarrier(ISASI).md);
 // the scalar pipe is ordered by the hardware; the other pipes are not checked (their writes go to GM or are the
 // Cube's in-order accumulation).
-inline bool same_pipe_ordered(int p, uint32_t epoch) {
-    Block& b = blk();
-    if (epoch >= b.vc[p][p]) return true;  // the same instruction (in-place operands)
-    if (p == P_V ? !rt().modes.strict_sync : p != P_MTE2) return true;
-    return b.done[p] >= epoch;
+// Below: the last epoch of the pipe known finished (an earlier instruction; the current one is always ordered).
+inline uint32_t same_pipe_limit(int p) {
+    if (p == P_V ? !rt().modes.strict_sync : p != P_MTE2) return 0xffffffffu;
+    return blk().done[p];
 }
 // docs .../核内同步/关键特性说明.md: with --cce-auto-sync (the default of kernel-direct and custom-op projects) bisheng
 // inserts the S <-> V / MTE2 / MTE3 syncs in both directions itself; strict_sync models --cce-auto-sync=off.
+// ordered_limit: the last epoch of writer_pipe that reader_pipe is known to run after; the race detector hoists it
+// per access (an epoch equal to the reader's current one is the same instruction, in-place operands: ordered too).
+inline uint32_t ordered_limit(int writer_pipe, int reader_pipe) {
+    if (writer_pipe == reader_pipe) return same_pipe_limit(writer_pipe);
+    if ((writer_pipe == P_S || reader_pipe == P_S) && !rt().modes.strict_sync) return 0xffffffffu;
+    return blk().vc[reader_pipe][writer_pipe];
+}
 inline bool ordered(int writer_pipe, uint32_t epoch, int reader_pipe) {
     if (epoch == 0) return true;
-    if (writer_pipe == reader_pipe) return same_pipe_ordered(writer_pipe, epoch);
-    if ((writer_pipe == P_S || reader_pipe == P_S) && !rt().modes.strict_sync) return true;
-    return blk().vc[reader_pipe][writer_pipe] >= epoch;
+    if (writer_pipe == reader_pipe && epoch >= blk().vc[writer_pipe][writer_pipe]) return true;
+    return epoch <= ordered_limit(writer_pipe, reader_pipe);
 }
 
 EMU_RT_FN const char* hard_event_hint(int from, int to)
@@ -728,6 +842,9 @@ EMU_RT_FN void report_race(const Conflict& c, int space, int pipe, const char* a
 ;
 #endif
 
+// Bytes of the shadow of one on-chip memory: a record per 32-byte granule of the mapped memory.
+inline size_t shadow_bytes(const Block& b, int space) { return (size_t)((b.mem_bytes[space] + 31) / 32) * sizeof(Shadow); }
+
 // Race check + shadow update for an on-chip range [addr, addr+bytes) of the current block.
 EMU_RT_FN void shadow_access(int space, uint64_t addr, uint64_t bytes, bool write, int pipe, uint32_t site,
                           const char* api, const Loc& loc)
@@ -735,23 +852,27 @@ EMU_RT_FN void shadow_access(int space, uint64_t addr, uint64_t bytes, bool writ
 {
     Block& b = blk();
     if (!bytes || !b.mem[space] || pipe >= NPIPE) return;
-    if (!b.shadow[space]) {
-        size_t n = (b.mem_bytes[space] + 31) / 32;
-        b.shadow[space] = (Shadow*)calloc(n, sizeof(Shadow));
+    if (!b.shadow[space]) {  // zero pages, touched only where the kernel accesses (shadow_bytes)
+        void* m = mmap(nullptr, shadow_bytes(b, space), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+        if (m == MAP_FAILED) return;
+        b.shadow[space] = (Shadow*)m;
     }
     uint64_t g0 = addr / 32, g1 = (addr + bytes + 31) / 32, gmax = (b.mem_bytes[space] + 31) / 32;
     if (g1 > gmax) g1 = gmax;
     uint32_t ep = b.vc[pipe][pipe];
     Conflict c;
+    // ordered(q, epoch, pipe) == (epoch <= known[q]) for this access: hoisted out of the granule loop
+    uint32_t known[NPIPE];
+    for (int q = 0; q < NPIPE; q++) known[q] = ordered_limit(q, pipe);
     for (uint64_t g = g0; g < g1; g++) {
         Shadow& s = b.shadow[space][g];
         const char* kind = nullptr;
         int op = 0;
         uint32_t osite = 0;
-        if (s.w_epoch && !ordered(s.w_pipe, s.w_epoch, pipe)) { kind = write ? "WAW" : "RAW"; op = s.w_pipe; osite = s.w_site; }
+        if (s.w_epoch > known[s.w_pipe] && !(s.w_pipe == pipe && s.w_epoch >= ep)) { kind = write ? "WAW" : "RAW"; op = s.w_pipe; osite = s.w_site; }
         if (write && !kind)
             for (int q = 0; q < NPIPE; q++)
-                if (s.r_epoch[q] && !ordered(q, s.r_epoch[q], pipe)) { kind = "WAR"; op = q; osite = s.r_site[q]; break; }
+                if (s.r_epoch[q] > known[q] && !(q == pipe && s.r_epoch[q] >= ep)) { kind = "WAR"; op = q; osite = s.r_site[q]; break; }
         if (kind) {
             if (!c.any) { c.any = true; c.kind = kind; c.other_pipe = op; c.other_site = osite; c.first = g * 32; }
             c.last = (g + 1) * 32;
@@ -838,11 +959,30 @@ EMU_RT_FN void gm_shadow_access(const void* p, uint64_t bytes, bool write, int p
     int slot = gm_slot(pipe);
     if (slot < 0) return;
     if (!a->shadow) {
-        size_t n = (a->padded + 31) / 32 * sizeof(GmShadow);
-        void* m = mmap(nullptr, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-        a->shadow = m == MAP_FAILED ? nullptr : (GmShadow*)m;
-        if (!a->shadow) return;
+        size_t n = (a->padded + 31) / 32, off = 0;
+        const size_t sizes[16] = {4, 4, 2, 1, 4, 4, 4, 4, 4, 4, 4, 4, 2, 2, 2, 2};  // the arrays, in carve order
+        size_t total = 0;
+        for (size_t k : sizes) total += (n * k + 4095) / 4096 * 4096;
+        void* m = mmap(nullptr, total, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+        if (m == MAP_FAILED) return;
+        GmShadow* sh = new GmShadow();
+        sh->map = m;
+        sh->map_bytes = total;
+        auto carve = [&](size_t k) {
+            void* q = (uint8_t*)m + off;
+            off += (n * k + 4095) / 4096 * 4096;
+            return q;
+        };
+        sh->w_epoch = (uint32_t*)carve(4);
+        sh->w_site = (uint32_t*)carve(4);
+        sh->w_block = (int16_t*)carve(2);
+        sh->w_pipe = (uint8_t*)carve(1);
+        for (int q = 0; q < 4; q++) sh->r_epoch[q] = (uint32_t*)carve(4);
+        for (int q = 0; q < 4; q++) sh->r_site[q] = (uint32_t*)carve(4);
+        for (int q = 0; q < 4; q++) sh->r_block[q] = (int16_t*)carve(2);
+        a->shadow = sh;
     }
+    GmShadow& sh = *a->shadow;
     Block& b = blk();
     uint64_t off = (const uint8_t*)p - a->base;
     uint64_t g0 = off / 32, g1 = (off + bytes + 31) / 32, gmax = (a->padded + 31) / 32;
@@ -850,28 +990,43 @@ EMU_RT_FN void gm_shadow_access(const void* p, uint64_t bytes, bool write, int p
     uint32_t ep = b.vc[pipe][pipe];
     Conflict c;
     static const int slot_pipe[4] = {P_S, P_MTE2, P_MTE3, P_FIX};
+    uint32_t known[NPIPE];  // as in shadow_access: ordered() hoisted out of the granule loop
+    for (int q = 0; q < NPIPE; q++) known[q] = ordered_limit(q, pipe);
+    uint32_t known_slot[4];
+    for (int q = 0; q < 4; q++) known_slot[q] = q == slot ? 0xffffffffu : known[slot_pipe[q]];
+    const int16_t me = (int16_t)b.idx;
+    const bool check_w = sh.written;
+    bool check_r[4];
+    for (int q = 0; q < 4; q++) check_r[q] = write && q != slot && sh.read[q];
     for (uint64_t g = g0; g < g1; g++) {
-        GmShadow& s = a->shadow[g];
         const char* kind = nullptr;
         int op = 0;
         uint32_t os = 0;
-        if (s.w_epoch && s.w_block == b.idx && !ordered(s.w_pipe, s.w_epoch, pipe)) { kind = write ? "WAW" : "RAW"; op = s.w_pipe; os = s.w_site; }
+        if (check_w) {
+            uint32_t we = sh.w_epoch[g];
+            if (we && we > known[sh.w_pipe[g]] && sh.w_block[g] == me) {
+                kind = write ? "WAW" : "RAW"; op = sh.w_pipe[g]; os = sh.w_site[g];
+            }
+        }
         if (write && !kind)
             for (int q = 0; q < 4; q++)
-                if (q != slot && s.r_epoch[q] && s.r_block[q] == b.idx && !ordered(slot_pipe[q], s.r_epoch[q], pipe)) {
-                    kind = "WAR"; op = slot_pipe[q]; os = s.r_site[q]; break;
+                if (check_r[q] && sh.r_epoch[q][g] > known_slot[q] && sh.r_block[q][g] == me) {
+                    kind = "WAR"; op = slot_pipe[q]; os = sh.r_site[q][g]; break;
                 }
         if (kind) {
             if (!c.any) { c.any = true; c.kind = kind; c.other_pipe = op; c.other_site = os; c.first = g * 32; }
             c.last = (g + 1) * 32;
         }
         if (write) {
-            s.w_epoch = ep; s.w_pipe = (uint8_t)pipe; s.w_site = site; s.w_block = (int16_t)b.idx;
-            memset(s.r_epoch, 0, sizeof s.r_epoch);
+            sh.w_epoch[g] = ep; sh.w_pipe[g] = (uint8_t)pipe; sh.w_site[g] = site; sh.w_block[g] = me;
+            for (int q = 0; q < 4; q++)
+                if (sh.read[q] && sh.r_epoch[q][g]) sh.r_epoch[q][g] = 0;
         } else {
-            s.r_epoch[slot] = ep; s.r_site[slot] = site; s.r_block[slot] = (int16_t)b.idx;
+            sh.r_epoch[slot][g] = ep; sh.r_site[slot][g] = site; sh.r_block[slot][g] = me;
         }
     }
+    if (write) sh.written = true;
+    else sh.read[slot] = true;
     if (c.any) report_race(c, SP_GM, pipe, api, loc, write);
 }
 #else

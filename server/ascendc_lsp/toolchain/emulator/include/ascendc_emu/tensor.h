@@ -202,6 +202,7 @@ public:
             if (sp == SP_UB && note_use) note_ub_use(end);
         }
     }
+    template <class E, class = typename E::emu_tensor_expr> LocalTensor& operator=(const E& e) { e.emu_assign(*this); return *this; }  // dst = a + b (vector_operators.h)
     T* data() const { return (T*)ptr_; }
     bool emu_check(uint64_t elem_off, uint64_t elems, bool write, int pipe, const char* api, const ascendc_emu::Loc& loc,
                    uint32_t align = 32) const {

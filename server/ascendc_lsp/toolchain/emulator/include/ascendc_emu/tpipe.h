@@ -509,7 +509,7 @@ EMU_RT_FN Slot* QueBase::alloc(const Loc& loc)
     if (s->has_free) join_into(info.prod, s->free_snap);
     Ev ev;
     trace_begin(ev, info.prod, "AllocTensor", loc);
-    if (ev.on) {
+    if (ev.text) {  // queue labels are for the trace file only
         char e[24];
         snprintf(e, sizeof e, "%s_%s", pipe_uc(info.cons), pipe_uc(info.prod));
         ev.j.s("event", e).s("queue", name);
@@ -549,7 +549,7 @@ EMU_RT_FN bool QueBase::enque(Slot* s, uint32_t gen, const Loc& loc, int prod)
     Ev ev;
     trace_begin(ev, prod, "EnQue", loc);
     s->enq_seq = ev.seq;
-    if (ev.on) {
+    if (ev.text) {  // queue labels are for the trace file only
         char e[24];
         snprintf(e, sizeof e, "%s_%s", pipe_uc(prod), pipe_uc(info.cons));
         ev.j.s("event", e).s("queue", name);
@@ -575,7 +575,7 @@ EMU_RT_FN Slot* QueBase::deque(const Loc& loc, int cons)
     join_into(cons, s->enq_snap);
     Ev ev;
     trace_begin(ev, cons, "DeQue", loc);
-    if (ev.on) {
+    if (ev.text) {  // queue labels are for the trace file only
         char e[24];
         snprintf(e, sizeof e, "%s_%s", pipe_uc(info.prod), pipe_uc(cons));
         ev.j.s("event", e).s("queue", name);
@@ -613,7 +613,7 @@ EMU_RT_FN void QueBase::free_(Slot* s, uint32_t gen, const Loc& loc)
     Ev ev;
     trace_begin(ev, info.cons, "FreeTensor", loc);
     s->free_seq = ev.seq;
-    if (ev.on) {
+    if (ev.text) {  // queue labels are for the trace file only
         char e[24];
         snprintf(e, sizeof e, "%s_%s", pipe_uc(info.cons), pipe_uc(info.prod));
         ev.j.s("event", e).s("queue", name);

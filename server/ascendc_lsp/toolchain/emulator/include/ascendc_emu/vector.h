@@ -5,6 +5,7 @@
 #ifndef ASCENDC_EMU_ASCENDC_EMU_VECTOR_H_
 #define ASCENDC_EMU_ASCENDC_EMU_VECTOR_H_
 #include "data_copy.h"
+#include "vector_dtypes.h"
 
 namespace AscendC {
 struct BinaryRepeatParams {
@@ -128,6 +129,7 @@ struct Plan {
     int reps = 0, lanes = 0, full_max = -1, last_max = -1;  // highest active lane in full / last repeat
     bool counter = false;
     uint64_t n = 0;
+    uint64_t mask_lo = 0, mask_hi = 0;  // the lane mask (normal mode), read once per call
 };
 EMU_RT_FN Plan plan(int lanes, int repeat)
 #if ASCENDC_EMU_RT_BODIES
@@ -143,6 +145,8 @@ EMU_RT_FN Plan plan(int lanes, int repeat)
         p.last_max = p.n ? (int)((p.n - 1) % lanes) : -1;
     } else {
         p.reps = repeat;
+        p.mask_lo = b.mask_lo;
+        p.mask_hi = b.mask_hi;
         for (int l = lanes - 1; l >= 0; l--) if (lane_on(l)) { p.full_max = l; break; }
         p.last_max = p.full_max;
     }
@@ -151,8 +155,10 @@ EMU_RT_FN Plan plan(int lanes, int repeat)
 #else
 ;
 #endif
-inline bool active(const Plan& p, int r, int lane) {
-    return p.counter ? (uint64_t)r * p.lanes + lane < p.n : lane_on(lane);
+inline bool active(const Plan& p, int r, int lane) {  // lane_on() of the mask the call started with
+    if (p.counter) return (uint64_t)r * p.lanes + lane < p.n;
+    lane &= 127;
+    return lane < 64 ? (p.mask_lo >> lane) & 1 : (p.mask_hi >> (lane - 64)) & 1;
 }
 // Byte offset of (repeat r, lane) for an operand of element size sz with strides in 32-byte units.
 inline uint64_t lane_off(int r, int lane, int sz, uint32_t blk, uint32_t rep) {
@@ -181,6 +187,7 @@ EMU_RT_FN void trace_vec(const char* api, const char* dtype, uint64_t elems, uin
                       const char* extra_k = nullptr, long long extra_v = 0)
 #if ASCENDC_EMU_RT_BODIES
 {
+    dtype_gate(api, dtype, loc);  // per-SoC element types (vector_dtypes.h)
     Ev ev;
     trace_begin(ev, P_V, api, loc);
     if (ev.on) {
@@ -267,9 +274,9 @@ template <class T> inline calc_t<T> vabs(calc_t<T> a) { return a < 0 ? -a : a; }
         run2(#NAME, count, loc, [&](int64_t i) { calc_t<T> a = (calc_t<T>)x[i], b = (calc_t<T>)y[i];            \
             d[i] = (T)(EXPR); }, dst, src0, src1);                                                              \
     }                                                                                                           \
-    template <typename T, bool isSetMask = true>                                                                \
+    template <typename T, bool isSetMask = true, typename R = int64_t>                                          \
     inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,         \
-                     uint64_t mask, const int64_t repeatTime, const BinaryRepeatParams& p, EMU_LOC) {           \
+                     uint64_t mask, const R repeatTime, const BinaryRepeatParams& p, EMU_LOC) {                 \
         using namespace ascendc_emu;                                                                            \
         if (isSetMask) mask_arg_cont(256 / sizeof(T), (int64_t)mask, #NAME, loc);                               \
         int rep = check_repeat(repeatTime, #NAME, loc);                                                         \
@@ -277,9 +284,9 @@ template <class T> inline calc_t<T> vabs(calc_t<T> a) { return a < 0 ? -a : a; }
             calc_t<T> a = ld<T>(x), b = ld<T>(y); st<T>(d, (EXPR)); }, dst, p.dstBlkStride, p.dstRepStride,   \
             src_(src0, p.src0BlkStride, p.src0RepStride), src_(src1, p.src1BlkStride, p.src1RepStride));        \
     }                                                                                                           \
-    template <typename T, bool isSetMask = true>                                                                \
+    template <typename T, bool isSetMask = true, typename R = int64_t>                                          \
     inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,         \
-                     const uint64_t mask[], const int64_t repeatTime, const BinaryRepeatParams& p, EMU_LOC) {   \
+                     const uint64_t mask[], const R repeatTime, const BinaryRepeatParams& p, EMU_LOC) {         \
         using namespace ascendc_emu;                                                                            \
         if (isSetMask) mask_arg_bits(256 / sizeof(T), mask, #NAME, loc);                                        \
         int rep = check_repeat(repeatTime, #NAME, loc);                                                         \

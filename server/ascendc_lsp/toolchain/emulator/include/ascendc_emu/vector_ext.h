@@ -2,6 +2,7 @@
 #ifndef ASCENDC_EMU_ASCENDC_EMU_VECTOR_EXT_H_
 #define ASCENDC_EMU_ASCENDC_EMU_VECTOR_EXT_H_
 #include "vector.h"
+#include "vector_regs.h"
 
 namespace ascendc_emu {
 inline RM rm_of(AscendC::RoundMode m) {
@@ -36,6 +37,9 @@ template <class D, class S> struct Caster {
 // half/bfloat16 have non-arithmetic class types: specialise the cast chain through their bit patterns.
 template <class S> struct Caster<half, S> {
     static half go(S v, RM m) { return half::from_bits(float_to_half_bits(to_d<S>(v), m)); }
+};
+template <> struct Caster<half, int32_t> {  // int32 -> half is scaled by DEQSCALE, rounded RINT (Cast.md)
+    static half go(int32_t v, RM) { return half::from_bits(float_to_half_bits((double)v * deq_scale())); }
 };
 template <class S> struct Caster<bfloat16_t, S> {
     static bfloat16_t go(S v, RM m) { return bfloat16_t::from_bits(float_to_bf16_bits(to_d<S>(v), m)); }
@@ -76,6 +80,8 @@ inline void Cast(const LocalTensor<T>& dst, const LocalTensor<U>& src, const Rou
     using namespace ascendc_emu;
     T* d = (T*)dst.ptr_;
     const U* s = (const U*)src.ptr_;
+    if (std::is_same<T, half>::value && std::is_same<U, int32_t>::value) deq_note("Cast", loc);
+    cast_gate<T, U>(loc);
     RM m = rm_of(roundMode);
     run2("Cast", count, loc, [&](int64_t i) { d[i] = Caster<T, U>::go(s[i], m); }, dst, src);
 }
@@ -86,6 +92,8 @@ inline void Cast(const LocalTensor<T>& dst, const LocalTensor<U>& src, const Rou
     int lsz = sizeof(T) > sizeof(U) ? sizeof(T) : sizeof(U);
     if (isSetMask) mask_arg_cont(256 / lsz, (int64_t)mask, "Cast", loc);
     int rep = check_repeat(repeatTime, "Cast", loc);
+    if (std::is_same<T, half>::value && std::is_same<U, int32_t>::value) deq_note("Cast", loc);
+    cast_gate<T, U>(loc);
     RM m = rm_of(roundMode);
     run0("Cast", lsz, rep, loc, [&](uint8_t* d, const uint8_t* x) {
         U v; memcpy(&v, x, sizeof(U)); T r = Caster<T, U>::go(v, m); memcpy(d, &r, sizeof(T)); },
@@ -98,6 +106,8 @@ inline void Cast(const LocalTensor<T>& dst, const LocalTensor<U>& src, const Rou
     int lsz = sizeof(T) > sizeof(U) ? sizeof(T) : sizeof(U);
     if (isSetMask) mask_arg_bits(256 / lsz, mask, "Cast", loc);
     int rep = check_repeat(repeatTime, "Cast", loc);
+    if (std::is_same<T, half>::value && std::is_same<U, int32_t>::value) deq_note("Cast", loc);
+    cast_gate<T, U>(loc);
     RM m = rm_of(roundMode);
     run0("Cast", lsz, rep, loc, [&](uint8_t* d, const uint8_t* x) {
         U v; memcpy(&v, x, sizeof(U)); T r = Caster<T, U>::go(v, m); memcpy(d, &r, sizeof(T)); },
@@ -122,10 +132,13 @@ inline void run(const char* api, const LocalTensor<U>& dst, const LocalTensor<T>
                 uint32_t count, const ascendc_emu::Loc& loc, G get_b, CMPMODE m) {
     using namespace ascendc_emu;
     begin_epoch(P_V);
+    // docs (比较与选择/Compare.md): only whole 256-byte repeats are compared; the tail elements are not
     if (((uint64_t)count * sizeof(T)) % 256)
         report_error("compare-count", "vector-param-invalid", P_V, api, loc,
                      "%s count %u x %zu B = %s B is not a multiple of 256 B (one repeat); the hardware compares "
-                     "whole repeats", api, count, sizeof(T), EMU_N((uint64_t)count * sizeof(T)));
+                     "whole repeats and leaves the last %u results unwritten", api, count, sizeof(T),
+                     EMU_N((uint64_t)count * sizeof(T)), (unsigned)(count % (256 / sizeof(T))));
+    count -= count % (uint32_t)(256 / sizeof(T));
     uint64_t nbytes = (count + 7) / 8;
     bool ok = src0.emu_check(0, count, false, P_V, api, loc);
     if (src1) ok = src1->emu_check(0, count, false, P_V, api, loc) && ok;
@@ -255,6 +268,7 @@ inline void minmax(const char* api, const LocalTensor<T>& dst, const LocalTensor
                            "%s index %u does not fit the 16-bit index slot of a half result", api, best);
         memcpy(dst.ptr_, &x[best], sizeof(T));
         if (calIndex) store_index<T>(dst.ptr_ + sizeof(T), (int)sizeof(T), best);
+        spr_extreme<T>((double)(calc_t<T>)x[best], best, true, isMax);
     }
     restore_norm();
     trace_vec(api, dtype_name<T>(), count > 0 ? (uint64_t)count : 0, ((uint64_t)(count > 0 ? count : 0) * sizeof(T) + 255) / 256, loc);
@@ -276,6 +290,7 @@ inline void ReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, cons
         for (int32_t i = 0; i < count; i++) v[(size_t)i] = (calc_t<T>)x[i];
         T r = (T)detail_red::level_sum<T>(v);
         memcpy(dst.ptr_, &r, sizeof(T));
+        spr_sum<T>(r);
     }
     restore_norm();
     trace_vec("ReduceSum", dtype_name<T>(), count > 0 ? (uint64_t)count : 0, ((uint64_t)(count > 0 ? count : 0) * sizeof(T) + 255) / 256, loc);
@@ -370,6 +385,7 @@ ASCENDC_EMU_MASK_FORMS(void, WholeReduceSum,
             bool both = order == ReduceOrder::ORDER_VALUE_INDEX || order == ReduceOrder::ORDER_INDEX_VALUE;     \
             uint64_t unit = both ? 2 * sizeof(T) : order == ReduceOrder::ORDER_ONLY_INDEX ? 4 : sizeof(T);      \
             uint64_t ext = pl.reps ? (uint64_t)(pl.reps - 1) * dstRepStride * unit + unit : 0;                  \
+            bool spr_first = true;                                                                              \
             /* dst alignment: ReduceRepeat.md table 3 (value+index 2 x sizeof(T), value sizeof(T), index 4) */ \
             if (dst.emu_check_bytes(0, ext, true, P_V, #NAME, loc, both ? 2 * sizeof(T) : order == ReduceOrder::ORDER_ONLY_INDEX ? 4 : sizeof(T))) \
                 detail_red::repeats(                                                                            \
@@ -382,6 +398,8 @@ ASCENDC_EMU_MASK_FORMS(void, WholeReduceSum,
                         T val = (T)v[best];                                                                     \
                         uint8_t* o = dst.ptr_ + (size_t)r * dstRepStride * unit;                                \
                         uint32_t idx = (uint32_t)lanes[best];                                                   \
+                        spr_extreme<T>((double)v[best], (uint32_t)(r * (256 / sizeof(T)) + idx), spr_first, ISMAX);   \
+                        spr_first = false;                                                                      \
                         if (order == ReduceOrder::ORDER_VALUE_INDEX) {                                          \
                             memcpy(o, &val, sizeof(T)); store_index<T>(o + sizeof(T), sizeof(T), idx);          \
                         } else if (order == ReduceOrder::ORDER_INDEX_VALUE) {                                   \

@@ -56,4 +56,5 @@ using ::SoftMaxTiling;
 using ::TCubeTiling;
 }  // namespace tiling
 }  // namespace AscendC
+#include "kernel_tiling_adv.h"  // the high-level APIs' tiling structs (LayerNormTiling, TopkTiling, ...)
 #endif  // ASCENDC_EMU_KERNEL_TILING_KERNEL_TILING_H_

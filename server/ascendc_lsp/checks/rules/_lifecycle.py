@@ -1,0 +1,1148 @@
+"""Queue lifecycles as a protocol over a kernel class: AllocTensor -> EnQue -> DeQue -> FreeTensor.
+
+Real kernels spread one tensor's life over methods (`CopyIn` allocates and enqueues, `Compute` dequeues and
+frees), helpers, member tensors and loops. This module interprets a class the way it runs: from each root
+method (one that no other method of the class calls, such as `Init` and `Process`, in source order), through
+the calls to the class's own methods (inlined, arguments bound to parameters), both branches of every `if`,
+and loop bodies twice (the second iteration is where a per-iteration imbalance shows). Free functions that
+declare their own queues are roots too.
+
+The abstract state holds tokens, one per tensor a queue handed out, each in a state (allocated, queued,
+dequeued, freed), the FIFO of every queue, and which variable (local of an inlined frame, or member of the
+object) holds which token. A token is *lost* when the last variable holding it dies (its block ends, its
+function returns, it is overwritten) while it is allocated or dequeued and neither queued nor freed: the
+queue's buffer never comes back. `DeQue` on a queue whose FIFO is known to be empty waits forever.
+`FreeTensor`/`EnQue` of a tensor variable declared without any queue behind it gives back something the
+queue never handed out.
+
+Anything the interpreter cannot follow becomes unknown and is never reported: a queue passed to other code,
+a tensor stored in an array, states that differ between branches, a method it cannot find. Idioms are not
+special cases: a VECCALC tensor freed without a queue round trip is just Alloc -> Free; a tensor kept in a
+member and freed in the next iteration stays reachable; TQueBind round trips are EnQue/DeQue like any other.
+
+Each finding names the tensor, where the queue handed it out (related information) and where it should have
+been given back: the statement of its last use on the path that loses it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+
+import tree_sitter
+
+from ascendc_lsp.checks.base import CheckContext
+from ascendc_lsp.checks.rules._common import strip_this
+from ascendc_lsp.syntax.model import ApiCall, ClassInfo, Function
+
+ALLOC, QUEUED, DEQUED, FREED = "allocated", "queued", "dequeued", "freed"
+_QUEUE_KINDS = frozenset({"TQue", "TQueBind"})
+_LIFECYCLE = frozenset({"AllocTensor", "EnQue", "DeQue", "FreeTensor"})
+_LOOPS = frozenset({"for_statement", "while_statement", "do_statement", "for_range_loop"})
+_MAX_STEPS = 40000  # statements interpreted per analysis: beyond it the analysis gives up (no findings)
+_MAX_INLINE_DEPTH = 8
+_MAX_LOOP_NESTING = 3  # deeper loops run their body once
+_UNKNOWN = -1  # a variable bound to something the analysis cannot follow
+_NAME = re.compile(r"[A-Za-z_]\w*")
+
+
+class _GiveUp(Exception):
+    """The class is too big or too strange to follow: report nothing for it."""
+
+
+# -- findings --------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Site:
+    start: int
+    end: int
+
+
+@dataclass
+class Problem:
+    kind: str  # "lost" | "empty-deque" | "never-handed-out" | "never-dequeued"
+    queue: str
+    var: str
+    site: Site  # the primary location: where the tensor is lost (its scope ends, a return, an overwrite)
+    origin: Site | None  # where the queue handed the tensor out (or the EnQue/Free in question)
+    state: str = ""  # the lost token's state
+    function: str = ""  # where it happened
+    repeated: bool = False  # inside a loop (or a method called in a loop): the kernel hangs
+    uncertain: bool = False  # the path went through `if constexpr` branches (see Analysis.statement)
+    last_use: Site | None = None  # lost tensors: the last statement that used it (the give-back goes after it)
+    partial: bool = False  # lost tensors: given back on some paths (a warning: the paths may not both run)
+    later_iteration: bool = False  # only from the second iteration of a loop of unknown trip count
+    detail: str = ""
+
+
+# -- statements, once per function ----------------------------------------------------------------------------
+
+
+@dataclass
+class Event:
+    kind: str  # alloc | deque | enque | free | call | decl | assign
+    queue: str = ""
+    var: str = ""  # the tensor variable taken or produced ("" when none)
+    site: Site = Site(0, 0)
+    method: str = ""  # call: the class method
+    args: tuple[str, ...] = ()  # call: argument texts
+    source: str = ""  # decl/assign: the variable it aliases ("" when none)
+    typed: bool = False  # decl: a LocalTensor declaration (not `auto` from a call)
+
+
+@dataclass
+class Stmt:
+    kind: str  # simple | block | if | loop | switch | return | break | continue
+    site: Site
+    events: list[Event] = field(default_factory=list)
+    names: frozenset[str] = frozenset()
+    children: list[Stmt] = field(default_factory=list)  # block: statements; if: [then, else]; switch: cases
+    scope: bool = True  # block: its declarations die at its end (not so for `#if` regions)
+    constexpr: bool = False  # if: `if constexpr`, decided per template instantiation
+    condition: str = ""  # if: the condition's text (decided when it compares a constant parameter)
+    trips: int | None = None  # loop: a constant trip count when the header says so
+    returned: str = ""  # return: the variable returned
+
+
+class _Builder:
+    """Turns a function body into Stmt trees with the lifecycle events of each simple statement."""
+
+    def __init__(self, context: CheckContext, queues: set[str], methods: set[str]) -> None:
+        self.context = context
+        self.text = context.document.node_text
+        self.queues = queues
+        self.methods = methods
+        # Sorted once per document, not once per class (a file with many classes builds many _Builders).
+        cached = context.__dict__.get("_lifecycle_calls")
+        if not isinstance(cached, tuple):
+            ordered = sorted(context.model.calls, key=lambda c: c.start_byte)
+            cached = (ordered, [c.start_byte for c in ordered])
+            context.__dict__["_lifecycle_calls"] = cached
+        self.calls, self.call_starts = cached
+
+    def calls_in(self, start: int, end: int) -> list[ApiCall]:
+        from bisect import bisect_left
+
+        i = bisect_left(self.call_starts, start)
+        found = []
+        while i < len(self.calls) and self.calls[i].start_byte < end:
+            if self.calls[i].end_byte <= end:
+                found.append(self.calls[i])
+            i += 1
+        # Arguments are evaluated before the call that takes them: inner calls (which end first) first.
+        return sorted(found, key=lambda c: (c.end_byte, -c.start_byte))
+
+    def build(self, node: tree_sitter.Node) -> Stmt:
+        kind = node.type
+        site = Site(node.start_byte, node.end_byte)
+        if kind in _PREPROC:
+            # Not a scope, and one configuration: the first branch (the `#else` one after `#if 0`), as a
+            # compiler sees one configuration. Following both would pair one branch's AllocTensor with the
+            # other branch's EnQue.
+            other = next((c for c in node.named_children if c.type in ("preproc_else", "preproc_elif")), None)
+            condition = node.child_by_field_name("condition")
+            if other is not None and condition is not None and self.text(condition).strip() in ("0", "false"):
+                return self.build(other)
+            end = other.start_byte if other is not None else node.end_byte
+            kept = [c for c in node.named_children if c.type not in _SKIP and c.start_byte < end
+                    and c.type not in ("preproc_else", "preproc_elif") and c.id != (condition.id if condition else -1)]
+            return Stmt("block", site, children=[self.build(c) for c in kept], scope=False)
+        if kind in ("compound_statement", "translation_unit", "declaration_list"):
+            return Stmt("block", site, children=[self.build(c) for c in node.named_children if c.type not in _SKIP])
+        if kind == "if_statement":
+            condition = node.child_by_field_name("condition")
+            consequence = node.child_by_field_name("consequence")
+            alternative = node.child_by_field_name("alternative")
+            branches = [self.build(consequence) if consequence is not None else Stmt("block", site)]
+            if alternative is not None:
+                body = next((c for c in alternative.named_children if c.type != "comment"), None)
+                branches.append(self.build(body) if body is not None else Stmt("block", site))
+            else:
+                branches.append(Stmt("block", site))
+            head = self.simple(condition) if condition is not None else Stmt("simple", site)
+            constexpr = any(c.type == "constexpr" for c in node.children)
+            return Stmt("if", site, events=head.events, names=head.names, children=branches, constexpr=constexpr,
+                        condition=self.text(condition) if condition is not None else "")
+        if kind in _LOOPS:
+            body = node.child_by_field_name("body")
+            header_end = body.start_byte if body is not None else node.end_byte
+            head = self.simple_range(node.start_byte, header_end)
+            loop = Stmt("loop", site, events=head.events, names=head.names,
+                        children=[self.build(body) if body is not None else Stmt("block", site)],
+                        trips=_trip_count(self.context, node) if kind == "for_statement" else None)
+            return loop
+        if kind == "switch_statement":
+            body = node.child_by_field_name("body")
+            condition = node.child_by_field_name("condition")
+            head = self.simple(condition) if condition is not None else Stmt("simple", site)
+            cases = []
+            if body is not None:
+                for case in body.named_children:
+                    if case.type == "case_statement":
+                        statements = [c for c in case.named_children if c.type not in _SKIP and c.type not in _CASE_LABELS]
+                        cases.append(Stmt("block", Site(case.start_byte, case.end_byte),
+                                          children=[self.build(c) for c in statements]))
+            return Stmt("switch", site, events=head.events, names=head.names, children=cases)
+        if kind == "return_statement":
+            simple = self.simple(node)
+            value = node.named_children[0] if node.named_children else None
+            returned = strip_this(self.text(value)) if value is not None and value.type in ("identifier", "field_expression") else ""
+            return Stmt("return", site, events=simple.events, names=simple.names, returned=returned)
+        if kind == "break_statement":
+            return Stmt("break", site)
+        if kind == "continue_statement":
+            return Stmt("continue", site)
+        if kind in ("labeled_statement",):
+            inner = node.named_children[-1] if node.named_children else None
+            return self.build(inner) if inner is not None else Stmt("simple", site)
+        return self.simple(node)
+
+    def simple(self, node: tree_sitter.Node) -> Stmt:
+        return self.simple_range(node.start_byte, node.end_byte, node)
+
+    def simple_range(self, start: int, end: int, node: tree_sitter.Node | None = None) -> Stmt:
+        site = Site(start, end)
+        text = self.context.document.data[start:end].decode("utf-8", "replace")
+        events: list[Event] = []
+        if node is not None and node.type == "declaration":
+            events.extend(self.declaration(node))
+        for call in self.calls_in(start, end):
+            event = self.call_event(call)
+            if event is not None:
+                events.append(event)
+        if _INDIRECT_CALL.search(text):
+            # `(obj->*fn)(x)`: some method runs, the analysis cannot tell which.
+            events.append(Event("havoc", site=site))
+        if node is not None and node.type == "expression_statement" and node.named_children:
+            assign = self.alias_assignment(node.named_children[0])
+            if assign is not None:
+                events.append(assign)
+        return Stmt("simple", site, events=events, names=frozenset(_NAME.findall(text)))
+
+    def declaration(self, node: tree_sitter.Node) -> list[Event]:
+        type_node = node.child_by_field_name("type")
+        type_text = self.text(type_node) if type_node is not None else ""
+        typed = "LocalTensor" in type_text
+        if not typed and type_text != "auto":
+            return []
+        events = []
+        for declarator in node.children_by_field_name("declarator"):
+            name_node: tree_sitter.Node | None = declarator
+            value = None
+            if declarator.type == "init_declarator":
+                name_node = declarator.child_by_field_name("declarator")
+                value = declarator.child_by_field_name("value")
+            while name_node is not None and name_node.type in ("reference_declarator", "pointer_declarator"):
+                name_node = next(iter(name_node.named_children), None)
+            if name_node is None or name_node.type != "identifier":
+                continue
+            source = _view_of(value, self.text) if value is not None else ""
+            if not typed and not source and (value is None or value.type != "call_expression"):
+                continue
+            events.append(Event("decl", var=self.text(name_node), site=Site(node.start_byte, node.end_byte),
+                                source=source, typed=typed and value is None))
+        return events
+
+    def alias_assignment(self, node: tree_sitter.Node) -> Event | None:
+        """`a = b;` / `a = b[off];` between plain names: `a` now holds what `b` holds."""
+        if node.type != "assignment_expression":
+            return None
+        op = node.child_by_field_name("operator")
+        left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+        if op is None or op.type != "=" or left is None or right is None:
+            return None
+        source = _view_of(right, self.text)
+        if not source or left.type not in ("identifier", "field_expression"):
+            return None
+        return Event("assign", var=strip_this(self.text(left)), source=source, site=Site(node.start_byte, node.end_byte))
+
+    def call_event(self, call: ApiCall) -> Event | None:
+        site = Site(call.start_byte, call.end_byte)
+        receiver = call.receiver
+        if call.name in _LIFECYCLE and receiver is not None:
+            queue = strip_this(receiver)
+            if queue not in self.queues:
+                return None
+            if call.name in ("AllocTensor", "DeQue"):
+                var = _assigned_var(self.context, call)
+                if var is None and call.args:
+                    var = strip_this(call.args[0].text)  # the in-place form `q.AllocTensor<T>(t)`
+                return Event("alloc" if call.name == "AllocTensor" else "deque", queue=queue, var=var or "", site=site)
+            var = strip_this(call.args[0].text) if call.args else ""
+            return Event("enque" if call.name == "EnQue" else "free", queue=queue, var=var, site=site)
+        if (receiver is None or receiver.strip() == "this") and call.name in self.methods and "::" not in call.qualified:
+            target = _assigned_var(self.context, call) or ""
+            return Event("call", method=call.name, args=tuple(strip_this(a.text) for a in call.args), site=site,
+                         var=target)
+        return None
+
+
+_INDIRECT_CALL = re.compile(r"(?:->|\.)\*\s*[A-Za-z_]\w*\s*\)\s*\(")
+_PREPROC = frozenset({"preproc_if", "preproc_ifdef", "preproc_else", "preproc_elif", "preproc_elifdef"})
+_SKIP = frozenset({"comment", "{", "}", "preproc_call", "preproc_def", "preproc_function_def", "preproc_include",
+                   "preproc_directive", "preproc_arg", "identifier", "type_definition", "alias_declaration",
+                   "using_declaration", "static_assert_declaration"})
+_CASE_LABELS = frozenset({"number_literal", "identifier", "qualified_identifier", "char_literal", "field_expression",
+                          "parenthesized_expression", "binary_expression", "call_expression"})
+
+
+def _view_of(node: tree_sitter.Node, text: Callable[[tree_sitter.Node], str]) -> str:
+    """The tensor variable an expression is a view of: `x`, `this->x`, `x[off]`, `x.ReinterpretCast<T>()`
+    (the same buffer under another name or type), else ""."""
+    while True:
+        if node.type in ("identifier", "field_expression") and (
+            node.type == "identifier" or text(node.child_by_field_name("argument") or node) == "this"
+        ):
+            return strip_this(text(node))
+        if node.type == "subscript_expression":
+            inner = node.child_by_field_name("argument")
+        elif node.type == "call_expression" and re.search(r"\bReinterpretCast\b", text(node.child_by_field_name("function") or node)):
+            function = node.child_by_field_name("function")
+            inner = function.child_by_field_name("argument") if function is not None and function.type == "field_expression" else None
+        elif node.type == "parenthesized_expression" and node.named_child_count == 1:
+            inner = node.named_children[0]
+        else:
+            return ""
+        if inner is None:
+            return ""
+        node = inner
+
+
+def _assigned_var(context: CheckContext, call: ApiCall) -> str | None:
+    node = context.document.tree.root_node.descendant_for_byte_range(call.start_byte, call.end_byte)
+    while node is not None and node.type != "call_expression":
+        node = node.parent
+    if node is None or node.parent is None:
+        return None
+    parent = node.parent
+    if parent.type == "init_declarator":
+        declarator = parent.child_by_field_name("declarator")
+        while declarator is not None and declarator.type in ("reference_declarator", "pointer_declarator"):
+            declarator = next(iter(declarator.named_children), None)
+        return context.document.node_text(declarator).strip() if declarator is not None else None
+    if parent.type == "assignment_expression":
+        left = parent.child_by_field_name("left")
+        right = parent.child_by_field_name("right")
+        if left is not None and right is not None and right.id == node.id and left.type in ("identifier", "field_expression"):
+            return strip_this(context.document.node_text(left))
+    return None
+
+
+_FOR_HEADER = re.compile(r"^\s*for\s*\(\s*[\w:]*\s*([A-Za-z_]\w*)\s*=\s*([^;]+);\s*\1\s*(<|<=)\s*([^;]+);")
+
+
+def _trip_count(context: CheckContext, node: tree_sitter.Node) -> int | None:
+    """A constant trip count of `for (i = a; i < b; ...)` when a and b fold."""
+    from ascendc_lsp.checks.rules._common import fold_node
+
+    header = context.document.data[node.start_byte : node.end_byte].decode("utf-8", "replace")
+    match = _FOR_HEADER.match(header)
+    if match is None:
+        return None
+    init = node.child_by_field_name("initializer")
+    condition = node.child_by_field_name("condition")
+    if init is None or condition is None:
+        return None
+    value = init.child_by_field_name("value") if init.type == "declaration" else None
+    if init.type == "declaration":
+        first = next((c for c in init.children_by_field_name("declarator")), None)
+        value = first.child_by_field_name("value") if first is not None else None
+    elif init.type == "assignment_expression":
+        value = init.child_by_field_name("right")
+    bound = condition.child_by_field_name("right")
+    lo, hi = fold_node(context, value), fold_node(context, bound)
+    if lo is None or hi is None:
+        return None
+    return max(0, hi - lo + (1 if match.group(3) == "<=" else 0))
+
+
+# -- the interpreter -----------------------------------------------------------------------------------------
+
+
+@dataclass
+class Token:
+    queue: str
+    state: str
+    origin: Site
+    var: str
+    last_use: Site
+    known: bool = True  # False once branches disagree about it
+    looped: bool = False  # enqueued inside a loop
+    partial: bool = False  # given back on some paths only (conditions the analysis cannot correlate)
+
+
+@dataclass
+class Frame:
+    function: Function
+    locals: dict[str, int] = field(default_factory=dict)  # name -> token id (or _UNKNOWN / 0 for none)
+    declared_none: dict[str, Site] = field(default_factory=dict)  # tensors declared with nothing behind them
+    returned: int | None = None
+    references: dict[str, str] = field(default_factory=dict)  # reference parameter -> the caller's variable
+    constants: dict[str, int] = field(default_factory=dict)  # parameters called with a constant argument
+
+
+@dataclass
+class State:
+    tokens: dict[int, Token]
+    fifo: dict[str, list[int] | None]  # None: unknown contents
+    members: dict[str, int]
+    frames: list[Frame]
+    signal: str = ""  # "", "return", "break", "continue"
+    constexpr_taken: bool = False  # the path went through an `if constexpr`
+
+    def copy(self) -> State:
+        return State(
+            tokens={k: Token(**vars(v)) for k, v in self.tokens.items()},
+            fifo={k: (list(v) if v is not None else None) for k, v in self.fifo.items()},
+            members=dict(self.members),
+            frames=[Frame(f.function, dict(f.locals), dict(f.declared_none), f.returned, f.references, f.constants)
+                    for f in self.frames],
+            signal=self.signal,
+            constexpr_taken=self.constexpr_taken,
+        )
+
+
+class Analysis:
+    def __init__(self, context: CheckContext, owner: ClassInfo | None, functions: list[Function],
+                 queues: set[str], skip_end_checks: set[str]) -> None:
+        self.context = context
+        self.owner = owner
+        self.functions = {f.name: f for f in functions}
+        self.queues = queues
+        self.skip_end_checks = skip_end_checks
+        self.builder = _Builder(context, queues, set(self.functions))
+        self.bodies: dict[int, Stmt] = {}
+        self.problems: dict[tuple[str, int], Problem] = {}
+        self.steps = 0
+        self.next_token = 1
+        self.lost_alloc_queues: set[str] = set()
+        self.unhanded_queues: set[str] = set()
+        self.loop_depth = 0
+        self.iteration = 0  # >0 while re-running a loop body whose trip count is not known to be >= 2
+
+    # -- entry ------------------------------------------------------------------------------------------------
+
+    def run(self, sequence: list[Function], others: list[Function]) -> list[Problem]:
+        """`sequence`: the methods a kernel in this file calls on an object, in order (Init, Process), run on
+        one state from empty queues. `others`: roots nobody here calls, each run on its own with queues
+        whose earlier contents are unknown (code elsewhere may enqueue before them)."""
+        # Constructors and `Init` first (they run before the others): what they leave in members is where
+        # the other roots start from.
+        owner = re.sub(r"<.*", "", self.owner.name) if self.owner is not None else None
+        setup = [r for r in others if r.name == owner] + [r for r in others if r.name.lower().startswith("init")]
+        start = State({}, {q: None for q in self.queues}, {}, [])
+        for root in setup:
+            start = self.call(start, root, (), "", Site(root.start_byte, root.start_byte))
+            start.signal = ""
+        for root in [r for r in others if all(r is not f for f in setup)]:
+            state = start.copy()
+            state.fifo = {q: None for q in self.queues}
+            self.call(state, root, (), "", Site(root.start_byte, root.start_byte))
+        if not sequence:
+            return list(self.problems.values())
+        state = State({}, {q: [] for q in self.queues}, {}, [])
+        for root in sequence:
+            state = self.call(state, root, (), "", Site(root.start_byte, root.start_byte))
+            state.signal = ""
+        for queue, contents in state.fifo.items():
+            if not contents or queue in self.skip_end_checks or queue in self.unhanded_queues:
+                continue
+            token = state.tokens[contents[0]]
+            if token.known and token.queue == queue:
+                self.report(Problem("never-dequeued", queue, token.var, token.last_use, token.origin,
+                                    repeated=token.looped, uncertain=state.constexpr_taken))
+        return list(self.problems.values())
+
+    def report(self, problem: Problem) -> None:
+        key = (problem.kind, problem.site.start)
+        current = self.problems.get(key)
+        if current is None or (current.later_iteration and not problem.later_iteration) or (
+            current.uncertain and not problem.uncertain
+        ):
+            self.problems[key] = problem
+
+    def body(self, function: Function) -> Stmt | None:
+        cached = self.bodies.get(function.start_byte)
+        if cached is not None:
+            return cached
+        node = self.context.document.tree.root_node.descendant_for_byte_range(function.body_start, function.body_end)
+        while node is not None and node.type != "compound_statement":
+            node = node.parent
+        if node is None:
+            return None
+        built = self.builder.build(node)
+        self.bodies[function.start_byte] = built
+        return built
+
+    # -- calls --------------------------------------------------------------------------------------------------
+
+    def call(self, state: State, function: Function, args: tuple[str, ...], target: str, site: Site) -> State:
+        if len(state.frames) >= _MAX_INLINE_DEPTH or any(f.function is function for f in state.frames):
+            return self.forget_args(state, args)
+        body = self.body(function)
+        if body is None:
+            return self.forget_args(state, args)
+        frame = Frame(function)
+        caller = state.frames[-1] if state.frames else None
+        for param, arg in zip(function.params, args, strict=False):
+            frame.locals[param.name] = self.lookup(state, arg) if arg else _UNKNOWN
+            if caller is not None and arg in caller.declared_none and frame.locals[param.name] == 0:
+                frame.declared_none[param.name] = caller.declared_none[arg]
+            if "&" in param.type_text and re.fullmatch(r"[A-Za-z_]\w*", arg or ""):
+                frame.references[param.name] = arg
+            value = _int_literal(arg) if arg else None
+            if value is None and caller is not None and arg in caller.constants:
+                value = caller.constants[arg]
+            if value is not None:
+                frame.constants[param.name] = value
+        state.frames.append(frame)
+        result = self.block(state, body, function_body=True)
+        frame = result.frames.pop()
+        returned = frame.returned
+        if returned is not None and returned > 0:
+            if target and caller is not None:
+                self.bind(result, target, returned, site)
+            elif (token := self.token(result, returned)) is not None:
+                token.known = False  # handed to an expression the analysis does not follow
+        self.end_scope(result, frame, list(frame.locals), Site(body.site.end - 1, body.site.end), final=True)
+        result.signal = ""
+        if caller is not None:
+            # The call is a use of every tensor passed to it: a give-back belongs after the call.
+            for arg in args:
+                token = self.token(result, self.lookup(result, arg))
+                if token is not None:
+                    token.last_use = site
+        return result
+
+    def forget_args(self, state: State, args: tuple[str, ...]) -> State:
+        """A call the analysis cannot follow: tensors passed to it are no longer known."""
+        for arg in args:
+            token = self.token(state, self.lookup(state, arg))
+            if token is not None:
+                token.known = False
+        return state
+
+    # -- variables --------------------------------------------------------------------------------------------
+
+    @staticmethod
+    def token(state: State, token_id: int) -> Token | None:
+        return state.tokens.get(token_id) if token_id > 0 else None
+
+    def lookup(self, state: State, name: str) -> int:
+        name = strip_this(name)
+        base = re.match(r"[A-Za-z_]\w*", name)
+        if base is None or base.group(0) != name:
+            return _UNKNOWN
+        if state.frames and name in state.frames[-1].locals:
+            return state.frames[-1].locals[name]
+        return state.members.get(name, _UNKNOWN)
+
+    def is_local(self, state: State, name: str) -> bool:
+        return bool(state.frames) and name in state.frames[-1].locals
+
+    def bind(self, state: State, name: str, token: int, site: Site) -> None:
+        name = strip_this(name)
+        if not re.fullmatch(r"[A-Za-z_]\w*", name):
+            if token > 0:
+                state.tokens[token].known = False  # stored in an array or another object's field
+            return
+        old = self.lookup(state, name)
+        if self.is_local(state, name) or (state.frames and name in _local_names(state.frames[-1])):
+            frame = state.frames[-1]
+            frame.locals[name] = token
+            frame.declared_none.pop(name, None)
+            depth = len(state.frames) - 1
+            while name in frame.references and depth > 0:
+                # A reference parameter: the caller's variable changes with it.
+                name = frame.references[name]
+                depth -= 1
+                frame = state.frames[depth]
+                frame.locals[name] = token
+                frame.declared_none.pop(name, None)
+        elif self.owner is not None:
+            state.members[name] = token
+        elif state.frames:
+            state.frames[-1].locals[name] = token
+        if old > 0 and old != token:
+            self.check_lost(state, old, site, f"{name} is overwritten")
+
+    def holders(self, state: State, token: int, ignore: Frame | None = None) -> int:
+        count = sum(1 for v in state.members.values() if v == token)
+        for frame in state.frames:
+            if frame is not ignore:
+                count += sum(1 for v in frame.locals.values() if v == token)
+            if frame.returned == token:
+                count += 1
+        return count
+
+    def check_lost(self, state: State, token_id: int, site: Site, why: str, ignore: Frame | None = None,
+                   function: str = "") -> None:
+        token = self.token(state, token_id)
+        if token is None or not token.known or token.state not in (ALLOC, DEQUED):
+            return
+        if self.holders(state, token_id, ignore) > 0 or site.end <= 0:
+            return
+        function = function or (state.frames[-1].function.name if state.frames else "")
+        if token.state == ALLOC:
+            self.lost_alloc_queues.add(token.queue)
+        self.report(Problem("lost", token.queue, token.var, site, token.origin, token.state, function,
+                            repeated=self.loop_depth > 0, later_iteration=self.iteration > 0, detail=why,
+                            uncertain=state.constexpr_taken, last_use=token.last_use, partial=token.partial))
+        token.known = False
+
+    def end_scope(self, state: State, frame: Frame, names: Iterable[str], at: Site, final: bool = False) -> None:
+        """`names` of `frame` die (their block ends, or with `final` the whole frame, already popped)."""
+        dying = [n for n in names if n in frame.locals]
+        tokens = [frame.locals.pop(n) for n in dying]
+        if final:
+            frame.locals.clear()
+        for token in tokens:
+            if token > 0:
+                self.check_lost(state, token, at, "its scope ends", function=frame.function.name)
+
+    # -- statements -------------------------------------------------------------------------------------------
+
+    def block(self, state: State, stmt: Stmt, function_body: bool = False) -> State:
+        frame = state.frames[-1] if state.frames else None
+        before = set(frame.locals) if frame is not None else set()
+        for child in stmt.children:
+            if state.signal:
+                break
+            state = self.statement(state, child)
+        if frame is not None and not function_body and stmt.scope and state.frames and state.frames[-1] is frame \
+                and not state.signal:
+            self.end_scope(state, frame, [n for n in frame.locals if n not in before], Site(stmt.site.end - 1, stmt.site.end))
+        return state
+
+    def statement(self, state: State, stmt: Stmt) -> State:
+        self.steps += 1
+        if self.steps > _MAX_STEPS:
+            raise _GiveUp()
+        kind = stmt.kind
+        if kind == "block":
+            return self.block(state, stmt)
+        if kind == "simple":
+            return self.simple(state, stmt)
+        if kind == "if":
+            state = self.simple(state, stmt)
+            if stmt.constexpr:
+                # Branches chosen per instantiation may correlate with other `if constexpr`s this analysis
+                # cannot pair up: what it finds after this point is reported as a warning, not an error.
+                state.constexpr_taken = True
+            decided = _decide(stmt.condition, state.frames[-1].constants) if state.frames and stmt.condition else None
+            if decided is not None:
+                # `if (direction == 0)` in a helper called with a constant: only one branch runs.
+                chosen = stmt.children[0] if decided else (stmt.children[1] if len(stmt.children) > 1 else None)
+                return self.statement(state, chosen) if chosen is not None else state
+            then = self.statement(state.copy(), stmt.children[0])
+            other = self.statement(state, stmt.children[1]) if len(stmt.children) > 1 else state
+            return self.join([then, other])
+        if kind == "switch":
+            state = self.simple(state, stmt)
+            outcomes = [self.statement(state.copy(), case) for case in stmt.children]
+            for outcome in outcomes:
+                if outcome.signal == "break":
+                    outcome.signal = ""
+            return self.join([*outcomes, state])
+        if kind == "loop":
+            return self.loop(state, stmt)
+        if kind == "return":
+            state = self.simple(state, stmt)
+            if state.frames:
+                frame = state.frames[-1]
+                if stmt.returned:
+                    token = self.lookup(state, stmt.returned)
+                    frame.returned = token if token > 0 else None
+                # Everything the function's own variables still hold is lost on this path.
+                for token in set(frame.locals.values()):
+                    if token > 0 and token != frame.returned:
+                        self.check_lost(state, token, stmt.site, "the function returns", ignore=frame)
+            state.signal = "return"
+            return state
+        if kind in ("break", "continue"):
+            state.signal = kind
+            return state
+        return state
+
+    def loop(self, state: State, stmt: Stmt) -> State:
+        state = self.simple(state, stmt)
+        body = stmt.children[0]
+        runs = 2 if self.loop_depth < _MAX_LOOP_NESTING and stmt.trips != 1 else 1
+        self.loop_depth += 1
+        previous_iteration = self.iteration
+        outcomes = []
+        try:
+            for run in range(runs):
+                if run == 1 and (stmt.trips is None or stmt.trips < 2):
+                    self.iteration += 1
+                state = self.statement(state, body)
+                if state.signal in ("break", "return"):
+                    outcomes.append(state)
+                    state = state.copy()
+                    break
+                state.signal = ""
+        finally:
+            self.loop_depth -= 1
+            self.iteration = previous_iteration
+        for outcome in outcomes:
+            if outcome.signal == "break":
+                outcome.signal = ""
+        return self.join([state, *[o for o in outcomes if not o.signal]]) if outcomes else state
+
+    def simple(self, state: State, stmt: Stmt) -> State:
+        self.mark_uses(state, stmt)
+        if stmt.events:
+            for event in stmt.events:
+                state = self.event(state, event, stmt)
+                if state.signal:
+                    break
+            self.mark_uses(state, stmt)
+        return state
+
+    def mark_uses(self, state: State, stmt: Stmt) -> None:
+        """Every tensor named in the statement is used here: its give-back belongs after it."""
+        if not state.frames:
+            return
+        for name in stmt.names & (state.frames[-1].locals.keys() | state.members.keys()):
+            token = self.token(state, self.lookup(state, name))
+            if token is not None and token.state != FREED:
+                token.last_use = stmt.site
+
+    def event(self, state: State, event: Event, stmt: Stmt) -> State:
+        kind = event.kind
+        if kind == "decl":
+            if not state.frames:
+                return state
+            frame = state.frames[-1]
+            if event.source:
+                frame.locals[event.var] = self.lookup(state, event.source)
+            else:
+                frame.locals.setdefault(event.var, 0)
+                if event.typed:
+                    frame.declared_none[event.var] = stmt.site
+            return state
+        if kind == "assign":
+            source = self.lookup(state, event.source)
+            if source > 0 or event.source in _all_names(state):
+                self.bind(state, event.var, source, stmt.site)
+            return state
+        if kind == "havoc":
+            for queue in state.fifo:
+                state.fifo[queue] = None
+            for token_held in state.tokens.values():
+                token_held.known = False
+            return state
+        if kind == "call":
+            function = self.functions.get(event.method)
+            if function is None:
+                return state
+            return self.call(state, function, event.args, event.var, event.site)
+        queue = event.queue
+        if kind == "alloc":
+            token = self.new_token(state, queue, ALLOC, event.site, event.var, stmt.site)
+            if event.var:
+                self.bind(state, event.var, token, stmt.site)
+            return state
+        if kind == "deque":
+            contents = state.fifo.get(queue)
+            if contents is None:
+                # Whatever it is, the tensor DeQue hands out is this code's to give back.
+                token = self.new_token(state, queue, DEQUED, event.site, event.var, stmt.site)
+            elif not contents:
+                if queue not in self.lost_alloc_queues and queue not in self.unhanded_queues \
+                        and queue not in self.skip_end_checks:
+                    # The tensor that should have been enqueued: one of this queue still held, allocated.
+                    waiting = [t for t in state.tokens.values()
+                               if t.queue == queue and t.state == ALLOC and t.known]
+                    held: Token | None = max(waiting, key=lambda t: t.last_use.start) if waiting else None
+                    self.report(Problem("empty-deque", queue, held.var if held else event.var, event.site,
+                                        held.origin if held else None,
+                                        function=state.frames[-1].function.name if state.frames else "",
+                                        repeated=self.loop_depth > 0, later_iteration=self.iteration > 0,
+                                        uncertain=state.constexpr_taken,
+                                        last_use=held.last_use if held else None))
+                state.fifo[queue] = None
+                token = self.new_token(state, queue, DEQUED, event.site, event.var, stmt.site)
+            else:
+                token = contents.pop(0)
+                popped = self.token(state, token)
+                if popped is not None:
+                    popped.state = DEQUED
+                    popped.var = event.var or popped.var
+                    popped.last_use = stmt.site
+            if event.var:
+                self.bind(state, event.var, token, stmt.site)
+            else:
+                # A bare `q.DeQue<T>()` (a sync): the tensor is back under the name that enqueued it.
+                popped = self.token(state, token)
+                if popped is not None and popped.var and self.lookup(state, popped.var) == 0:
+                    self.bind(state, popped.var, token, stmt.site)
+            return state
+        token = self.lookup(state, event.var)
+        if kind == "enque":
+            if token <= 0:
+                if token == 0 and self.never_handed_out(state, event, stmt):
+                    state.fifo[queue] = None
+                    return state
+                # Something the analysis does not follow goes in: the queue's contents are unknown.
+                contents = state.fifo.get(queue)
+                if contents is not None:
+                    contents.append(self.new_token(state, queue, QUEUED, event.site, event.var, stmt.site, known=False))
+                return state
+            tok = self.token(state, token)
+            if tok is None:
+                return state
+            tok.state = QUEUED
+            tok.last_use = stmt.site
+            tok.looped = self.loop_depth > 0
+            # The queue owns it now: the names that held it no longer do (a DeQue hands it out again).
+            for frame in state.frames:
+                for name, value in frame.locals.items():
+                    if value == token:
+                        frame.locals[name] = 0
+            for name, value in state.members.items():
+                if value == token:
+                    state.members[name] = 0
+            contents = state.fifo.get(queue)
+            if contents is not None:
+                if token in contents:
+                    tok.known = False
+                else:
+                    contents.append(token)
+            # Queued tensors are owned by the queue, not by the variables that named them.
+            return state
+        if kind == "free":
+            if token <= 0:
+                if token == 0:
+                    self.never_handed_out(state, event, stmt)
+                return state
+            tok = self.token(state, token)
+            if tok is None:
+                return state
+            if tok.state == QUEUED:
+                contents = state.fifo.get(tok.queue)
+                if contents is not None and token in contents:
+                    contents.remove(token)
+            del state.tokens[token]  # freed: nothing more to follow (bindings to it read as nothing)
+            return state
+        return state
+
+    def never_handed_out(self, state: State, event: Event, stmt: Stmt) -> bool:
+        """EnQue/FreeTensor of a LocalTensor declared in this function with no queue behind it."""
+        frame = state.frames[-1] if state.frames else None
+        if frame is None or event.var not in frame.declared_none:
+            return False
+        declared = frame.declared_none[event.var]
+        self.unhanded_queues.add(event.queue)
+        action = "frees" if event.kind == "free" else "enqueues"
+        self.report(Problem("never-handed-out", event.queue, event.var, declared, event.site,
+                            function=frame.function.name, repeated=self.loop_depth > 0,
+                            later_iteration=self.iteration > 0, detail=action, uncertain=state.constexpr_taken))
+        return True
+
+    def new_token(self, state: State, queue: str, kind: str, site: Site, var: str, stmt_site: Site,
+                  known: bool = True) -> int:
+        token = self.next_token
+        self.next_token += 1
+        state.tokens[token] = Token(queue, kind, site, var, stmt_site, known)
+        return token
+
+    # -- joins ------------------------------------------------------------------------------------------------
+
+    def join(self, states: list[State]) -> State:
+        live = [s for s in states if s.signal not in ("return",)]
+        if not live:
+            result = states[0]
+            return result
+        # A path that returned has already been checked at its return; the others continue.
+        result = live[0]
+        for other in live[1:]:
+            result = self.join_two(result, other)
+        if any(s.signal in ("break", "continue") for s in live) and not all(s.signal for s in live):
+            result.signal = ""
+        return result
+
+    def join_two(self, a: State, b: State) -> State:
+        if a.signal and not b.signal:
+            return b
+        if b.signal and not a.signal:
+            return a
+        a.constexpr_taken = a.constexpr_taken or b.constexpr_taken
+        for token_id, token in a.tokens.items():
+            if token_id not in b.tokens and _bound(b, token_id):
+                token.partial = True
+        for queue in set(a.fifo) | set(b.fifo):
+            fa, fb = a.fifo.get(queue), b.fifo.get(queue)
+            if fa is None or fb is None or len(fa) != len(fb):
+                a.fifo[queue] = None
+                continue
+            for ta, tb in zip(fa, fb, strict=True):
+                if ta != tb:
+                    # The same shape of queue from two branches: the branch's token stands for both.
+                    self.merge_tokens(a, b, ta, tb)
+        for token_id, token in b.tokens.items():
+            mine = a.tokens.get(token_id)
+            if mine is None:
+                if _bound(a, token_id):
+                    token.partial = True  # freed on one path, still held on the other
+                a.tokens[token_id] = token
+            elif mine.state != token.state:
+                held = {ALLOC, DEQUED}
+                if (mine.state in held) != (token.state in held) and mine.known and token.known:
+                    # Given back (queued or freed) on one path only: a maybe-leak, kept as a warning.
+                    if token.state in held:
+                        a.tokens[token_id] = token
+                        mine = token
+                    mine.partial = True
+                else:
+                    mine.known = False
+            elif token.last_use.start > mine.last_use.start:
+                mine.last_use = token.last_use
+        for name, bound in b.members.items():
+            a.members[name] = self.join_binding(a, b, a.members.get(name, bound), bound)
+        for fa_frame, fb_frame in zip(a.frames, b.frames, strict=False):
+            for name, bound in fb_frame.locals.items():
+                fa_frame.locals[name] = self.join_binding(a, b, fa_frame.locals.get(name, bound), bound)
+            for name, site in fb_frame.declared_none.items():
+                fa_frame.declared_none.setdefault(name, site)
+        return a
+
+    def join_binding(self, a: State, b: State, mine: int, theirs: int) -> int:
+        if mine == theirs:
+            return mine
+        ta, tb = a.tokens.get(mine), a.tokens.get(theirs)
+        if ta is not None and tb is not None and ta.queue == tb.queue and ta.state == tb.state and ta.known and tb.known:
+            return mine  # the same kind of tensor from either branch (`x = q.AllocTensor()` in both)
+        if (mine == 0 and tb is not None and tb.state == FREED) or (theirs == 0 and ta is not None and ta.state == FREED):
+            return 0
+        self.forget_binding(a, mine, theirs)
+        return _UNKNOWN
+
+    def merge_tokens(self, a: State, b: State, ta: int, tb: int) -> None:
+        token_b = b.tokens.get(tb)
+        token_a = a.tokens.get(ta)
+        if token_a is None or token_b is None or token_a.state != token_b.state:
+            if token_a is not None:
+                token_a.known = False
+            return
+        for frame in b.frames:
+            for name, value in frame.locals.items():
+                if value == tb:
+                    frame.locals[name] = ta
+        for name, value in b.members.items():
+            if value == tb:
+                b.members[name] = ta
+        b.tokens.pop(tb, None)
+
+    @staticmethod
+    def forget_binding(state: State, *tokens: int) -> None:
+        for token in tokens:
+            found = state.tokens.get(token) if token > 0 else None
+            if found is not None:
+                found.known = False
+
+
+_COMPARISON = re.compile(r"^\(*\s*(!?)\s*([A-Za-z_]\w*)\s*(?:(==|!=|<=|>=|<|>)\s*(-?\d+)[uUlL]*)?\s*\)*$")
+
+
+def _int_literal(text: str) -> int | None:
+    match = re.fullmatch(r"\s*(-?\d+)[uUlL]*\s*", text)
+    return int(match.group(1)) if match else None
+
+
+def _decide(condition: str, constants: dict[str, int]) -> bool | None:
+    """The value of `(name OP literal)` / `(name)` / `(!name)` when `name` is a constant parameter."""
+    if not constants:
+        return None
+    match = _COMPARISON.match(condition.strip())
+    if match is None or match.group(2) not in constants:
+        return None
+    value = constants[match.group(2)]
+    if match.group(3) is None:
+        return (value == 0) if match.group(1) else (value != 0)
+    if match.group(1):
+        return None
+    other = int(match.group(4))
+    return {"==": value == other, "!=": value != other, "<": value < other, ">": value > other,
+            "<=": value <= other, ">=": value >= other}[match.group(3)]
+
+
+def _bound(state: State, token: int) -> bool:
+    return token in state.members.values() or any(token in frame.locals.values() for frame in state.frames)
+
+
+def _local_names(frame: Frame) -> set[str]:
+    return set(frame.locals) | {p.name for p in frame.function.params}
+
+
+def _all_names(state: State) -> set[str]:
+    names = set(state.members)
+    for frame in state.frames:
+        names |= set(frame.locals)
+    return names
+
+
+# -- classes and roots -------------------------------------------------------------------------------------------
+
+
+def _class_name(function: Function) -> str | None:
+    name = function.class_name
+    return re.sub(r"<.*", "", name).strip() if name else None
+
+
+def _bases(context: CheckContext, cls: ClassInfo) -> list[str]:
+    head = context.document.data[cls.start_byte : cls.start_byte + 400].decode("utf-8", "replace")
+    match = re.match(r"[^{;]*?\b(?:class|struct)\s+\w+[^:{;]*:([^{;]*)\{", head, re.S)
+    if match is None:
+        return []
+    return [re.sub(r"<.*", "", b).split("::")[-1].strip() for b in re.findall(
+        r"(?:public|protected|private)?\s*([\w:]+(?:<[^{}]*?>)?)", match.group(1)) if b.strip()]
+
+
+_HEADER_SUFFIXES = (".h", ".hpp", ".hh", ".inc", ".inl")
+
+
+def analyse(context: CheckContext) -> list[Problem]:
+    """Every lifecycle problem of the document (cached on the context)."""
+    cached = context.__dict__.get("_lifecycle")
+    if isinstance(cached, list):
+        return cached
+    problems: list[Problem] = []
+    for units in _units(context):
+        owner, functions, queues, skip_end = units
+        roots = _roots(context, functions)
+        sequence = _driven(context, owner, functions) if owner is not None else roots
+        others = [r for r in roots if all(r is not f for f in sequence)]
+        if not sequence and not others:
+            continue
+        analysis = Analysis(context, owner, functions, queues, skip_end)
+        try:
+            problems.extend(analysis.run(sequence, others))
+        except (_GiveUp, RecursionError):
+            continue
+    context.__dict__["_lifecycle"] = problems
+    return problems
+
+
+def _units(context: CheckContext) -> Iterator[tuple[ClassInfo | None, list[Function], set[str], set[str]]]:
+    model = context.model
+    queue_decls = [b for b in model.buffers if b.kind in _QUEUE_KINDS]
+    if not queue_decls:
+        return
+    escaped = _escaping_queues(context, {b.name for b in queue_decls})
+    is_header = context.document.path.endswith(_HEADER_SUFFIXES)
+    classes = {c.name: c for c in model.classes}
+    # Methods defined in a class body carry its exact name (`KernelAdd<half, 1>` for a specialisation);
+    # out-of-line ones (`KernelAdd<T>::Process`) belong to the primary template.
+    by_class: dict[str | None, list[Function]] = {}
+    inside = [(c.start_byte, c.end_byte) for c in model.classes]
+    for function in model.functions:
+        in_body = any(start <= function.start_byte < end for start, end in inside)
+        key = function.class_name if in_body else _class_name(function)
+        by_class.setdefault(key, []).append(function)
+    bases = {cls.name: [b for b in _bases(context, cls) if b in classes and b != cls.name] for cls in model.classes}
+    # Queue names per owning class, under its exact and its template-stripped name (one pass, not one per class).
+    queues_of: dict[str, set[str]] = {}
+    for b in queue_decls:
+        for owner_name in {b.class_name, re.sub(r"<.*", "", b.class_name or "").strip()}:
+            if owner_name is not None:
+                queues_of.setdefault(owner_name, set()).add(b.name)
+    extended = {b for names in bases.values() for b in names}
+    for cls in model.classes:
+        if cls.name in extended:
+            continue  # followed as part of its subclasses, whose methods complete its protocol
+        chain = [cls.name]
+        for base in bases.get(cls.name, []):
+            if base not in chain:
+                chain.append(base)
+            for grand in bases.get(base, []):
+                if grand not in chain:
+                    chain.append(grand)
+        queues = {name for owner_name in chain for name in queues_of.get(owner_name, ())} - escaped
+        if not queues:
+            continue
+        functions: list[Function] = []
+        seen: set[str] = set()
+        for name in chain:  # own methods first: they hide the bases' ones of the same name
+            for function in by_class.get(name, []):
+                if function.name not in seen and function.body_end > function.body_start:
+                    functions.append(function)
+                    seen.add(function.name)
+        shared: set[str] = set()
+        if is_header:
+            shared = {q for q in queues if _non_private(context, cls, q)}
+        yield cls, functions, queues, shared
+    # Free functions with queues of their own (or global ones).
+    free_queues = {b.name for b in queue_decls if b.class_name is None} - escaped
+    if free_queues:
+        functions = [f for f in by_class.get(None, []) if f.body_end > f.body_start]
+        if functions:
+            yield None, functions, free_queues, set()
+
+
+def _non_private(context: CheckContext, cls: ClassInfo, queue: str) -> bool:
+    decl = next((b for b in context.model.buffers if b.name == queue and cls.start_byte <= b.start_byte < cls.end_byte), None)
+    if decl is None:
+        return True
+    head = context.document.data[cls.start_byte : decl.start_byte]
+    specifiers = re.findall(rb"\b(public|protected|private)\s*:", head)
+    access = specifiers[-1].decode() if specifiers else ("public" if cls.is_struct else "private")
+    return access != "private"
+
+
+def _escaping_queues(context: CheckContext, names: set[str]) -> set[str]:
+    """Queues handed to other code (as an argument, or stored by reference/pointer)."""
+    escaped: set[str] = set()
+    for call in context.model.calls:
+        if call.name == "InitBuffer":
+            continue
+        for arg in call.args:
+            text = strip_this(arg.text).lstrip("&*").strip()
+            if text in names:
+                escaped.add(text)
+    data = context.document.data
+    for name in names - escaped:
+        if re.search(rb"&\s*(?:this\s*->\s*)?" + re.escape(name.encode()) + rb"\b", data):
+            escaped.add(name)
+    return escaped
+
+
+def _driven(context: CheckContext, owner: ClassInfo, functions: list[Function]) -> list[Function]:
+    """The methods a function of this file calls, in order, on an object of the class (`KernelAdd<half> op;
+    op.Init(...); op.Process();`): the real order of the roots. The first such object decides."""
+    by_name = {f.name: f for f in functions}
+    declaration = re.compile(rb"\b" + re.escape(owner.name.encode()) + rb"\s*(?:<[^;(){}]*>)?\s+([A-Za-z_]\w*)\s*[;({]")
+    data = context.document.data
+    for function in context.model.functions:
+        if function.class_name is not None or function.body_end <= function.body_start:
+            continue
+        names = [m.group(1).decode() for m in declaration.finditer(data, function.body_start, function.body_end)]
+        if not names:
+            continue
+        calls = [c for c in calls_of(context, function) if c.receiver is not None
+                 and c.receiver.strip() == names[0] and c.name in by_name]
+        if calls:
+            return [by_name[c.name] for c in calls]
+    return []
+
+
+def calls_of(context: CheckContext, function: Function) -> list[ApiCall]:
+    from ascendc_lsp.checks.rules._common import calls_by_function
+
+    return calls_by_function(context).get(function.start_byte, [])
+
+
+def _roots(context: CheckContext, functions: list[Function]) -> list[Function]:
+    names = {f.name for f in functions}
+    starts = {f.start_byte for f in functions}
+    called: set[str] = set()
+    for call in (c for f in functions for c in calls_of(context, f)):  # the unit's own calls, not the file's
+        caller = call.function
+        if caller is None or caller.start_byte not in starts or call.name not in names or caller.name == call.name:
+            continue
+        if call.receiver is None or call.receiver.strip() == "this":
+            called.add(call.name)
+    roots = [f for f in functions if f.name not in called]
+    return sorted(roots, key=lambda f: f.start_byte)

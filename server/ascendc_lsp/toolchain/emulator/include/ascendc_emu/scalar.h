@@ -1,0 +1,94 @@
+// Scalar computation APIs (docs/zh/api/SIMD-API/基础API/标量计算/), with their pre-8.5 names (附录/接口变更说明.md):
+// Cast (float -> bfloat16_t, bfloat16_t -> float, float -> half/int32_t with a RoundMode) = ToBfloat16 / ToFloat /
+// ScalarCast; GetBitCount = ScalarGetCountOfValue; CountLeadingZero = ScalarCountLeadingZero; GetSFFValue =
+// ScalarGetSFFValue; CountBitsCntSameAsSignBit; Nop; ReadGmByPassDCache / WriteGmByPassDCache. These run on the
+// scalar unit: pure functions here, except the GM accesses (checked and traced like GlobalTensor::GetValue).
+#ifndef ASCENDC_EMU_ASCENDC_EMU_SCALAR_H_
+#define ASCENDC_EMU_ASCENDC_EMU_SCALAR_H_
+#include "vector_support.h"
+
+namespace AscendC {
+// Cast（float转bfloat16_t）.md: RINT.
+inline bfloat16_t Cast(const float& fVal) { return bfloat16_t::from_bits(ascendc_emu::float_to_bf16_bits(fVal)); }
+// Cast（多类型转float）.md
+inline float Cast(const bfloat16_t& bVal) { return (float)bVal; }
+// Cast（float转half-int32_t）.md: float -> half or int32_t with the round mode (CAST_NONE = RINT when inexact).
+template <typename T, typename U, RoundMode roundMode>
+inline U Cast(T valueIn) {
+    static_assert(std::is_same<U, half>::value || std::is_same<U, int32_t>::value || std::is_same<U, float>::value ||
+                      std::is_same<U, bfloat16_t>::value,
+                  "scalar Cast converts float to half or int32_t");
+    return ascendc_emu::Caster<U, T>::go(valueIn, ascendc_emu::rm_of(roundMode));
+}
+inline bfloat16_t ToBfloat16(const float& fVal) { return Cast(fVal); }
+inline float ToFloat(const bfloat16_t& bVal) { return (float)bVal; }
+template <typename T, typename U = float>
+inline U ToFloat(const T& val) { return (U)(float)val; }
+template <typename T, typename U, RoundMode roundMode>
+inline U ScalarCast(T valueIn) { return Cast<T, U, roundMode>(valueIn); }
+
+// GetBitCount.md: number of bits equal to countValue (0 or 1).
+template <int countValue>
+inline int64_t GetBitCount(uint64_t valueIn) {
+    static_assert(countValue == 0 || countValue == 1, "GetBitCount counts 0 bits or 1 bits");
+    int64_t ones = __builtin_popcountll(valueIn);
+    return countValue ? ones : 64 - ones;
+}
+template <int countValue>
+inline int64_t ScalarGetCountOfValue(uint64_t valueIn) { return GetBitCount<countValue>(valueIn); }
+// CountLeadingZero.md
+inline int64_t CountLeadingZero(uint64_t valueIn) { return valueIn ? __builtin_clzll(valueIn) : 64; }
+inline int64_t ScalarCountLeadingZero(uint64_t valueIn) { return CountLeadingZero(valueIn); }
+// GetSFFValue.md: position of the first bit equal to countValue from the least significant bit, -1 if none.
+template <int countValue>
+inline int64_t GetSFFValue(uint64_t valueIn) {
+    static_assert(countValue == 0 || countValue == 1, "GetSFFValue finds a 0 bit or a 1 bit");
+    uint64_t v = countValue ? valueIn : ~valueIn;
+    return v ? __builtin_ctzll(v) : -1;
+}
+template <int countValue>
+inline int64_t ScalarGetSFFValue(uint64_t valueIn) { return GetSFFValue<countValue>(valueIn); }
+// CountBitsCntSameAsSignBit.md: consecutive bits after the sign bit equal to it (0x0100000000000020 -> 6).
+inline int64_t CountBitsCntSameAsSignBit(int64_t valueIn) { return __builtin_clrsbll(valueIn); }
+// Nop.md: count empty scalar instructions.
+template <int count = 1>
+inline void Nop() {}
+
+// ReadGmByPassDCache / WriteGmByPassDCache (ISASI): a scalar GM access that does not go through the DCache.
+template <typename T>
+inline T ReadGmByPassDCache(T* addr, EMU_LOC) {
+    using namespace ascendc_emu;
+    begin_epoch(P_S);
+    uint64_t lo, hi;
+    T v{};
+    if (gm_check(addr, sizeof(T), false, P_S, "ReadGmByPassDCache", loc, &lo, &hi) && lo == 0 && hi == sizeof(T)) {
+        gm_shadow_access(addr, sizeof(T), false, P_S, intern_site(loc.file, loc.line, "ReadGmByPassDCache"),
+                         "ReadGmByPassDCache", loc);
+        memcpy(&v, addr, sizeof(T));
+    }
+    trace_scalar("ReadGmByPassDCache", SP_GM, loc, true);
+    return v;
+}
+template <typename T>
+inline void WriteGmByPassDCache(T* addr, T value, EMU_LOC) {
+    using namespace ascendc_emu;
+    begin_epoch(P_S);
+    uint64_t lo, hi;
+    if (gm_check(addr, sizeof(T), true, P_S, "WriteGmByPassDCache", loc, &lo, &hi) && lo == 0 && hi == sizeof(T)) {
+        gm_shadow_access(addr, sizeof(T), true, P_S, intern_site(loc.file, loc.line, "WriteGmByPassDCache"),
+                         "WriteGmByPassDCache", loc);
+        memcpy(addr, &value, sizeof(T));
+    }
+    trace_scalar("WriteGmByPassDCache", SP_GM, loc, true);
+}
+// DataCacheCleanAndInvalid on a LocalTensor (缓存控制/DataCacheCleanAndInvalid.md): the UB side has no data
+// cache in the emulator; the call is traced on the scalar pipe like the GlobalTensor form (data_copy.h).
+template <typename T, CacheLine entireType = CacheLine::SINGLE_CACHE_LINE, DcciDst dcciDst = DcciDst::CACHELINE_OUT>
+inline void DataCacheCleanAndInvalid(const LocalTensor<T>&, EMU_LOC) {
+    using namespace ascendc_emu;
+    Ev ev;
+    trace_begin(ev, P_S, "DataCacheCleanAndInvalid", loc);
+    trace_end(ev);
+}
+}  // namespace AscendC
+#endif  // ASCENDC_EMU_ASCENDC_EMU_SCALAR_H_

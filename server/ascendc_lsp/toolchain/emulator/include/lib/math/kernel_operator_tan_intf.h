@@ -1,0 +1,6 @@
+// lib/math/kernel_operator_tan_intf.h: the devkit path of the high-level API header (tan). In the emulator every high-level API is
+// declared by kernel_operator.h (ascendc_emu/adv_api.h); this path exists so kernels that include it compile.
+#ifndef ASCENDC_EMU_LIB_MATH_KERNEL_OPERATOR_TAN_INTF_H_
+#define ASCENDC_EMU_LIB_MATH_KERNEL_OPERATOR_TAN_INTF_H_
+#include "../../kernel_operator.h"
+#endif  // ASCENDC_EMU_LIB_MATH_KERNEL_OPERATOR_TAN_INTF_H_

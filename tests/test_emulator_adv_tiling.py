@@ -1,0 +1,54 @@
+"""The host tiling queries of host_include/tiling/adv_api_tiling.h and the kernel-side checks agree: a translation
+unit with both (as a direct-launch sample has) passes each API exactly the minimum its host query returns, and
+32 bytes less in the twin build, where every call must be reported (tests/emulator_cpp/adv_tiling_agree.cpp)."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from tests.test_emulator_headers import CPP, INCLUDE, _compile, _run
+
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(shutil.which("g++") is None, reason="g++ not installed"),
+]
+
+HOST_INCLUDE = INCLUDE.parent / "host_include"
+APIS = {"Sigmoid", "Tanh", "Power", "SoftMax", "SoftmaxFlashV2", "LayerNorm", "RmsNorm", "Sum", "Mean", "ReduceSum",
+        "BroadCast", "Select", "AscendDequant"}
+
+
+def test_minimum_tmp_sizes_agree(tmp_path: Path) -> None:
+    _compile(CPP / "adv_tiling_agree.cpp", tmp_path / "exact", (f"-I{HOST_INCLUDE}",))
+    _compile(CPP / "adv_tiling_agree.cpp", tmp_path / "short", (f"-I{HOST_INCLUDE}", "-DSHRINK=32"))
+    rc, report, trace = _run(tmp_path / "exact", tmp_path)
+    assert rc == 0 and report == [], report
+    assert {e.get("adv") for e in trace} >= APIS
+    rc, report, _ = _run(tmp_path / "short", tmp_path)
+    assert rc == 1
+    short = {r["api"] for r in report if r["check"] == "tmp-buffer-size"}
+    assert short == APIS, sorted(APIS ^ short)
+
+
+def test_host_header_compiles_alone(tmp_path: Path) -> None:
+    """op_host code includes the header without any kernel header; both tiling struct spellings are accepted."""
+    src = tmp_path / "host.cpp"
+    src.write_text(
+        '#include "tiling/adv_api_tiling.h"\n#include <cstdio>\nint main() {\n'
+        "  ge::Shape s(std::vector<int64_t>{8, 64});\n"
+        "  optiling::SoftMaxTiling a; AscendC::tiling::SoftMaxTiling b;\n"
+        "  AscendC::SoftMaxTilingFunc(s, 2, 4096, a); AscendC::SoftMaxTilingFunc(s, 2, 4096, b);\n"
+        "  uint32_t n = 0, e = 0; AscendC::GetLog2TmpBufferFactorSize(2, n, e);\n"
+        '  std::printf("%u %u %u %u %zu\\n", a.get_splitM(), b.splitM, n, e, sizeof(a));\n}\n'
+    )
+    out = tmp_path / "host"
+    res = subprocess.run(["g++", "-std=c++17", "-Wall", "-Werror", f"-I{HOST_INCLUDE}", str(src), "-o", str(out)],
+                         capture_output=True, text=True)
+    assert res.returncode == 0, res.stderr[-3000:]
+    got = subprocess.run([str(out)], capture_output=True, text=True, check=True).stdout.split()
+    # half [8, 64]: a row keeps two fp32 rows of 64 and two blocks (576 B); 4096 B hold 7 rows per pass
+    assert got == ["7", "7", "2", "0", "64"]
