@@ -1,10 +1,10 @@
 """LLM features, checked by the toolchain: generate a kernel from a spec, rewrite or optimise a kernel.
 
 Commands
-- `ascendc.generateKernel` (spec path, or an inline spec object; optional options object
-  `{out, folder, maxIterations, refine, noKnowledge}`): runs the checked loop with work-done progress per
+- `ascendc.server.generateKernel` ({specPath} or an inline {spec}; {out, folder, maxIterations, refine,
+  noKnowledge}, typed in lsp/protocol.py): runs the checked loop with work-done progress per
   iteration (cancellable), writes the kernel and its spec side by side, returns their paths (GenerateOutcome JSON).
-- `ascendc.rewriteKernel` / `ascendc.optimiseKernel` (uri, position, document version): run the loop on the file
+- `ascendc.server.rewriteKernel` / `optimiseKernel` ({uri, position, version}): run the loop on the file
   and apply the result as a workspace edit only when it passes (optimise: only when also faster by the cost
   model); otherwise show why, with the best attempt saved under `.ascendc/attempts/`.
 
@@ -230,7 +230,7 @@ class LlmFeature(CodeActionsFeature):
                 self.server.work_done_progress.end(token, types.WorkDoneProgressEnd(message="done"))
                 self.server.work_done_progress.tokens.pop(token, None)
 
-    # -- ascendc.generateKernel ------------------------------------------------------------------------
+    # -- generateKernel ------------------------------------------------------------------------
 
     async def generate_kernel(self, params: GenerateKernelParams) -> GenerateKernelResult:
         import yaml
@@ -309,7 +309,7 @@ class LlmFeature(CodeActionsFeature):
             notes=[str(n) for n in payload.get("notes") or []],
         )
 
-    # -- ascendc.rewriteKernel / ascendc.optimiseKernel -----------------------------------------------------
+    # -- rewriteKernel / optimiseKernel -----------------------------------------------------
 
     async def rewrite_kernel(self, params: RewriteKernelParams) -> RewriteKernelResult:
         return await self._rewrite(params, "correct")
