@@ -149,5 +149,7 @@ class DiagnosticsFeature(LanguageFeature):
                 "soc": self.server.settings.soc,
                 "ubUsedBytes": used,
                 "ubCapacityBytes": ub_bytes - reserved,
+                "ubTotalBytes": ub_bytes,
+                "ubReservedBytes": reserved,
             },
         )
