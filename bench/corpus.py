@@ -39,7 +39,10 @@ from pathlib import Path
 
 EXTENSIONS = (".cpp", ".h", ".hpp", ".asc", ".cce")
 # What a project needs to build and run: sources, build files, data-generation and verification scripts.
-TREE_EXTENSIONS = (*EXTENSIONS, ".cc", ".c", ".inc", ".py", ".txt", ".json", ".sh", ".ini", ".yaml", ".yml", ".cmake")
+TREE_EXTENSIONS = (
+    *EXTENSIONS, ".cc", ".c", ".inc", ".py", ".txt", ".json", ".sh", ".ini", ".yaml", ".yml", ".cmake",
+    ".md",  # a sample's README is its build recipe (toolchain/program); marker files such as AGENTS.md find roots
+)
 TREE_MAX_FILE_BYTES = 4 << 20
 MARKER = b"__aicore__"
 DEFAULT_MIRROR_ROOT = Path("/work/.mirror")

@@ -8,12 +8,16 @@ Compile rate: every kernel translation unit in the public trees (a source defini
 de-duplicated by content, the first repository in bench/corpus.py's order keeping it), compiled `-fsyntax-only`
 against the emulator headers through the same command builder, flags and precompiled header as `run`
 (toolchain/emulator/build.py `syntax_check`). Kinds:
-- op: a kernel in an op project's op_kernel/. Built through the op build step (toolchain/opproject): op_host
+- op: a kernel in an op project's op_kernel/ whose op_host registers an op (OP_ADD in its sources or in the
+  repository headers they include: op libraries register through their own macros). Built through the op build
+  step (toolchain/opproject): op_host
   compiled on the CPU with the host shims, its OpDef's first dtype variant, the DTYPE_/ORIG_DTYPE_/FORMAT_ macros
   and the tiling structs generated from the host's tiling classes, the project's include folders. An op_host that
   does not compile counts as a failure of its kernels (cause `host: ...`).
-- kernel: any other kernel source, compiled as it is (its folder and the include rule for its includes).
-- direct: a direct-launch program (`.asc`, a host `main()`, or a `<<<...>>>` launch). Built by the direct-launch
+- kernel: any other kernel source, compiled as it is (its folder and the include rule for its includes); its own
+  `<<<...>>>` launch wrappers (pybind extensions, `<op>_do` functions) lowered as bisheng compiles them.
+- direct: a direct-launch program (`.asc`, a host `int main(` / `int32_t main(`, or a `<<<...>>>` launch in a
+  program folder with a main()). Built by the direct-launch
   toolchain when it provides `ascendc_lsp.toolchain.program.fidelity.check(path, timeout) -> (ok, first_error)`;
   otherwise counted as `not built`.
 Run rate: every op test case found (tests/op_cases and --cases folders) run end to end; pass = CORRECT.
@@ -25,6 +29,7 @@ from __future__ import annotations
 
 import argparse
 import collections
+import functools
 import hashlib
 import importlib
 import json
@@ -47,6 +52,7 @@ from ascendc_lsp.toolchain.opproject.discovery import (
     OpProject,
     OpProjectError,
     find_project,
+    repository_headers,
     resolve_include_dirs,
 )
 from ascendc_lsp.toolchain.opproject.opbuild import Described, describe_project, kernel_build
@@ -56,7 +62,7 @@ from corpus import EXCLUDED_PREFIXES, PREFERRED_ORDER, trees_dir
 ROOT = Path(__file__).resolve().parents[1]
 SOURCE_SUFFIXES = (".cpp", ".cc", ".asc", ".cce")
 _KERNEL_DEF = re.compile(r"__global__[\s\S]{0,400}?\)\s*\{")
-_MAIN = re.compile(r"\bint\s+main\s*\(")
+_MAIN = re.compile(r"\b(?:int|int32_t)\s+main\s*\(")  # a host main(), also as `int32_t main(` (the devkit samples)
 _ERROR = re.compile(r"(?:^|\n)[^\n]*?(?:fatal )?error: ([^\n]*)")
 CACHE_VERSION = "fidelity-v1"
 
@@ -133,16 +139,46 @@ def collect(trees: Path, repos: list[str] | None) -> list[Unit]:
 
 
 def classify(path: Path, text: str) -> str:
-    if path.suffix == ".asc" or _MAIN.search(text) or "<<<" in text:
+    """direct: an .asc or a host main(); op: an op project's kernel whose op_host registers an op; a source with
+    a `<<<...>>>` launch is direct only when its program has a main() (else it is a kernel library's source with a
+    launch wrapper, as pybind extensions and the `<op>_do` functions of op kernels are)."""
+    if path.suffix == ".asc" or _MAIN.search(text):
         return "direct"
     try:
         project = find_project(path)
-        registers_op = any(b"OP_ADD" in s.read_bytes() for s in project.host_sources())
-        if "op_kernel" in path.parts and registers_op:
+        if "op_kernel" in path.parts and _registers_op(project.op_host, project.repo_root):
             return "op"
     except OpProjectError:
         pass
+    if "<<<" in text and _program_has_main(path):
+        return "direct"
     return "kernel"
+
+
+@functools.cache
+def _registers_op(op_host: Path, repo_root: Path) -> bool:
+    """OP_ADD in the op_host sources or in the repository headers they include (op libraries register through
+    their own macros, e.g. cann-ops' FOREACH_OPDEF)."""
+    sources = sorted(p for p in op_host.iterdir() if p.is_file() and p.suffix in SOURCE_SUFFIXES)
+    if any(b"OP_ADD" in s.read_bytes() for s in sources):
+        return True
+    headers = repository_headers(sources, repo_root, provided=[host.host_include_dir()])
+    return any(b"OP_ADD" in h.read_bytes() for h in headers if h.is_file())
+
+
+@functools.cache
+def _program_has_main(path: Path) -> bool:
+    """Whether the folder of the program `path` belongs to (the direct-launch toolchain's sample root) holds a
+    source defining main()."""
+    from ascendc_lsp.toolchain.program.discover import find_root
+
+    root = find_root(path)
+    for n, p in enumerate(sorted(root.rglob("*"))):
+        if n > 2000:
+            break
+        if p.suffix in SOURCE_SUFFIXES and p.is_file() and _MAIN.search(p.read_text("utf-8", "replace")):
+            return True
+    return False
 
 
 # ----------------------------------------------------------------------------------------------------------------

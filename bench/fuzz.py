@@ -9,7 +9,7 @@ pathological shapes (deep nesting of every kind, 80,000-term expressions, YAML a
 huge numbers, NaN, endless lines). Each input goes through `cli.main` in one worker process that lives for the
 whole run (so its RSS slope shows leaks); a small share also goes through a fresh `ascendc-lsp` process (so exit
 codes and stderr are judged end to end). The language-server section (documents and protocol messages over
-stdio) is added here by the editor's bench as `--section lsp`.
+stdio) is bench/fuzz_lsp.py.
 
 Verdicts per input: ok (exit 0, 1 or 2 with at most a short stderr), crash (exit 70, an internal error; or the
 worker died), traceback (a Python traceback printed), hang (no answer within --hang seconds: the worker is killed

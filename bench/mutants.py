@@ -26,8 +26,11 @@ its own small evaluator of the file's integer constants (`#define`, `constexpr`/
   * queue deletions: the queue is declared in the file as a TQue/TQueBind, never passed to other code,
     and (for EnQue/DeQue) the other half of the round trip is in the file;
   * flag mutations: the event is a concrete `A_B` name and, after the mutation, no WaitFlag (or, for a swap,
-    no SetFlag of the new event) with the same id text is left to pair with;
-  * perturb-count: the count folds to a constant that is 32-byte aligned for the copied type;
+    no SetFlag of the new event) is left that may hold the same id (the same id text, or a computed id on
+    either side: two different literals are the only ids known to differ);
+  * perturb-count: the count folds to a constant that is 32-byte aligned for the copied type, or another
+    DataCopy of the same element size copies the same count text holding the same value (a class member or a
+    constant in both, or a local of the same function): n and n + 1 elements cannot both be 32-byte multiples;
   * inflate-initbuf: the count and length fold to constants (the factor makes that one buffer > 2 MiB);
   * tail-floor: both operands fold to constants and do not divide;
   * blockidx-offset: the offset is `S * GetBlockIdx()` with the buffer length S (block 0 then skips the
@@ -99,13 +102,32 @@ _CONST = re.compile(
 )
 
 
+_TEMPLATE_PARAMS = re.compile(r"\btemplate\s*<([^<>;{}]*(?:<[^<>;{}]*>[^<>;{}]*)*)>")
+_INT_TYPE = r"(?:u?int(?:8|16|32|64)_t|int|unsigned|size_t|long)"
+
+
+def _ambiguous_names(text: str) -> set[str]:
+    """Names that are not one constant throughout the file: template parameters (a value per instantiation)
+    and variables declared without const somewhere."""
+    names: set[str] = set()
+    for m in _TEMPLATE_PARAMS.finditer(text):
+        names.update(re.findall(rf"\b{_INT_TYPE}\s+([A-Za-z_]\w*)", m.group(1)))
+    for m in re.finditer(rf"(?<![\w:])(const\s+|constexpr\s+|static\s+)*{_INT_TYPE}\s+([A-Za-z_]\w*)\s*[=;,)]", text):
+        if not m.group(1) or "const" not in m.group(0).split(m.group(2))[0]:
+            names.add(m.group(2))
+    return names
+
+
 def constants(text: str) -> dict[str, int]:
-    """Integer constants of the file; a name defined twice with different values is left out."""
+    """Integer constants of the file; a name defined twice with different values, a template parameter or a
+    variable declared without const somewhere is left out."""
     raw: dict[str, set[str]] = defaultdict(set)
     for m in _DEFINE.finditer(text):
         raw[m.group(1)].add(m.group(2).split("//")[0].strip())
     for m in _CONST.finditer(text):
         raw[m.group(1)].add(m.group(2).strip())
+    for name in _ambiguous_names(text):
+        raw.pop(name, None)
     values: dict[str, int] = {}
     for _ in range(6):  # chains: TILE = BLOCK / BUFFER_NUM
         for name, exprs in raw.items():
@@ -316,6 +338,15 @@ def _flags(code: str) -> list[tuple[str, str, str, int, int]]:
     return found
 
 
+_LITERAL_ID = re.compile(r"^(?:EVENT_ID\d+|\d+)$")
+
+
+def _may_be_same_id(a: str, b: str) -> bool:
+    """Two event id texts can hold the same id: equal text, or either one computed (two different literals
+    cannot)."""
+    return a == b or not (_LITERAL_ID.match(a) and _LITERAL_ID.match(b))
+
+
 def flag_sites(rel: str, text: str, code: str) -> Iterator[Mutant]:
     flags = _flags(code)
     for kind, event, id_text, start, _end in flags:
@@ -323,14 +354,15 @@ def flag_sites(rel: str, text: str, code: str) -> Iterator[Mutant]:
             continue
         a, b = event.split("_", 1)
         sets = [f for f in flags if f[0] == "SetFlag" and f[1] == event and f[2] == id_text]
-        other_waits = [f for f in flags if f[0] == "WaitFlag" and f[1] == event and f[2] == id_text and f[3] != start]
+        other_waits = [f for f in flags if f[0] == "WaitFlag" and f[1] == event and f[3] != start
+                       and _may_be_same_id(f[2], id_text)]
         statement = statement_at(code, start)
         if statement is not None and statement[0] == start:
             s, e = statement
             yield Mutant("del-waitflag", rel, _line(text, s), s, e, _blank(text[s:e]), bool(sets) and not other_waits)
         if a != b:
             swapped = f"{b}_{a}"
-            new_sets = [f for f in flags if f[0] == "SetFlag" and f[1] == swapped and f[2] == id_text]
+            new_sets = [f for f in flags if f[0] == "SetFlag" and f[1] == swapped and _may_be_same_id(f[2], id_text)]
             m = _FLAG.match(code, start)
             if m is None:
                 continue
@@ -341,8 +373,63 @@ def flag_sites(rel: str, text: str, code: str) -> Iterator[Mutant]:
 _TYPE_OF = re.compile(r"\b(?:LocalTensor|GlobalTensor)\s*<\s*([\w:]+)\s*>\s*&?\s*([A-Za-z_]\w*)")
 
 
+def function_body(code: str, pos: int) -> tuple[int, int] | None:
+    """The body `{...}` of the function holding `pos`: the outermost enclosing block opened right after a `)`
+    (and qualifiers such as const or override), so namespaces and classes are skipped."""
+    depth = 0
+    opens: list[int] = []
+    for i in range(pos - 1, -1, -1):
+        c = code[i]
+        if c == "}":
+            depth += 1
+        elif c == "{":
+            if depth == 0:
+                opens.append(i)
+            else:
+                depth -= 1
+    for start in reversed(opens):  # outermost first
+        before = re.sub(r"(?:\s|\bconst\b|\boverride\b|\bnoexcept\b|\bfinal\b)+$", "", code[:start])
+        if before.endswith(")"):
+            depth = 0
+            for j in range(start, len(code)):
+                if code[j] == "{":
+                    depth += 1
+                elif code[j] == "}":
+                    depth -= 1
+                    if depth == 0:
+                        return start, j + 1
+            return None
+    return None
+
+
+def _local_to(code: str, body: tuple[int, int], name: str) -> bool:
+    """`name` is declared in the function (its body, or its parameter list just before the body)."""
+    header_start = code.rfind("(", 0, code.rfind(")", 0, body[0]) + 1)
+    region = code[max(0, header_start - 1) : body[1]]
+    return re.search(rf"[\w>&*]\s+&?\s*{re.escape(name)}\s*(?:[=;,)({{\[]|$)", region) is not None
+
+
+def _written_once(code: str, body: tuple[int, int] | None, name: str) -> bool:
+    """`name` is written at most once (a local: in its function; else: in the file outside Init functions and
+    constructors, where members are set up once)."""
+    writes = [m.start() for m in re.finditer(rf"(?<![\w.>])(?:this\s*->\s*)?{re.escape(name)}\s*(?:[-+*/%|&^]?=(?!=)|\+\+|--)", code)]
+    writes += [m.start() for m in re.finditer(rf"(?:\+\+|--)\s*(?:this\s*->\s*)?{re.escape(name)}\b", code)]
+    if body is not None:
+        return sum(body[0] <= w < body[1] for w in writes) <= 1
+    outside = 0
+    for w in writes:
+        around = function_body(code, w)
+        header = code[max(0, (around[0] if around else w) - 300) : around[0] if around else w]
+        names = re.findall(r"([A-Za-z_]\w*)\s*\([^()]*\)[^()]*$", header)
+        if not (names and (names[-1].startswith("Init") or (names[-1][:1].isupper() and "::" + names[-1] in header))):
+            outside += 1
+    return outside <= 1
+
+
 def datacopy_sites(rel: str, text: str, code: str, names: dict[str, int]) -> Iterator[Mutant]:
     types = {m.group(2): m.group(1).split("::")[-1] for m in _TYPE_OF.finditer(code)}
+    copies: list[tuple[int, str, int | None]] = []  # (offset, normalised count text, element size)
+    found: list[tuple[tuple[int, int], str, int | None, int | None]] = []
     for m in re.finditer(r"\bDataCopy\s*(?:<[^<>;()]*>)?\s*\(", code):
         parsed = _balanced_args(code, m.end() - 1)
         if parsed is None or len(parsed[0]) != 3:
@@ -359,12 +446,34 @@ def datacopy_sites(rel: str, text: str, code: str, names: dict[str, int]) -> Ite
             if size:
                 sizes.append(size)
         size = sizes[0] if sizes else None
+        copies.append((m.start(), re.sub(r"\s+|this->", "", count_text), size))
+        found.append((args[2], count_text, value, size))
+    for index, ((s, e), _count_text, value, size) in enumerate(found):
         aligned = value is not None and value > 0 and (value * size % 32 == 0 if size else value % 32 == 0)
-        s, e = args[2]
+        note = "constant" if value is not None else "runtime count"
+        if value is None and size is not None and size < 32:
+            # Another DataCopy of the same count and element size that holds the same value: the count and the
+            # count + 1 cannot both be 32-byte multiples. The same value: a name of the class (or a constant),
+            # or a local of the same function.
+            at, key, _ = copies[index]
+            body = function_body(code, at)
+            idents = re.findall(r"[A-Za-z_]\w*", key)
+            local = body is not None and any(_local_to(code, body, n) for n in idents)
+            if not all(_written_once(code, body if local else None, n) for n in idents):
+                idents = []  # a name written again may hold another value at the other copy
+            for j, (other_at, other_key, other_size) in enumerate(copies):
+                if not idents or j == index or other_key != key or other_size != size:
+                    continue
+                if local and (body is None or not body[0] <= other_at < body[1]):
+                    continue
+                if not local and any(body is not None and _local_to(code, b, n) for n in idents
+                                     for b in [function_body(code, other_at)] if b is not None):
+                    continue
+                aligned, note = True, "runtime count, also copied unchanged"
+                break
         inner = text[s:e]
         lead = len(inner) - len(inner.lstrip())
         trail = len(inner.rstrip())
-        note = "constant" if value is not None else "runtime count"
         yield Mutant("perturb-count", rel, _line(text, s), s + lead, s + trail, f"({inner.strip()}) + 1", aligned, note)
 
 
@@ -564,6 +673,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--show-misses", type=int, default=0, help="list this many missed decidable mutants per operator")
     ap.add_argument("--show-alarms", type=int, default=0, help="list this many false alarms")
     ap.add_argument("--operators", default=",".join(OPERATORS))
+    ap.add_argument("--mutated-only", action="store_true",
+                    help="check only the files that get a mutant (a quicker run; the originals' table then covers those)")
     args = ap.parse_args(argv)
     root = args.corpus or corpus_dir()
     if not (root / "MANIFEST.json").is_file():
@@ -579,7 +690,7 @@ def main(argv: list[str] | None = None) -> int:
     by_file: dict[str, list[Mutant]] = defaultdict(list)
     for mutant in chosen:
         by_file[mutant.file].append(mutant)
-    jobs = [(rel, texts[rel], by_file.get(rel, [])) for rel in sorted(texts)]
+    jobs = [(rel, texts[rel], by_file.get(rel, [])) for rel in sorted(texts) if by_file.get(rel) or not args.mutated_only]
     originals: dict[str, list[Found]] = {}
     outcomes: list[Outcome] = []
     times: list[float] = []

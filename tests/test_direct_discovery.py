@@ -108,6 +108,29 @@ def test_readme_recipe(tmp_path: Path) -> None:
     ]
 
 
+def test_readme_recipe_pairs_indented_fences_and_info_strings(tmp_path: Path) -> None:
+    # a layout block whose fence carries an info string after a space, prose naming ./demo between blocks, and
+    # the run block indented inside a list item (the devkit samples' READMEs)
+    write(
+        tmp_path,
+        {
+            "README.md": (
+                "``` text\n├── demo.asc\n```\n\nRun ./demo after the build.\n\n"
+                "- run\n\n  ```bash\n  mkdir -p build && cd build;\n  cmake ..;make -j;\n"
+                "  python3 ../scripts/gen_data.py\n  ./demo\n  python3 ../scripts/verify_result.py out.bin\n  ```\n"
+            )
+        },
+    )
+    rec = readme_recipe(tmp_path)
+    assert rec is not None
+    assert [(s.kind, s.argv, s.cwd) for s in rec.steps] == [
+        ("mkdir", ["build"], "."),
+        ("python", ["../scripts/gen_data.py"], "build"),
+        ("program", [], "build"),
+        ("python", ["../scripts/verify_result.py", "out.bin"], "build"),
+    ]
+
+
 def test_runsh_recipe_skips_the_build_and_profiler_branches(tmp_path: Path) -> None:
     write(
         tmp_path,

@@ -25,6 +25,9 @@ saying so; once it is there, the sample must pass like the others.
 | cannmirror/asc-devkit | examples/01_simd_cpp_api/03_basic_api/05_sync_control/sync_all | verify_result.py | LocalMemAllocator |
 | cannmirror/asc-devkit | examples/01_simd_cpp_api/03_basic_api/06_atomic/data_movement_with_atomic_operations | verify_result.py | LocalMemAllocator |
 | cannmirror/asc-devkit | examples/01_simd_cpp_api/05_best_practices/04_memory_access/bank_conflict_ub | verify_result.py | LocalTensor<float>::LocalTensor(AscendC::TPosition |
+| cannmirror/asc-devkit | examples/01_simd_cpp_api/04_advanced_api/01_activation/softmaxflashv2 | test pass in main() | memcpy_s |
+| cannmirror/asc-devkit | examples/01_simd_cpp_api/04_advanced_api/02_normalization/welford | test pass in main() | memcpy_s |
+| cannmirror/asc-devkit | examples/01_simd_cpp_api/04_advanced_api/02_normalization/layernorm_v2 | test pass in main() | memcpy_s |
 | LnickOne/Ascend | AscendC/lesson_01/0_introduction/3_add_kernellaunch/AddKernelInvocationNeo | verify_result.py | |
 | LnickOne/Ascend | AscendC/lesson_01/0_introduction/3_add_kernellaunch/AddKernelInvocationTilingNeo | verify_result.py | |
 | LnickOne/Ascend | AscendC/lesson_01/0_introduction/3_add_kernellaunch/AddKernelInvocationAcl | verify_result.py | |

@@ -18,6 +18,7 @@ from pytest_lsp import ClientServerConfig, LanguageClient
 from ascendc_lsp.knowledge.explain import explain_log
 from ascendc_lsp.knowledge.retrieval import Retriever
 from ascendc_lsp.knowledge.triggers import compile_trigger, expand_template, normalise_log, template_words
+from ascendc_lsp.lsp.protocol import EXPLAIN_LOG
 from ascendc_lsp.toolchain.log_cues import log_cues
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -340,7 +341,7 @@ async def test_explain_log_command_triages_with_the_open_kernel(client: Language
     )
     result = await client.workspace_execute_command_async(
         types.ExecuteCommandParams(
-            command="ascendc.explainLog", arguments=[{"log": AIVEC_NO_DETAIL, "uri": uri, "run": False}]
+            command=EXPLAIN_LOG.id, arguments=[{"log": AIVEC_NO_DETAIL, "uri": uri, "run": False}]
         )
     )
     assert result is not None
@@ -348,8 +349,8 @@ async def test_explain_log_command_triages_with_the_open_kernel(client: Language
     assert result["matches"][0]["category"] == "ub-overflow"
     plain = await client.workspace_execute_command_async(
         types.ExecuteCommandParams(
-            command="ascendc.explainLog", arguments=["the kernel is a bit slow sometimes"]
+            command=EXPLAIN_LOG.id, arguments=[{"log": "the kernel is a bit slow sometimes"}]
         )
     )
-    assert plain is not None and "triage" not in plain
+    assert plain is not None and plain["triage"] is None
     assert plain["uncertain"] is True and plain["message"].startswith("uncertain:")

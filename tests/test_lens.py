@@ -6,12 +6,15 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
 import pytest_lsp
 from lsprotocol import types
+from pygls.exceptions import JsonRpcException
 from pytest_lsp import ClientServerConfig, LanguageClient
 
 from ascendc_lsp.hardware.soc import get_soc
-from ascendc_lsp.lsp.features.lens import SHOW_BUDGET, budget_lenses, budget_markdown, size_hints
+from ascendc_lsp.lsp.features.lens import budget_lenses, budget_markdown, size_hints
+from ascendc_lsp.lsp.protocol import SHOW_BUDGET
 from ascendc_lsp.syntax.document import SourceDocument
 from ascendc_lsp.syntax.model import build_model
 from ascendc_lsp.syntax.positions import Position, Span
@@ -49,8 +52,8 @@ def test_lens_title_on_each_kernel_class() -> None:
     lenses = budget_lenses(model, "Ascend910B", get_soc("Ascend910B"))
     assert len(lenses) == 1
     lens = lenses[0]
-    # 3 queues x 2 buffers x 256 B = 1,536 B of 196,608 B.
-    assert lens.title == "UB 1.5 KB / 192.0 KB (0.8%) on Ascend910B · 8.0 KB reserved"
+    # 3 queues x 2 buffers x 256 B = 1,536 B of 188,416 B usable (196,608 B less the 8 KB reserve).
+    assert lens.title == "UB 1.5 KB / 184.0 KB usable (0.8%) on Ascend910B · 192.0 KB - 8.0 KB reserved"
     assert lens.owner == "KernelAdd" and lens.span.start.line == _line_of(ADD, "class KernelAdd")
 
 
@@ -58,12 +61,12 @@ def test_lens_warns_over_the_usable_ub() -> None:
     model = build_model(SourceDocument(BIG))
     (lens,) = budget_lenses(model, "Ascend910B", get_soc("Ascend910B"))
     # 2 x 64 KB + 2 x 24 KB + 128 B = 180,352 B: above the 188,416 B usable? no; 310P has 256 KB.
-    assert lens.title.startswith("UB 176.1 KB / 192.0 KB (91.7%) on Ascend910B")
+    assert lens.title.startswith("UB 176.1 KB / 184.0 KB usable (95.7%) on Ascend910B")
     huge = BIG.replace("#define TILE (16 * 1024)", "#define TILE (20 * 1024)")
     (over,) = budget_lenses(build_model(SourceDocument(huge)), "Ascend910B", get_soc("Ascend910B"))
     assert "⚠ over the usable UB" in over.title
     (p,) = budget_lenses(model, "Ascend310P", get_soc("Ascend310P"))
-    assert p.title.startswith("UB 176.1 KB / 256.0 KB (68.8%) on Ascend310P")
+    assert p.title.startswith("UB 176.1 KB / 248.0 KB usable (71.0%) on Ascend310P")
 
 
 def test_budget_markdown_is_the_shared_table() -> None:
@@ -129,16 +132,16 @@ async def test_lsp_code_lens_command_and_inlay_hints(client: LanguageClient) -> 
     lenses = await client.text_document_code_lens_async(types.CodeLensParams(text_document=document))
     assert lenses is not None and len(lenses) == 1
     command = lenses[0].command
-    assert command is not None and command.command == SHOW_BUDGET
-    assert command.title == "UB 1.5 KB / 192.0 KB (0.8%) on Ascend910B · 8.0 KB reserved"
+    assert command is not None and command.command == SHOW_BUDGET.id
+    assert command.title == "UB 1.5 KB / 184.0 KB usable (0.8%) on Ascend910B · 192.0 KB - 8.0 KB reserved"
     table = await client.workspace_execute_command_async(
-        types.ExecuteCommandParams(command=SHOW_BUDGET, arguments=command.arguments)
+        types.ExecuteCommandParams(command=SHOW_BUDGET.id, arguments=command.arguments)
     )
-    assert isinstance(table, str) and "| `outQueueZ` | VECOUT | 2 x 256 | 512 |" in table
+    assert "| `outQueueZ` | VECOUT | 2 x 256 | 512 |" in table["markdown"]
     assert any("KernelAdd" in m.message for m in client.messages)  # shown before the response was sent
-    assert await client.workspace_execute_command_async(
-        types.ExecuteCommandParams(command=SHOW_BUDGET, arguments=["file:///nowhere.cpp", "KernelAdd"])
-    ) is None
+    with pytest.raises(JsonRpcException, match="is not open"):
+        await client.workspace_execute_command_async(types.ExecuteCommandParams(
+            command=SHOW_BUDGET.id, arguments=[{"uri": "file:///nowhere.cpp", "owner": "KernelAdd"}]))
     hints = await client.text_document_inlay_hint_async(
         types.InlayHintParams(
             text_document=document,

@@ -14,8 +14,10 @@ from typing import Any
 import pytest
 import pytest_lsp
 from lsprotocol import types
+from pygls.exceptions import JsonRpcException
 from pytest_lsp import ClientServerConfig, LanguageClient
 
+from ascendc_lsp.lsp.protocol import GENERATE_KERNEL, REWRITE_KERNEL, ErrorCode
 from tests.fake_openai import FakeOpenAIServer, FakeReply, fenced
 from tests.test_llm_loop import COMPUTE_LIBM, queue_kernel, spec_yaml
 
@@ -86,7 +88,7 @@ async def test_generate_kernel_from_inline_spec(client: LanguageClient, tmp_path
     spec = yaml.safe_load(spec_yaml())
     spec.pop("source")
     result = await client.workspace_execute_command_async(types.ExecuteCommandParams(
-        command="ascendc.generateKernel", arguments=[spec, {"folder": str(tmp_path), "maxIterations": 3}]))
+        command=GENERATE_KERNEL.id, arguments=[{"spec": spec, "folder": str(tmp_path), "maxIterations": 3}]))
     assert result.get("correct") is True and result["iterations"] == 2, (result, [m.message for m in client.messages])
     kernel, spec_file = Path(result["kernel"]), Path(result["spec"])
     assert kernel == tmp_path / "vexp.cpp" and "AscendC::Exp(" in kernel.read_text()
@@ -105,10 +107,10 @@ async def test_generate_kernel_with_the_vscode_client_argument_shape(client: Lan
     out = tmp_path / "op_kernel" / "vexp.cpp"
     out.parent.mkdir()
     result = await client.workspace_execute_command_async(types.ExecuteCommandParams(
-        command="ascendc.generateKernel",
+        command=GENERATE_KERNEL.id,
         arguments=[{"specPath": str(spec_path), "out": str(out), "soc": "Ascend910B"}]))
     assert result.get("correct") is True, (result, [m.message for m in client.messages])
-    assert Path(result["path"]) == out and "AscendC::Exp(" in out.read_text()
+    assert Path(result["kernel"]) == out and "AscendC::Exp(" in out.read_text()
 
 
 async def test_rewrite_action_applies_only_a_passing_result(client: LanguageClient, tmp_path: Path) -> None:
@@ -126,7 +128,7 @@ async def test_rewrite_action_applies_only_a_passing_result(client: LanguageClie
     found = _actions(actions)
     assert "Rewrite with LLM (checked)" in found and any(t.startswith("Optimise with LLM (checked)") for t in found)
     command, arguments = found["Rewrite with LLM (checked)"]
-    assert command == "ascendc.rewriteKernel"  # a command: the edit comes only after the loop passes
+    assert command == REWRITE_KERNEL.id  # a command: the edit comes only after the loop passes
     on_request = await client.text_document_code_action_async(types.CodeActionParams(
         text_document=types.TextDocumentIdentifier(uri=uri),
         range=types.Range(start=types.Position(line=line, character=8), end=types.Position(line=line, character=8)),
@@ -155,7 +157,8 @@ async def test_rewrite_without_spec_says_so(client: LanguageClient, tmp_path: Pa
     src = tmp_path / "lonely.cpp"
     src.write_text(queue_kernel(name="lonely"))
     uri = await _open(client, src)
-    result = await client.workspace_execute_command_async(types.ExecuteCommandParams(
-        command="ascendc.rewriteKernel", arguments=[uri, {"line": 10, "character": 0}, 1]))
-    assert result["accepted"] is False and "needs a kernel spec" in result["message"]
-    assert any("spec.yaml" in m.message and "lonely" in m.message for m in client.messages)
+    with pytest.raises(JsonRpcException, match="needs a kernel spec") as failure:
+        await client.workspace_execute_command_async(types.ExecuteCommandParams(
+            command=REWRITE_KERNEL.id, arguments=[{"uri": uri, "position": {"line": 10, "character": 0}, "version": 1}]))
+    assert "spec.yaml" in failure.value.message and "lonely" in failure.value.message
+    assert failure.value.code == ErrorCode.COMMAND_FAILED

@@ -2,7 +2,7 @@
 
 Opens a kernel that g++ rejects against the emulator headers (AscendC names without the namespace), saves it,
 and expects the compiler error at its line with the knowledge entry's title, related information, and a quick
-fix applying the entry's recipe; then the `ascendc.explainLog` command.
+fix applying the entry's recipe; then the `ascendc.server.explainLog` command.
 """
 
 from __future__ import annotations
@@ -16,7 +16,10 @@ from typing import Any
 import pytest
 import pytest_lsp
 from lsprotocol import types
+from pygls.exceptions import JsonRpcException
 from pytest_lsp import ClientServerConfig, LanguageClient
+
+from ascendc_lsp.lsp.protocol import EXPLAIN_LOG, ErrorCode
 
 pytestmark = pytest.mark.skipif(shutil.which("g++") is None, reason="the emulator backend needs g++")
 
@@ -98,8 +101,8 @@ async def test_save_publishes_explained_compiler_error_with_fix(
 async def test_explain_log_command(client: LanguageClient) -> None:
     result = await client.workspace_execute_command_async(
         types.ExecuteCommandParams(
-            command="ascendc.explainLog",
-            arguments=["add.cpp:12:5: error: no matching function for call to 'expf'"],
+            command=EXPLAIN_LOG.id,
+            arguments=[{"log": "add.cpp:12:5: error: no matching function for call to 'expf'"}],
         )
     )
     assert result is not None
@@ -107,10 +110,10 @@ async def test_explain_log_command(client: LanguageClient) -> None:
     assert {"id", "category", "title", "score", "fix"} <= set(result["matches"][0])
 
 
-@pytest.mark.parametrize("argument", [""])
-async def test_explain_log_command_bad_input(client: LanguageClient, argument: str) -> None:
-    result = await client.workspace_execute_command_async(
-        types.ExecuteCommandParams(command="ascendc.explainLog", arguments=[argument])
-    )
-    assert result is not None
-    assert result["matches"] == [] and result["error"]
+@pytest.mark.parametrize("argument", [{"log": ""}, {"log": " \n"}, {}])
+async def test_explain_log_command_bad_input(client: LanguageClient, argument: dict[str, str]) -> None:
+    with pytest.raises(JsonRpcException, match="the log is empty") as failure:
+        await client.workspace_execute_command_async(
+            types.ExecuteCommandParams(command=EXPLAIN_LOG.id, arguments=[argument])
+        )
+    assert failure.value.code == ErrorCode.INVALID_PARAMS

@@ -9,6 +9,7 @@ import re
 import shutil
 import textwrap
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -769,3 +770,75 @@ def test_fidelity_bench_counts_kinds_rates_and_causes(
     assert fidelity.normalise("/a/b/k.cpp:12:5: error: 'X' is not a member of 'AscendC'") == (
         "'X' is not a member of 'AscendC'"
     )
+
+
+def _fidelity_module() -> Any:
+    import sys
+
+    sys.path.insert(0, str(TESTS.parent / "bench"))
+    import fidelity
+
+    return fidelity
+
+
+def test_fidelity_classifies_macro_registered_ops_and_launch_wrappers(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    fidelity = _fidelity_module()
+    trees = tmp_path / "trees"
+    repo = trees / "me+lib"
+    monkeypatch.setenv("ASCENDC_PUBLIC_TREES", str(trees))
+    kernel = '#include "kernel_operator.h"\nextern "C" __global__ __aicore__ void k(GM_ADDR x) {\n}\n'
+    wrapper = 'void k_do(uint32_t n, void* s, uint8_t* x) { k<<<n, nullptr, s>>>(x); }\n'
+    files = {
+        # an op library registering its ops through its own macro, in a header of the repository
+        "common/inc/my_opdef.h": "#define MY_OPDEF(NAME) namespace ops { OP_ADD(NAME); }\n",
+        "ops/foo/op_host/foo.cpp": '#include "my_opdef.h"\nMY_OPDEF(Foo)\n',
+        "ops/foo/op_kernel/foo.cpp": kernel,
+        # an op_host that registers nothing: its kernels are plain kernel sources
+        "ops/bar/op_host/bar.cpp": "int tiling_only;\n",
+        "ops/bar/op_kernel/bar.cpp": kernel,
+        # a kernel library with a launch wrapper (a pybind extension calls it): no main anywhere
+        "ext/kernel.cpp": kernel + wrapper,
+        "ext/pybind.cpp": "void bind();\n",
+        # a direct-launch program: the launch's folder has a main()
+        "app/kernel.cpp": kernel + wrapper,
+        "app/main.cpp": "int main() { return 0; }\n",
+        # a program whose one source holds the kernel and `int32_t main(` (the devkit samples' spelling)
+        "solo/main.cpp": kernel + "int32_t main(int32_t argc, char* argv[]) { return 0; }\n",
+    }
+    for rel, text in files.items():
+        (repo / rel).parent.mkdir(parents=True, exist_ok=True)
+        (repo / rel).write_text(text)
+    got = {rel: fidelity.classify(repo / rel, text) for rel, text in files.items() if "__global__" in text}
+    assert got == {
+        "ops/foo/op_kernel/foo.cpp": "op",
+        "ops/bar/op_kernel/bar.cpp": "kernel",
+        "ext/kernel.cpp": "kernel",
+        "app/kernel.cpp": "direct",
+        "solo/main.cpp": "direct",
+    }
+
+
+@needs_gxx
+def test_syntax_check_lowers_a_kernel_sources_own_launches(tmp_path: Path) -> None:
+    src = tmp_path / "wrapped.cpp"
+    body = textwrap.dedent(
+        """
+        #include "kernel_operator.h"
+        extern "C" __global__ __aicore__ void wrapped(GM_ADDR x, GM_ADDR y) {
+            AscendC::GlobalTensor<float> g;
+            g.SetGlobalBuffer((__gm__ float*)x, 8);
+        }
+        extern "C" void wrapped_do(uint32_t n, void* stream, uint8_t* x, uint8_t* y) {
+            wrapped<<<n, nullptr, stream>>>(ARGS);
+        }
+        """
+    )
+    src.write_text(body.replace("ARGS", "x, y"))
+    ok = build.syntax_check(src, timeout=120)
+    assert ok.ok, ok.stderr
+    src.write_text(body.replace("ARGS", "x"))  # a launch with too few arguments is still a compile error
+    bad = build.syntax_check(src, timeout=120)
+    assert not bad.ok
+    assert "wrapped.cpp" in bad.stderr

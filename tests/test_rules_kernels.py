@@ -69,7 +69,8 @@ def test_rule_is_silent_on_every_correct_kernel(path: Path) -> None:
     for kernel in CORRECT:
         # DataCopyPad and GET_TILING_DATA are correct where the SoC has them.
         soc_for_kernel = "Ascend910B" if rule_id in ("ASC006", "ASC039") else soc
-        found = [f for f in check(kernel, soc_for_kernel) if f.code == rule_id]
+        # Information ("the UB total needs the tiling values to decide") reports no problem.
+        found = [f for f in check(kernel, soc_for_kernel) if f.code == rule_id and f.severity != "information"]
         found = [f for f in found if (kernel.name, f.code) not in ALLOWED_WARNINGS]
         assert not found, f"{rule_id} on correct kernel {kernel.name}: {[f.message for f in found]}"
 
@@ -78,7 +79,7 @@ def test_rule_is_silent_on_every_correct_kernel(path: Path) -> None:
 def test_correct_kernel_has_no_error(path: Path) -> None:
     findings = check(path)
     assert not [f for f in findings if f.severity == "error"], [(f.code, f.message) for f in findings]
-    unexpected = [f for f in findings if (path.name, f.code) not in ALLOWED_WARNINGS]
+    unexpected = [f for f in findings if (path.name, f.code) not in ALLOWED_WARNINGS and f.severity != "information"]
     assert not unexpected, [(f.code, f.message) for f in unexpected]
 
 

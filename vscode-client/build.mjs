@@ -16,7 +16,7 @@ await build({
   logLevel: 'warning',
 });
 await build({
-  entryPoints: ['src/timeline.ts', 'src/render.ts', 'src/specs.ts', 'src/status.ts', 'src/errors.ts', 'src/python.ts'],
+  entryPoints: ['src/timeline.ts', 'src/render.ts', 'src/specs.ts', 'src/status.ts', 'src/errors.ts', 'src/python.ts', 'src/kernelfiles.ts', 'src/protocol.ts'],
   bundle: false,
   platform: 'node',
   target: 'node20',

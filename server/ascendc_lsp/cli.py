@@ -74,6 +74,19 @@ class _Parser(argparse.ArgumentParser):
         self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\n")
 
 
+def _check_epilog() -> str:
+    try:
+        from ascendc_lsp.hardware.soc import soc_names
+
+        socs = ", ".join(soc_names(with_variants=False))
+    except Exception as exc:  # the help must print even when the profiles do not load
+        socs = f"(the SoC profiles do not load: {exc})"
+    return (
+        f"SoCs: {socs}\n"
+        "exit codes: 0 no error diagnostics, 1 error diagnostics found, 2 bad usage or an unreadable input"
+    )
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="ascendc-lsp", description=__doc__)
     parser.add_argument("--version", action="store_true", help="print the version and exit")
@@ -89,12 +102,18 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--host", default="127.0.0.1", help="address for --tcp/--ws (default 127.0.0.1)")
     serve.add_argument("--log-file", help="also write the server log to this file")
 
-    check = sub.add_parser("check", help="statically check kernel sources")
+    check = sub.add_parser(
+        "check", help="statically check kernel sources", epilog=_check_epilog(),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )  # fmt: skip
     check.add_argument("paths", nargs="+", metavar="PATH", help="kernel files or folders to search")
     check.add_argument(
-        "--soc", help="SoC profile (default: ascendc-lsp.toml, else the project's: CMake, op_host AddConfig; else Ascend910B)"
+        "--soc",
+        help="SoC profile (default: ascendc-lsp.toml, else the project's: CMake, op_host AddConfig; else Ascend910B; "
+        "the list below)",
     )
     check.add_argument("--format", choices=["text", "json", "sarif"], default="text")
+    check.add_argument("--jobs", type=int, default=0, help="worker processes for many files (default: one per core)")
 
     run = sub.add_parser(
         "run",

@@ -34,6 +34,7 @@ pre{background:var(--vscode-textCodeBlock-background,#1e1e1e);padding:8px 10px;b
 .card{border:1px solid var(--vscode-panel-border,#444);border-radius:5px;padding:8px 12px;margin:8px 0}
 .card .title{font-weight:600}.card pre{white-space:pre-wrap;word-break:break-word}.muted{color:var(--vscode-descriptionForeground)}
 .legend span{margin-right:14px;white-space:nowrap}.swatch{display:inline-block;width:10px;height:10px;margin-right:4px;border-radius:2px}
+.verdict{display:inline-block;font-size:1.15em;font-weight:700;padding:4px 12px;margin:4px 0 10px;border-radius:4px}
 .timeline{overflow-x:auto}.note{color:var(--vscode-descriptionForeground)}
 details summary{cursor:pointer;color:var(--vscode-textLink-foreground)}
 `;
@@ -89,22 +90,47 @@ export function renderEstimate(estimate: unknown): string {
       .map(([k, v]) => `<tr><th>${esc(k)}</th><td><span class="bar" style="width:${Math.max(1, Math.round((260 * v) / max))}px;background:${pipeColor(k)}"></span> ${esc(Number(v).toLocaleString('en-US'))} busy cycles</td></tr>`)
       .join('')}</table>`;
   }
-  return `<h2>Performance estimate</h2><table>${rows.join('')}</table>${pipes}`;
+  return `<h2>Performance estimate <span class="muted">(cost model, uncalibrated)</span></h2><table>${rows.join('')}</table>${pipes}`;
 }
 
-const KNOWN_RUN_KEYS = new Set(['stage_reached', 'compiled', 'ran', 'correct', 'diagnostics', 'max_abs_error', 'mismatches', 'estimate', 'trace', 'trace_path', 'tracePath']);
+const KNOWN_RUN_KEYS = new Set(['stage_reached', 'compiled', 'ran', 'correct', 'diagnostics', 'max_abs_error', 'mismatches', 'estimate', 'outputs']);
 
 export interface RunMeta {
   title: string;
-  specPath?: string;
+  /** The server's one-line verdict (RunKernelResult.summary): "CORRECT (…)" or "NOT CORRECT (stage …): why". */
+  summary?: string;
+  /** What ran: "spec: …", "test case: …" or "program: …". */
+  target?: string;
   sourcePath?: string;
   seconds?: number;
+  /** HTML right under the verdict (the timeline page puts its timeline there). */
+  leading?: string;
+}
+
+interface OutputRow {
+  name?: string;
+  compared?: boolean;
+  elements?: number;
+  mismatches?: number;
+  max_abs_error?: number | string;
+  unwritten?: number;
+}
+
+/** One row per output tensor: elements, mismatches, max abs error (the numbers behind CORRECT). */
+export function renderOutputs(outputs: unknown): string {
+  if (!Array.isArray(outputs) || outputs.length === 0) return '';
+  const rows = (outputs as OutputRow[]).map((o) => {
+    const ok = o.compared !== false && (o.mismatches ?? 0) === 0 && (o.unwritten ?? 0) === 0;
+    const verdict = o.compared === false ? 'not compared' : ok ? 'ok' : 'MISMATCH';
+    return `<tr><td><b>${esc(o.name ?? '?')}</b></td><td class="${ok ? 'sev-information' : 'sev-error'}">${esc(verdict)}</td><td>${esc(o.elements ?? '')}</td><td>${esc(o.mismatches ?? '')}</td><td>${esc(o.max_abs_error ?? '')}</td></tr>`;
+  });
+  return `<h2>Outputs</h2><table><tr><th>output</th><th>check</th><th>elements</th><th>mismatches</th><th>max abs error</th></tr>${rows.join('')}</table>`;
 }
 
 /** The `run` JSON (architecture.md) as a readable page; unknown keys still shown. */
 export function renderRunResult(result: unknown, meta: RunMeta, extra = ''): string {
   const r = (result && typeof result === 'object' ? result : { result }) as Record<string, unknown>;
-  const sub = [meta.sourcePath && `source: ${meta.sourcePath}`, meta.specPath && `spec: ${meta.specPath}`, meta.seconds !== undefined && `${meta.seconds.toFixed(1)} s`]
+  const sub = [meta.sourcePath && `source: ${meta.sourcePath}`, meta.target, meta.seconds !== undefined && `${meta.seconds.toFixed(1)} s`]
     .filter(Boolean)
     .join(' · ');
   const badges = [badge('stage', r.stage_reached), badge('compiled', r.compiled), badge('ran', r.ran), badge('correct', r.correct)].join('');
@@ -124,8 +150,11 @@ export function renderRunResult(result: unknown, meta: RunMeta, extra = ''): str
   const body = [
     `<h1>${esc(meta.title)}</h1>`,
     sub ? `<div class="sub">${esc(sub)}</div>` : '',
+    meta.summary ? `<div class="verdict ${r.correct === true ? 'ok' : 'bad'}">${esc(meta.summary)}</div>` : '',
     `<div>${badges}</div>`,
+    meta.leading ?? '',
     numbers.length ? `<table>${numbers.join('')}</table>` : '',
+    renderOutputs(r.outputs),
     renderEstimate(r.estimate),
     extra,
     renderDiagnostics(r.diagnostics),

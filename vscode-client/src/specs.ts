@@ -5,24 +5,33 @@ import * as path from 'node:path';
 
 const SPEC_EXT = /\.(ya?ml|json)$/i;
 
-/** Reads `kernel:` and `source:` from a spec without a YAML library (top-level scalar keys only). */
-export function peekSpec(text: string): { kernel?: string; source?: string } {
-  const out: { kernel?: string; source?: string } = {};
+export interface SpecPeek {
+  kernel?: string;
+  source?: string;
+  project?: string; // an op test case names its op project (and/or its op)
+  op?: string;
+}
+
+/** Reads `kernel:`, `source:`, `project:` and `op:` from a spec or test case without a YAML library (top-level
+ * scalar keys only). */
+export function peekSpec(text: string): SpecPeek {
+  const out: SpecPeek = {};
   const trimmed = text.trimStart();
   if (trimmed.startsWith('{')) {
     try {
       const obj = JSON.parse(trimmed) as Record<string, unknown>;
-      if (typeof obj.kernel === 'string') out.kernel = obj.kernel;
-      if (typeof obj.source === 'string') out.source = obj.source;
+      for (const key of ['kernel', 'source', 'project', 'op'] as const) {
+        if (typeof obj[key] === 'string') out[key] = obj[key] as string;
+      }
       return out;
     } catch {
       return out;
     }
   }
   for (const line of text.split(/\r?\n/)) {
-    const m = /^(kernel|source)\s*:\s*["']?([^"'#\s]+)["']?/.exec(line);
+    const m = /^(kernel|source|project|op)\s*:\s*["']?([^"'#\s]+)["']?/.exec(line);
     if (m) {
-      out[m[1] as 'kernel' | 'source'] = m[2];
+      out[m[1] as keyof SpecPeek] = m[2];
     }
   }
   return out;
@@ -32,11 +41,19 @@ export interface SpecCandidate {
   path: string;
   score: number;
   kernel?: string;
+  /** 'spec': a kernel spec (`kernel:`); 'testCase': an op project's test case (`project:`/`op:`, no `kernel:`). */
+  kind: 'spec' | 'testCase';
+}
+
+/** A test case is a YAML naming an op project or an op and no kernel (toolchain/opproject/testcase.py). */
+export function isTestCase(info: SpecPeek): boolean {
+  return !info.kernel && Boolean(info.project || info.op);
 }
 
 /**
- * Spec files that plausibly describe `sourcePath`, best first. Looks in the source's folder and its
- * parent (framework projects keep op_kernel/ and the spec side by side). Scores: the spec's `source:`
+ * Spec files and op test cases that plausibly describe `sourcePath`, best first. Looks in the source's folder,
+ * its parent and grandparent (framework projects keep op_kernel/ and the spec side by side). A test case whose
+ * `project:` contains the source scores 90. Scores: the spec's `source:`
  * names this file (100), same stem (`add_custom.yaml`, `add_custom.spec.yaml`: 80), `kernel:` equals the
  * stem (60), `spec.yaml` (40), any other spec with a `kernel:` key (10). Files without `kernel:` are skipped.
  */
@@ -44,7 +61,7 @@ export function findSpecsBeside(sourcePath: string, readDir = fs.readdirSync, re
   const dir = path.dirname(sourcePath);
   const stem = path.basename(sourcePath).replace(/\.[^.]+$/, '');
   const found: SpecCandidate[] = [];
-  for (const d of [dir, path.dirname(dir)]) {
+  for (const d of [...new Set([dir, path.dirname(dir), path.dirname(path.dirname(dir))])]) {
     let names: string[];
     try {
       names = readDir(d) as unknown as string[];
@@ -64,6 +81,14 @@ export function findSpecsBeside(sourcePath: string, readDir = fs.readdirSync, re
       }
       if (text.length > 1_000_000) continue;
       const info = peekSpec(text);
+      if (isTestCase(info)) {
+        // a case whose project path contains this kernel file is the one to run; other cases rank low
+        const project = info.project ? path.resolve(d, info.project) : '';
+        const projectRoot = project && /\.(cpp|cc|h|hpp|asc)$/i.test(project) ? path.dirname(path.dirname(project)) : project;
+        const inside = projectRoot !== '' && path.resolve(sourcePath).startsWith(projectRoot + path.sep);
+        found.push({ path: p, score: inside ? 90 - (d !== dir ? 5 : 0) : 20, kernel: info.op, kind: 'testCase' });
+        continue;
+      }
       if (!info.kernel) {
         continue;
       }
@@ -74,7 +99,7 @@ export function findSpecsBeside(sourcePath: string, readDir = fs.readdirSync, re
       else if (info.kernel === stem) score = 60;
       else if (/^spec$/i.test(specStem)) score = 40;
       if (d !== dir) score -= 5;
-      found.push({ path: p, score, kernel: info.kernel });
+      found.push({ path: p, score, kernel: info.kernel, kind: 'spec' });
     }
   }
   found.sort((a, b) => b.score - a.score || a.path.localeCompare(b.path));

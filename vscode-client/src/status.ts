@@ -4,7 +4,10 @@ export interface KernelStatus {
   uri?: string;
   soc?: string;
   ubUsedBytes?: number | null;
+  /** Usable UB: the SoC's UB less the reserve (hardware/limits.py), the number the lens and the checks use. */
   ubCapacityBytes?: number | null;
+  ubTotalBytes?: number | null;
+  ubReservedBytes?: number | null;
 }
 
 export function formatKb(bytes: number): string {
@@ -38,7 +41,12 @@ export function statusTooltip(soc: string, status?: KernelStatus): string {
   const cap = status?.ubCapacityBytes;
   if (typeof used === 'number' && typeof cap === 'number' && cap > 0) {
     const pct = ((100 * used) / cap).toFixed(0);
-    lines.push(`Unified Buffer: ${used} of ${cap} bytes (${pct} %) allocated by this kernel's InitBuffer calls`);
+    lines.push(`Unified Buffer: ${used} of ${cap} usable bytes (${pct} %) allocated by this kernel's InitBuffer calls`);
+    const total = status?.ubTotalBytes;
+    const reserved = status?.ubReservedBytes;
+    if (typeof total === 'number' && typeof reserved === 'number' && reserved > 0) {
+      lines.push(`Usable = ${total} bytes of UB less ${reserved} bytes the toolchain reserves on ${name}`);
+    }
     if (used > cap) {
       lines.push(`Over capacity by ${used - cap} bytes: the kernel will fail at run time.`);
     }

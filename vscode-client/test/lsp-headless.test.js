@@ -121,7 +121,7 @@ test('ascendc-lsp over stdio: initialize, diagnostics, documentSymbol, unknown c
   const brokenPath = path.join(FIXTURES, 'broken.asc');
   const brokenUri = pathToFileURL(brokenPath).href;
   await s.conn.sendNotification(p.DidOpenTextDocumentNotification.type, {
-    textDocument: { uri: brokenUri, languageId: 'ascendc', version: 1, text: fs.readFileSync(brokenPath, 'utf8') },
+    textDocument: { uri: brokenUri, languageId: 'cpp', version: 1, text: fs.readFileSync(brokenPath, 'utf8') },
   });
   const brokenDiags = await s.guard(
     s.waitDiagnostics(brokenUri, (d) => d.some((x) => x.code === 'syntax')),
@@ -133,7 +133,7 @@ test('ascendc-lsp over stdio: initialize, diagnostics, documentSymbol, unknown c
   const kernelPath = path.join(FIXTURES, 'op_kernel', 'add_custom.cpp');
   const kernelUri = pathToFileURL(kernelPath).href;
   await s.conn.sendNotification(p.DidOpenTextDocumentNotification.type, {
-    textDocument: { uri: kernelUri, languageId: 'ascendc', version: 1, text: fs.readFileSync(kernelPath, 'utf8') },
+    textDocument: { uri: kernelUri, languageId: 'cpp', version: 1, text: fs.readFileSync(kernelPath, 'utf8') },
   });
   const kernelDiags = await s.guard(s.waitDiagnostics(kernelUri), `publishDiagnostics for ${path.basename(kernelPath)}`);
   t.diagnostic(`add_custom.cpp diagnostics: ${JSON.stringify(kernelDiags.map((d) => [d.code, d.message]))}`);

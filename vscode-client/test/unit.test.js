@@ -11,6 +11,8 @@ const { resolvePython, checkPython } = require('../out/python.js');
 const { findSpecsBeside, buildSpec, peekSpec, parseShape, validateKernelName } = require('../out/specs.js');
 const { parseTrace, renderTimelineSvg } = require('../out/timeline.js');
 const { renderRunResult, renderExplain, highlightJson } = require('../out/render.js');
+const { isKernelFile, isKernelPath, looksLikeKernel } = require('../out/kernelfiles.js');
+const { ServerCommands, ErrorCode } = require('../out/protocol.js');
 
 test('status bar text', () => {
   assert.equal(formatStatus('Ascend910B', { soc: 'Ascend910B', ubUsedBytes: 65536, ubCapacityBytes: 196608 }), 'Ascend910B · UB 64.0/192.0 KB');
@@ -58,6 +60,13 @@ test('spec beside a kernel source', () => {
     const found = findSpecsBeside(src);
     assert.deepEqual(found.map((f) => path.basename(f.path)), ['add.yaml', 'other.yaml']);
     assert.ok(found[0].score > found[1].score);
+    assert.ok(found.every((f) => f.kind === 'spec'));
+    // an op test case naming this kernel's project: run as a test case, ranked above loose specs
+    fs.writeFileSync(path.join(dir, 'case.yaml'), `project: ${dir}\ninputs: []\n`);
+    const withCase = findSpecsBeside(src);
+    const testCase = withCase.find((f) => path.basename(f.path) === 'case.yaml');
+    assert.equal(testCase.kind, 'testCase');
+    assert.ok(testCase.score > withCase.find((f) => path.basename(f.path) === 'other.yaml').score);
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
@@ -112,4 +121,25 @@ test('run result page is static HTML with the numbers', () => {
   assert.match(html, /default-src 'none'/);
   assert.match(renderExplain({ matches: [{ id: 'e1', title: 'T', score: 0.8, fix: 'do x' }] }, 'log'), /1\. T/);
   assert.match(highlightJson({ a: 'b', n: 1, t: true }), /<span class="k">&quot;a&quot;<\/span>/);
+});
+
+test('kernel files: op_kernel sources, .asc, and C++ that uses AscendC; host C++ is left to clangd', () => {
+  assert.ok(isKernelPath('/p/add_custom/op_kernel/add_custom.cpp'));
+  assert.ok(isKernelPath('C:\\p\\op_kernel\\sub\\k.h'));
+  assert.ok(isKernelPath('/p/demo/add.asc'));
+  assert.ok(!isKernelPath('/p/add_custom/op_host/add_custom.cpp'));
+  assert.ok(!isKernelPath('/p/main.cpp'));
+  assert.ok(looksLikeKernel('#include "kernel_operator.h"\n'));
+  assert.ok(looksLikeKernel('extern "C" __global__ __aicore__ void k(GM_ADDR x) {}'));
+  assert.ok(!looksLikeKernel('#include <vector>\nint main() { return 0; }\n'));
+  assert.ok(!looksLikeKernel(' '.repeat(70 * 1024) + '__aicore__'), 'only the head of a large file is read');
+  assert.ok(isKernelFile('/p/host/main.cpp', '#include "kernel_operator.h"'));
+  assert.ok(!isKernelFile('/p/host/main.cpp', 'int main() {}'));
+});
+
+test('server command ids differ from the client command ids (no monkeypatching of executeCommand)', () => {
+  const pkg = JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'package.json'), 'utf8'));
+  const clientIds = new Set(pkg.contributes.commands.map((c) => c.command));
+  for (const id of Object.values(ServerCommands)) assert.ok(!clientIds.has(id), id);
+  assert.equal(ErrorCode.invalidParams, -32602);
 });

@@ -1,4 +1,8 @@
-"""`ascendc-lsp check PATH... [--soc SOC] [--format text|json|sarif]`.
+"""`ascendc-lsp check PATH... [--soc SOC] [--format text|json|sarif] [--jobs N]`.
+
+Folders yield their kernel sources (`.asc`, or C++ using `__aicore__` / `kernel_operator.h` / `AscendC::`); other C++
+files (host code) are skipped and counted. Many files are checked in parallel (one process per core), with progress
+on stderr when it is a terminal; a file that fails is reported and the run goes on.
 
 Exit 0: no error diagnostics; 1: error diagnostics found; 2: bad usage or unreadable input.
 """
@@ -6,12 +10,16 @@ Exit 0: no error diagnostics; 1: error diagnostics found; 2: bad usage or unread
 from __future__ import annotations
 
 import argparse
+import concurrent.futures
+import hashlib
 import json
+import os
 import sys
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from ascendc_lsp import __version__, safeio
 from ascendc_lsp.checks.base import Finding, rule_table
@@ -33,8 +41,9 @@ def is_kernel_source(path: Path, head: bytes) -> bool:
     return path.suffix == ".asc" or any(marker in head for marker in _KERNEL_MARKERS)
 
 
-def collect_sources(paths: list[str]) -> tuple[list[Path], list[str]]:
-    """Files to check and problems with the named paths. Folders yield only kernel sources."""
+def collect_sources(paths: list[str], skipped: list[Path] | None = None) -> tuple[list[Path], list[str]]:
+    """Files to check and problems with the named paths. Folders yield only kernel sources; the C++ files they
+    skip (host code) are appended to `skipped`. A folder without any kernel source is a problem."""
     files: list[Path] = []
     problems: list[str] = []
     for raw in paths:
@@ -42,6 +51,7 @@ def collect_sources(paths: list[str]) -> tuple[list[Path], list[str]]:
         if path.is_file():
             files.append(path)
         elif path.is_dir():
+            found = 0
             for candidate in sorted(_walk(path)):
                 try:
                     with candidate.open("rb") as handle:
@@ -50,6 +60,14 @@ def collect_sources(paths: list[str]) -> tuple[list[Path], list[str]]:
                     continue
                 if b"\0" not in head and is_kernel_source(candidate, head):
                     files.append(candidate)
+                    found += 1
+                elif skipped is not None:
+                    skipped.append(candidate)
+            if not found:
+                problems.append(
+                    f"{raw}: no AscendC kernel sources in this folder (looked for .asc files and C++ using "
+                    "__aicore__, kernel_operator.h or AscendC::)"
+                )
         elif path.exists():
             problems.append(f"{raw}: not a regular file or folder")
         else:
@@ -83,6 +101,7 @@ def check_file(path: Path, settings: Settings) -> list[Finding]:
     options = CheckOptions(
         soc_name=settings.soc if settings.soc_from_user else None,
         disabled_rules=frozenset(settings.diagnostics.disabledRules),
+        run_host=True,  # an attached op test case's tiling values are worth one host run on the command line
     )
     return check_document(document, options)
 
@@ -98,10 +117,16 @@ def format_text(results: list[tuple[Path, list[Finding]]]) -> str:
             lines.append(
                 f"{path}:{f.span.start.line + 1}:{f.span.start.character + 1}: {f.severity}: {f.message} [{tag}]"
             )
-    errors = sum(1 for _, fs in results for f in fs if f.severity == "error")
-    warnings = sum(1 for _, fs in results for f in fs if f.severity == "warning")
-    lines.append(f"{len(results)} file(s) checked: {errors} error(s), {warnings} warning(s)")
+    lines.append(summary_line(results))
     return "\n".join(lines)
+
+
+def summary_line(results: list[tuple[Path, list[Finding]]]) -> str:
+    counts = {sev: sum(1 for _, fs in results for f in fs if f.severity == sev)
+              for sev in ("error", "warning", "information", "hint")}  # fmt: skip
+    text = f"{len(results)} file(s) checked: {counts['error']} error(s), {counts['warning']} warning(s), "
+    text += f"{counts['information']} information"
+    return text + (f", {counts['hint']} hint(s)" if counts["hint"] else "")
 
 
 def format_json(results: list[tuple[Path, list[Finding]]]) -> str:
@@ -112,7 +137,27 @@ def format_json(results: list[tuple[Path, list[Finding]]]) -> str:
 _SARIF_LEVEL = {"error": "error", "warning": "warning", "information": "note", "hint": "note"}
 
 
-def format_sarif(results: list[tuple[Path, list[Finding]]]) -> str:
+def _artifact(path: Path, base: Path) -> dict[str, str]:
+    """A SARIF artifactLocation: relative to the %SRCROOT% base when inside it, percent-encoded either way."""
+    resolved = path.resolve()
+    try:
+        return {"uri": quote(resolved.relative_to(base).as_posix()), "uriBaseId": "SRCROOT"}
+    except ValueError:
+        return {"uri": resolved.as_uri()}
+
+
+def _fingerprint(path: Path, f: Finding, line_text: str) -> str:
+    # stable across unrelated edits: the rule, the file and the flagged line's text, not its number
+    key = f"{f.code}|{path.name}|{' '.join(line_text.split())}"
+    return hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()[:32]
+
+
+def format_sarif(
+    results: list[tuple[Path, list[Finding]]],
+    unreadable: list[tuple[Path, str]] | None = None,
+    base: Path | None = None,
+) -> str:
+    root = (base or Path.cwd()).resolve()
     table = rule_table()
     rules: list[dict[str, Any]] = [
         {
@@ -128,6 +173,7 @@ def format_sarif(results: list[tuple[Path, list[Finding]]]) -> str:
                 "id": meta.id,
                 "name": meta.name,
                 "shortDescription": {"text": meta.summary},
+                "help": {"text": f"{meta.summary} Knowledge entry: {meta.entry} (`ascendc-lsp explain` shows it)."},
                 "defaultConfiguration": {"level": _SARIF_LEVEL[meta.severity]},
                 "properties": {"category": meta.category, "knowledge": [meta.entry]},
             }
@@ -135,7 +181,12 @@ def format_sarif(results: list[tuple[Path, list[Finding]]]) -> str:
     index = {rule["id"]: i for i, rule in enumerate(rules)}
     sarif_results: list[dict[str, Any]] = []
     for path, findings in results:
+        try:
+            lines = read_source(path).splitlines()
+        except InputError:
+            lines = []
         for f in findings:
+            line_text = lines[f.span.start.line] if f.span.start.line < len(lines) else ""
             sarif_results.append(
                 {
                     "ruleId": f.code,
@@ -145,7 +196,7 @@ def format_sarif(results: list[tuple[Path, list[Finding]]]) -> str:
                     "locations": [
                         {
                             "physicalLocation": {
-                                "artifactLocation": {"uri": path.as_posix()},
+                                "artifactLocation": _artifact(path, root),
                                 "region": {
                                     "startLine": f.span.start.line + 1,
                                     "startColumn": f.span.start.character + 1,
@@ -155,9 +206,14 @@ def format_sarif(results: list[tuple[Path, list[Finding]]]) -> str:
                             }
                         }
                     ],
+                    "partialFingerprints": {"primaryLocationLineHash/v1": _fingerprint(path, f, line_text)},
                     "properties": {"category": f.category, "knowledge": f.knowledge},
                 }
             )
+    notifications = [
+        {"level": "error", "message": {"text": why}, "locations": [{"physicalLocation": {"artifactLocation": _artifact(p, root)}}]}
+        for p, why in (unreadable or [])
+    ]  # fmt: skip
     log = {
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
         "version": "2.1.0",
@@ -171,6 +227,10 @@ def format_sarif(results: list[tuple[Path, list[Finding]]]) -> str:
                         "rules": rules,
                     }
                 },
+                "originalUriBaseIds": {"SRCROOT": {"uri": root.as_uri() + "/"}},
+                "invocations": [
+                    {"executionSuccessful": not unreadable, "toolExecutionNotifications": notifications}
+                ],
                 "columnKind": "utf16CodeUnits",
                 "results": sarif_results,
             }
@@ -179,34 +239,82 @@ def format_sarif(results: list[tuple[Path, list[Finding]]]) -> str:
     return json.dumps(log, indent=2, ensure_ascii=False)
 
 
+def _check_one(path: Path, soc: str | None) -> tuple[Path, list[Finding] | None, list[str], str]:
+    """(path, findings or None, settings problems, failure): one file, never raising (a worker process's job)."""
+    settings, setting_problems = settings_for_path(path.resolve())
+    if soc:
+        settings = replace(settings, soc=soc, soc_from_user=True)
+    try:
+        return path, check_file(path, settings), setting_problems, ""
+    except InputError as exc:
+        return path, None, setting_problems, str(exc)
+    except LookupError as exc:  # an unknown SoC name
+        return path, None, setting_problems, f"unknown-soc: {exc}"
+    except Exception as exc:  # a bug of ours on this file: said as a finding, the run goes on and is not clean
+        from ascendc_lsp.checks.engine import internal_finding
+
+        return path, [internal_finding("the checker", exc)], setting_problems, ""
+
+
+def _progress(done: int, total: int) -> None:
+    if total > 1 and sys.stderr.isatty():
+        sys.stderr.write(f"\rascendc-lsp check: {done}/{total} files" + ("\n" if done == total else ""))
+        sys.stderr.flush()
+
+
+def check_files(files: list[Path], soc: str | None, jobs: int) -> list[tuple[Path, list[Finding] | None, list[str], str]]:
+    """Every file's outcome in the order given; in `jobs` worker processes when there are enough files."""
+    if jobs <= 1 or len(files) < 4:
+        out = []
+        for n, path in enumerate(files, 1):
+            out.append(_check_one(path, soc))
+            _progress(n, len(files))
+        return out
+    by_path: dict[Path, tuple[Path, list[Finding] | None, list[str], str]] = {}
+    with concurrent.futures.ProcessPoolExecutor(max_workers=min(jobs, len(files))) as pool:
+        futures = {pool.submit(_check_one, path, soc): path for path in files}
+        for n, future in enumerate(concurrent.futures.as_completed(futures), 1):
+            path = futures[future]
+            try:
+                by_path[path] = future.result()
+            except Exception as exc:  # a worker that died (memory, signal)
+                by_path[path] = (path, None, [], f"{path}: the checker process failed ({type(exc).__name__}: {exc})")
+            _progress(n, len(files))
+    return [by_path[p] for p in files]
+
+
 def command(args: argparse.Namespace) -> int:
-    files, problems = collect_sources(list(args.paths))
+    skipped: list[Path] = []
+    files, problems = collect_sources(list(args.paths), skipped)
     for problem in problems:
         print(f"ascendc-lsp check: {problem}", file=sys.stderr)
+    if skipped:
+        names = ", ".join(str(p) for p in skipped[:3]) + (", ..." if len(skipped) > 3 else "")
+        print(f"ascendc-lsp check: skipped {len(skipped)} C++ file(s) that are not kernels (host code): {names}",
+              file=sys.stderr)  # fmt: skip
     if problems and not files:
         return 2
+    jobs = int(getattr(args, "jobs", 0) or 0) or (os.cpu_count() or 1)
     results: list[tuple[Path, list[Finding]]] = []
-    unreadable = False
-    for path in files:
-        settings, setting_problems = settings_for_path(path.resolve())
+    unreadable: list[tuple[Path, str]] = []
+    reported: set[str] = set()
+    for path, findings, setting_problems, failure in check_files(files, args.soc, jobs):
         for problem in setting_problems:
-            print(f"ascendc-lsp check: {problem}", file=sys.stderr)
-        if args.soc:
-            settings = replace(settings, soc=args.soc, soc_from_user=True)
-        try:
-            results.append((path, check_file(path, settings)))
-        except InputError as exc:
-            print(f"ascendc-lsp check: {exc}", file=sys.stderr)
-            unreadable = True
-        except LookupError as exc:  # an unknown SoC name
-            print(f"ascendc-lsp check: {exc}", file=sys.stderr)
+            if problem not in reported:
+                reported.add(problem)
+                print(f"ascendc-lsp check: {problem}", file=sys.stderr)
+        if failure.startswith("unknown-soc: "):
+            print(f"ascendc-lsp check: {failure.removeprefix('unknown-soc: ')}", file=sys.stderr)
             return 2
-        except Exception as exc:  # a bug of ours on this file: said, and the run is not clean
-            from ascendc_lsp.checks.engine import internal_finding
-
-            results.append((path, [internal_finding("the checker", exc)]))
-    formatter = {"text": format_text, "json": format_json, "sarif": format_sarif}[args.format]
-    print(formatter(results))
+        if findings is None:
+            print(f"ascendc-lsp check: {failure}", file=sys.stderr)
+            unreadable.append((path, failure))
+            continue
+        results.append((path, findings))
+    if args.format == "sarif":
+        print(format_sarif(results, unreadable))
+    else:
+        print({"text": format_text, "json": format_json}[args.format](results))
     from ascendc_lsp.checks.engine import INTERNAL_CODE
     from ascendc_lsp.cli import EXIT_INTERNAL
 

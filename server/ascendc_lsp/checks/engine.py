@@ -69,6 +69,7 @@ class CheckOptions:
     disabled_rules: frozenset[str] = frozenset()
     known: KnownValues | None = None
     use_project: bool = True
+    run_host: bool = False  # run an attached op test case's host TilingFunc (slow once, then cached): not per keystroke
 
 
 def syntax_findings(document: SourceDocument) -> list[Finding]:
@@ -133,6 +134,13 @@ def check_document(
             return [*findings, internal_finding("the document model", exc)]
     project = project_context(document.path) if options.use_project else ProjectContext()
     soc_name = options.soc_name or (project.soc.soc if project.soc is not None else DEFAULT_SOC)
+    known = options.known or project.known
+    if known is None and options.run_host and options.use_project and document.path:
+        from pathlib import Path
+
+        from ascendc_lsp.checks.concrete import attached_test_case_values
+
+        known = attached_test_case_values(Path(document.path), run_host=True)
     context = CheckContext(
         document=document,
         model=model,
@@ -141,7 +149,7 @@ def check_document(
         catalogue=load_catalogue(),
         soc_source=None if options.soc_name or project.soc is None else project.soc.describe(),
         soc_firm=bool(options.soc_name) or project.soc is None or project.soc.firm,
-        known=options.known or project.known,
+        known=known,
     )
     findings.extend(run_rules(context, options.disabled_rules))
     findings.sort(

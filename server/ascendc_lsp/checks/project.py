@@ -15,7 +15,8 @@ Architecture names go through the profiles (`hardware.limits.soc_for_arch`), SoC
 Concrete values: a kernel spec (`*.yaml` with `kernel:`, see docs/kernel-spec.md) in the file's folder or
 its parent whose `source` is the file attaches its tiling fields, block_dim and tensor sizes
 (`KnownValues`). An op-project test case will attach the values its host TilingFunc computes through the
-same record. Rules fold them in and name them in their messages.
+same record (checks/concrete.py: the values the op's host TilingFunc computes for a test case next to the
+kernel). Rules fold them in and name them in their messages.
 
 Everything is cached per folder and re-read at most every `_TTL_SECONDS` (the editor asks on every edit).
 """
@@ -49,6 +50,9 @@ _EVIDENCE: tuple[tuple[re.Pattern[str], str, bool], ...] = (
     (re.compile(r"\"ASCEND_COMPUTE_UNIT\"\s*:\s*\{[^}]*?\"value\"\s*:\s*\"([\w;]+)\""), "socs", True),
 )
 _ADD_CONFIG = re.compile(r"\bAddConfig\s*\(\s*\"(\w+)\"")
+# File-name markers of per-SoC variants, by profile name.
+_SOC_MARK = {"Ascend310P": r"(?:^|[_\-.])310p(?:[_\-.]|$)", "Ascend310B": r"(?:^|[_\-.])310b(?:[_\-.]|$)",
+             "Ascend910_93": r"(?:^|[_\-.])910_?93(?:[_\-.]|$)", "Ascend950": r"(?:^|[_\-.])(?:950|3510)(?:[_\-.]|$)"}
 
 
 @dataclass(frozen=True)
@@ -131,7 +135,7 @@ def _project_soc(file: Path) -> ProjectSoc | None:
             return None
         found = _evidence_in(folder)
         if found:
-            return _choose(found)
+            return _choose(found, file.name)
         if (folder / ".git").exists() or folder.parent == folder:
             return None
         folder = folder.parent
@@ -188,12 +192,17 @@ def _socs_of(text: str, kind: str) -> list[str]:
     return names
 
 
-def _choose(found: list[tuple[str, str, bool]]) -> ProjectSoc:
+def _choose(found: list[tuple[str, str, bool]], file_name: str = "") -> ProjectSoc:
     from ascendc_lsp.hardware.soc import DEFAULT_SOC
 
     firm = [f for f in found if f[2]] or found
     socs = tuple(dict.fromkeys(name for name, _, _ in firm))
     chosen = DEFAULT_SOC if DEFAULT_SOC in socs else socs[0]
+    # A project building for several SoCs keeps per-SoC variants in files named after them
+    # (`grid_sample_2d_310p.h`): such a file is checked for its own SoC.
+    marked = [name for name in socs if _SOC_MARK.get(name) and re.search(_SOC_MARK[name], file_name.lower())]
+    if len(socs) > 1 and len(marked) == 1:
+        chosen = marked[0]
     source, is_firm = next((src, f) for name, src, f in firm if name == chosen)
     return ProjectSoc(chosen, source, socs, is_firm)
 
@@ -213,7 +222,10 @@ def _attached_values(file: Path) -> KnownValues | None:
             known = _values_from_spec(spec_path, file)
             if known is not None:
                 return known
-    return None
+    # An op test case's values, as far as a check with run_host (the CLI, a save) has computed them.
+    from ascendc_lsp.checks.concrete import attached_test_case_values
+
+    return attached_test_case_values(file)
 
 
 def _values_from_spec(spec_path: Path, file: Path) -> KnownValues | None:

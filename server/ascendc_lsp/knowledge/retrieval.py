@@ -28,6 +28,7 @@ from __future__ import annotations
 import logging
 import re
 import threading
+import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -323,7 +324,7 @@ class Retriever:
             if self._indexed:
                 return
             try:
-                self.store.sync(list(self.entries.values()), self.scopes)
+                self._sync_with_retry()
             except Exception as exc:
                 if self.store.kind == "memory":
                     raise
@@ -337,6 +338,20 @@ class Retriever:
                 self.store = fallback
                 self.use_store = False
             self._indexed = True
+
+    def _sync_with_retry(self, attempts: int = 4) -> None:
+        """Sync, retrying a failed open: two servers creating a fresh store at once can see the other's half-made
+        tables ("table collections already exists"); a second open finds them complete."""
+        for attempt in range(attempts):
+            try:
+                self.store.sync(list(self.entries.values()), self.scopes)
+                return
+            except Exception as exc:
+                if self.store.kind == "memory" or attempt == attempts - 1:
+                    raise
+                log.info("knowledge store %s: open failed (%s); retrying", self.store.location, exc)
+                self.store.close()
+                time.sleep(0.25 * 2**attempt)
 
     def stats(self) -> dict[str, EntryStats]:
         if not self.use_stats:

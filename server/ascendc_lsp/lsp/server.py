@@ -21,7 +21,8 @@ from pygls.uris import to_fs_path
 
 from ascendc_lsp import __version__
 from ascendc_lsp.lsp.features import FEATURES
-from ascendc_lsp.lsp.features.base import LanguageFeature, guarded
+from ascendc_lsp.lsp.features.base import LanguageFeature, guarded, typed_command
+from ascendc_lsp.lsp.protocol import COMMANDS
 from ascendc_lsp.lsp.state import DocumentState, DocumentStore
 from ascendc_lsp.settings import Settings, merge_settings, settings_for_path
 
@@ -62,7 +63,7 @@ class AscendcLanguageServer(LanguageServer):
                 else:
                     self.feature(method)(handler)
             for command_id, attribute in type(feature).commands.items():
-                self.command(command_id)(guarded(command_id, getattr(feature, attribute), None))
+                self.command(command_id)(typed_command(COMMANDS[command_id], getattr(feature, attribute)))
 
         core: dict[str, Callable[..., Any]] = {
             types.INITIALIZED: self._on_initialized,
@@ -100,6 +101,8 @@ class AscendcLanguageServer(LanguageServer):
             self._each("document_opened", state)
 
     def _on_change(self, params: types.DidChangeTextDocumentParams) -> None:
+        if params.text_document.uri not in self.documents:
+            return  # closed, or forgotten after a change that could not be applied (transport.py)
         state = self._sync(params.text_document.uri)
         if state is not None:
             self._each("document_changed", state)
@@ -112,6 +115,18 @@ class AscendcLanguageServer(LanguageServer):
     def _on_close(self, params: types.DidCloseTextDocumentParams) -> None:
         self.documents.close(params.text_document.uri)
         self._each("document_closed", params.text_document.uri)
+
+    def forget_document(self, uri: str, why: str) -> None:
+        """Drop a document whose text is no longer known to match the client's; its diagnostics are cleared."""
+        if uri not in self.documents:
+            return
+        self.documents.close(uri)
+        self.workspace.remove_text_document(uri)
+        self._each("document_closed", uri)
+        self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
+        self.window_log_message(
+            types.LogMessageParams(type=types.MessageType.Warning, message=f"ascendc-lsp: {uri}: {why}")
+        )
 
     # -- settings ------------------------------------------------------------------------------
 
@@ -207,6 +222,9 @@ def _configure_logging(log_file: str | None) -> None:
         handlers.append(logging.FileHandler(log_file, encoding="utf-8"))
     logging.basicConfig(level=logging.INFO, handlers=handlers, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     logging.getLogger("pygls").setLevel(logging.WARNING)
+    # pygls logs a traceback for every JSON-RPC error a handler raises, including our commands' CommandError (the
+    # contract's failure shape, answered to the client); unexpected failures are logged by the handlers' guards.
+    logging.getLogger("pygls.protocol.json_rpc").setLevel(logging.CRITICAL)
 
 
 def serve_websocket(server: AscendcLanguageServer, host: str, port: int) -> None:
@@ -263,6 +281,8 @@ def command(args: argparse.Namespace) -> int:
     elif getattr(args, "ws", None):
         serve_websocket(server, host, args.ws)
     else:
-        server.start_io()
+        from ascendc_lsp.lsp.transport import serve_stdio
+
+        return serve_stdio(server)
     return 0
 

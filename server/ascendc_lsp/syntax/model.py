@@ -305,6 +305,11 @@ class DocumentModel:
                 continue
             if best is None or const.scope_end - const.scope_start < best.scope_end - best.scope_start:
                 best = const
+        if best is None or best.scope_start == 0:
+            # A method defined outside its class (`void K<T>::Process() {...}`) still sees the class's constants.
+            member = self._class_constant(name, at_byte)
+            if member is not None:
+                return member
         return best
 
     def _constants_around(self, name: str, candidates: Sequence[Constant], at_byte: int) -> list[Constant]:
@@ -328,6 +333,35 @@ class DocumentModel:
             if inner is not None and all(c is not inner for c in found):
                 found.append(inner)
             node = node.parent
+        return found
+
+    def _class_constant(self, name: str, at_byte: int) -> Constant | None:
+        by_class = self._class_constants()
+        if not any(name in names for names in by_class.values()):
+            return None  # the common case, kept cheap: completion and folding ask for every identifier
+        function = self.function_at(at_byte)
+        if function is None or function.class_name is None:
+            return None
+        class_name = function.class_name.split("<")[0].strip()  # `K<T>::Process` belongs to K
+        if any(c.start_byte <= function.start_byte < c.end_byte for c in self.classes if c.name == class_name):
+            return None  # defined inside the class body: the scope lookup already saw its constants
+        return by_class.get(class_name, {}).get(name)
+
+    def _class_constants(self) -> dict[str, dict[str, Constant]]:
+        """Constants declared in class bodies, by class name then constant name."""
+        # Built incrementally: constants are added one by one while the model is extracted (after the classes).
+        cached = self._indexes.get("class_constants")
+        if cached is None or cached[1] != len(self.classes):
+            cached = [0, len(self.classes), {}]
+            self._indexes["class_constants"] = cached
+        found: dict[str, dict[str, Constant]] = cached[2]
+        for const in self.constants[cached[0]:]:
+            if not const.is_constant or const.scope_start == 0:
+                continue
+            for cls in self.classes:
+                if cls.start_byte <= const.scope_start and const.scope_end <= cls.end_byte:
+                    found.setdefault(cls.name, {}).setdefault(const.name, const)
+        cached[0] = len(self.constants)
         return found
 
     def resolve_type(self, type_name: str | None, at_byte: int) -> str | None:

@@ -37,6 +37,43 @@ def _utf16_len(text: str) -> int:
     return len(text) + sum(1 for ch in text if ord(ch) > 0xFFFF)
 
 
+def _decode(data: bytes) -> str:
+    """Buffer bytes as text: documents are encoded with surrogatepass, so a lone surrogate round-trips; a slice
+    cut inside a character (or any other invalid byte) decodes with replacement instead of raising."""
+    try:
+        return data.decode("utf-8", "surrogatepass")
+    except UnicodeDecodeError:
+        return data.decode("utf-8", "replace")
+
+
+def utf16_len(text: str) -> int:
+    """UTF-16 code units of `text` (the LSP column unit). Never raises: a lone surrogate counts as one unit,
+    where `text.encode("utf-16-le")` would raise UnicodeEncodeError and lose the caller's result."""
+    return len(text) if text.isascii() else _utf16_len(text)
+
+
+def utf16_column(line_text: str, byte_column: int) -> int:
+    """The UTF-16 column of a UTF-8 byte column in one line (a compiler's column): clamped, never raises."""
+    if line_text.isascii():
+        return min(max(0, byte_column), len(line_text))
+    units = consumed = 0
+    for ch in line_text:
+        size = 1 if ch < "\x80" else 2 if ch < "\u0800" else 3 if ch < "\U00010000" else 4  # UTF-8 length
+        if consumed + size > byte_column:
+            break
+        consumed += size
+        units += 2 if size == 4 else 1
+    return units
+
+
+def position_of(text: str, offset: int) -> Position:
+    """The LSP position of a str offset in `text` (O(offset): for a few positions, not per token)."""
+    offset = min(max(0, offset), len(text))
+    line = text.count("\n", 0, offset)
+    start = text.rfind("\n", 0, offset) + 1
+    return Position(line, utf16_len(text[start:offset]))
+
+
 class LineIndex:
     """Maps byte offsets of a UTF-8 buffer to LSP positions and back.
 
@@ -90,7 +127,7 @@ class LineIndex:
         prefix = self._data[start:offset]
         if prefix.isascii():
             return Position(line, offset - start)
-        return Position(line, _utf16_len(prefix.decode("utf-8", errors="replace")))
+        return Position(line, _utf16_len(_decode(prefix)))
 
     def point_to_position(self, row: int, byte_column: int) -> Position:
         """LSP position of a tree-sitter point (row, byte column)."""
@@ -110,7 +147,7 @@ class LineIndex:
         prefix = self._data[start : start + byte_column]
         if prefix.isascii():
             return len(prefix)
-        return _utf16_len(prefix.decode("utf-8", errors="replace"))
+        return _utf16_len(_decode(prefix))
 
     def offset(self, position: Position) -> int:
         """Byte offset of an LSP position; columns past the line end clamp to it (as LSP requires)."""
@@ -125,12 +162,12 @@ class LineIndex:
             return start + min(max(position.character, 0), len(raw))
         units = 0
         consumed = 0
-        # Buffers are always valid UTF-8: documents are str, and files are decoded with replacement first.
-        for ch in raw.decode("utf-8"):
+        # Documents are encoded with surrogatepass (a lone surrogate is 3 bytes, one UTF-16 unit); _decode keeps it.
+        for ch in _decode(raw):
             if units >= position.character:
                 break
             units += 2 if ord(ch) > 0xFFFF else 1
-            consumed += len(ch.encode("utf-8"))
+            consumed += len(ch.encode("utf-8", "surrogatepass"))
         return start + min(consumed, len(raw))
 
     def span(self, start_byte: int, end_byte: int) -> Span:

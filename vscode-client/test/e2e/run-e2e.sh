@@ -6,8 +6,6 @@
 # Env: ASCENDC_LSP_PYTHON  interpreter with ascendc_lsp (default: <repo>/.venv/bin/python)
 #      E2E_PORT (8091), E2E_LLM_PORT (8792), E2E_KEEP=1 keeps the temp dir, CHROMIUM (/usr/bin/chromium)
 #      E2E_SKIP_INSTALL=1: do not (re)install node 24 / code-server even if missing.
-#      E2E_STUB_COMMANDS=1: server commands the server does not define yet are answered by canned
-#        stand-ins (test/e2e/stub) so the client's flows can be checked; screenshots get "-stub".
 set -euo pipefail
 
 E2E_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -116,11 +114,6 @@ bind-addr: 127.0.0.1:$CS_PORT
 auth: none
 cert: false
 EOF
-if [ "${E2E_STUB_COMMANDS:-0}" = 1 ]; then
-  # stand-ins for server commands that do not exist yet; see test/e2e/stub/sitecustomize.py
-  export PYTHONPATH="$E2E_DIR/stub${PYTHONPATH:+:$PYTHONPATH}" ASCENDC_E2E_STUB_COMMANDS=1 ASCENDC_E2E_STUB_LOG="$WORK/logs/stub-events.log"
-  log "E2E_STUB_COMMANDS=1: missing server commands are answered by test/e2e/stub (screenshots get a -stub suffix)"
-fi
 export ASCENDC_E2E_FAKE_KEY="sk-fake-e2e" OPENAI_API_KEY="sk-fake-e2e" OPENAI_BASE_URL="http://127.0.0.1:$LLM_PORT/v1"
 
 PIDS=()
@@ -177,7 +170,7 @@ log "code-server (pid $CS_PID) healthy on 127.0.0.1:$CS_PORT in $(( $(date +%s) 
 
 # --- drive it ---------------------------------------------------------------------------------
 set +e
-E2E_STUB="${E2E_STUB_COMMANDS:-0}" E2E_URL="http://127.0.0.1:$CS_PORT/?folder=$WS" E2E_WS="$WS" E2E_SHOTS="$SHOTS" E2E_LOGS="$WORK/logs" \
+E2E_URL="http://127.0.0.1:$CS_PORT/?folder=$WS" E2E_WS="$WS" E2E_SHOTS="$SHOTS" E2E_LOGS="$WORK/logs" \
 E2E_PLAYWRIGHT="$TOOLS/code-server/node_modules/playwright-core" CHROMIUM="$CHROMIUM" \
   timeout 420 "$NODE24" "$E2E_DIR/drive.mjs"
 rc=$?

@@ -371,6 +371,8 @@ class Token:
     known: bool = True  # False once branches disagree about it
     looped: bool = False  # enqueued inside a loop
     partial: bool = False  # given back on some paths only (conditions the analysis cannot correlate)
+    enqueued_as: str = ""  # the name that held it when EnQue handed it to its queue
+    holders: tuple[tuple[int, str], ...] = ()  # (frame depth, or -1 for a member; name) that held it at EnQue
 
 
 @dataclass
@@ -432,20 +434,38 @@ class Analysis:
         # the other roots start from.
         owner = re.sub(r"<.*", "", self.owner.name) if self.owner is not None else None
         setup = [r for r in others if r.name == owner] + [r for r in others if r.name.lower().startswith("init")]
-        start = State({}, {q: None for q in self.queues}, {}, [])
+        # A queue that Init gives its memory (`pipe.InitBuffer(q, ...)`) starts empty there: nothing can be
+        # in a queue before its InitBuffer.
+        fresh = self.initialised_in(setup)
+        start = State({}, {q: [] if q in fresh else None for q in self.queues}, {}, [])
         for root in setup:
             start = self.call(start, root, (), "", Site(root.start_byte, root.start_byte))
             start.signal = ""
-        for root in [r for r in others if all(r is not f for f in setup)]:
+        rest = [r for r in others if all(r is not f for f in setup)]
+        # The kernel calls Init, then Process: when Process is the one other root, it starts from the queues
+        # as Init left them. Other roots may run after code elsewhere, so their queues' contents are unknown.
+        after_init = len(rest) == 1 and rest[0].name.startswith("Process") and bool(setup)
+        for root in rest:
             state = start.copy()
-            state.fifo = {q: None for q in self.queues}
-            self.call(state, root, (), "", Site(root.start_byte, root.start_byte))
+            if not after_init:
+                state.fifo = {q: None for q in self.queues}
+                for queued in state.tokens.values():
+                    if queued.state == QUEUED:
+                        queued.known = False  # code elsewhere may have dequeued it before this root runs
+            state = self.call(state, root, (), "", Site(root.start_byte, root.start_byte))
+            if after_init:
+                self.left_in_queues(state)
         if not sequence:
             return list(self.problems.values())
         state = State({}, {q: [] for q in self.queues}, {}, [])
         for root in sequence:
             state = self.call(state, root, (), "", Site(root.start_byte, root.start_byte))
             state.signal = ""
+        self.left_in_queues(state)
+        return list(self.problems.values())
+
+    def left_in_queues(self, state: State) -> None:
+        """After the kernel's last call: a tensor still in a queue was never dequeued."""
         for queue, contents in state.fifo.items():
             if not contents or queue in self.skip_end_checks or queue in self.unhanded_queues:
                 continue
@@ -453,7 +473,15 @@ class Analysis:
             if token.known and token.queue == queue:
                 self.report(Problem("never-dequeued", queue, token.var, token.last_use, token.origin,
                                     repeated=token.looped, uncertain=state.constexpr_taken))
-        return list(self.problems.values())
+
+    def initialised_in(self, roots: list[Function]) -> set[str]:
+        """Queues whose InitBuffer call is in the body of one of `roots`."""
+        found: set[str] = set()
+        for init in self.context.model.init_buffers:
+            function = init.call.function
+            if function is not None and any(function is r for r in roots):
+                found.add(strip_this(init.target))
+        return found & self.queues
 
     def report(self, problem: Problem) -> None:
         key = (problem.kind, problem.site.start)
@@ -748,7 +776,11 @@ class Analysis:
         if kind == "deque":
             contents = state.fifo.get(queue)
             if contents is None:
-                # Whatever it is, the tensor DeQue hands out is this code's to give back.
+                # Whatever it is, the tensor DeQue hands out is this code's to give back; it may be one this
+                # code enqueued, so those are no longer known to be in the queue.
+                for queued in state.tokens.values():
+                    if queued.queue == queue and queued.state == QUEUED:
+                        queued.known = False
                 token = self.new_token(state, queue, DEQUED, event.site, event.var, stmt.site)
             elif not contents:
                 if queue not in self.lost_alloc_queues and queue not in self.unhanded_queues \
@@ -775,9 +807,17 @@ class Analysis:
             if event.var:
                 self.bind(state, event.var, token, stmt.site)
             else:
-                # A bare `q.DeQue<T>()` (a sync): the tensor is back under the name that enqueued it.
+                # A bare `q.DeQue<T>()` (a sync): the tensor is back under the names that held it at EnQue (a
+                # caller's variable too, when a callee enqueued its by-value copy).
                 popped = self.token(state, token)
-                if popped is not None and popped.var and self.lookup(state, popped.var) == 0:
+                if popped is not None and popped.holders:
+                    for depth, name in popped.holders:
+                        if depth < 0:
+                            if state.members.get(name) == 0:
+                                state.members[name] = token
+                        elif depth < len(state.frames) and state.frames[depth].locals.get(name) == 0:
+                            state.frames[depth].locals[name] = token
+                elif popped is not None and popped.var and self.lookup(state, popped.var) == 0:
                     self.bind(state, popped.var, token, stmt.site)
             return state
         token = self.lookup(state, event.var)
@@ -797,14 +837,19 @@ class Analysis:
             tok.state = QUEUED
             tok.last_use = stmt.site
             tok.looped = self.loop_depth > 0
+            tok.enqueued_as = self.holder_key(state, event.var)
             # The queue owns it now: the names that held it no longer do (a DeQue hands it out again).
-            for frame in state.frames:
+            holders: list[tuple[int, str]] = []
+            for depth, frame in enumerate(state.frames):
                 for name, value in frame.locals.items():
                     if value == token:
                         frame.locals[name] = 0
+                        holders.append((depth, name))
             for name, value in state.members.items():
                 if value == token:
                     state.members[name] = 0
+                    holders.append((-1, name))
+            tok.holders = tuple(holders)
             contents = state.fifo.get(queue)
             if contents is not None:
                 if token in contents:
@@ -815,8 +860,8 @@ class Analysis:
             return state
         if kind == "free":
             if token <= 0:
-                if token == 0:
-                    self.never_handed_out(state, event, stmt)
+                if token == 0 and not self.never_handed_out(state, event, stmt):
+                    self.freed_while_queued(state, event, stmt)
                 return state
             tok = self.token(state, token)
             if tok is None:
@@ -828,6 +873,28 @@ class Analysis:
             del state.tokens[token]  # freed: nothing more to follow (bindings to it read as nothing)
             return state
         return state
+
+    def holder_key(self, state: State, name: str) -> str:
+        """A member by its name; a local or parameter by its name in its function (equal names in two
+        functions are two variables)."""
+        frame = state.frames[-1] if state.frames else None
+        if frame is None or (name in state.members and name not in frame.locals):
+            return name
+        return f"{frame.function.start_byte}:{name}"
+
+    def freed_while_queued(self, state: State, event: Event, stmt: Stmt) -> None:
+        """FreeTensor(x) where x's tensor went into the queue by EnQue and no DeQue took it out: the DeQue
+        that should hand it back is missing (the tensor is freed while the queue still holds it)."""
+        holder = self.holder_key(state, event.var)
+        queued = [t for t in state.tokens.values() if t.known and t.state == QUEUED and t.queue == event.queue
+                  and t.enqueued_as == holder]
+        if len(queued) != 1:
+            return
+        held = queued[0]
+        self.report(Problem("freed-while-queued", event.queue, event.var, event.site, held.last_use,
+                            function=state.frames[-1].function.name if state.frames else "",
+                            repeated=self.loop_depth > 0, later_iteration=self.iteration > 0,
+                            uncertain=state.constexpr_taken))
 
     def never_handed_out(self, state: State, event: Event, stmt: Stmt) -> bool:
         """EnQue/FreeTensor of a LocalTensor declared in this function with no queue behind it."""
@@ -1032,7 +1099,7 @@ def _units(context: CheckContext) -> Iterator[tuple[ClassInfo | None, list[Funct
     if not queue_decls:
         return
     escaped = _escaping_queues(context, {b.name for b in queue_decls})
-    is_header = context.document.path.endswith(_HEADER_SUFFIXES)
+    is_header = (context.document.path or "").endswith(_HEADER_SUFFIXES)
     classes = {c.name: c for c in model.classes}
     # Methods defined in a class body carry its exact name (`KernelAdd<half, 1>` for a specialisation);
     # out-of-line ones (`KernelAdd<T>::Process`) belong to the primary template.

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Iterator
+from dataclasses import dataclass
 
-from ascendc_lsp.checks.base import CheckContext, Finding, Fix, rule
+from ascendc_lsp.checks.arith import Affine, Fact, arith, mul
+from ascendc_lsp.checks.base import CheckContext, Finding, Fix, Related, rule
 from ascendc_lsp.checks.fixes import fix, replace
 from ascendc_lsp.checks.limits import limits_for
 from ascendc_lsp.checks.rules._common import (
@@ -15,6 +18,7 @@ from ascendc_lsp.checks.rules._common import (
     call_dtype,
     fmt,
     fold_node,
+    in_constexpr_branch,
     in_preprocessor_branch,
     is_global,
     node_for,
@@ -83,15 +87,35 @@ def _round_constant_fix(context: CheckContext, call: ApiCall, elem_size: int) ->
 @rule("ASC005")
 def datacopy_unaligned_length(context: CheckContext) -> Iterator[Finding]:
     limits = limits_for(context)
+    symbolic: list[_SymbolicCopy] = []
     for call in context.model.calls_named("DataCopy"):
         if len(call.args) != 3:
             continue
         count = call.args[2].folded.as_int()
-        if count is None or count <= 0:
+        if count is None:
+            if in_constexpr_branch(context, call.start_byte, call.end_byte):
+                continue
+            dtype = call_dtype(context, call, 0) or call_dtype(context, call, 1)
+            size = SCALAR_SIZES.get(dtype or "")
+            if dtype is None or size is None:
+                # A template element type: judged for every size it can have (1, 2, 4 or 8 B).
+                dtype, size = "any element type", _WIDEST
+            found = _symbolic_count(context, call, dtype, size, limits.ub_align, symbolic)
+            if found is not None:
+                yield found
+            continue
+        if count <= 0:
             continue
         dtype = call_dtype(context, call, 0) or call_dtype(context, call, 1)
         size = SCALAR_SIZES.get(dtype or "")
         if dtype is None or size is None:
+            if (count * _WIDEST) % limits.ub_align and not in_constexpr_branch(context, call.start_byte, call.end_byte):
+                yield context.finding(
+                    "ASC005", call.span,
+                    f"DataCopy moves {fmt(count)} elements: not a multiple of {limits.ub_align} B for any element type "
+                    f"(1 to {_WIDEST} B each); the hardware copies whole 32-byte blocks only"
+                    + ("; use DataCopyPad" if limits.datacopypad else ""),
+                )
             continue
         nbytes = count * size
         if nbytes % limits.ub_align == 0:
@@ -111,6 +135,75 @@ def datacopy_unaligned_length(context: CheckContext) -> Iterator[Finding]:
         if rounded is not None:
             fixes.append(rounded)
         yield context.finding("ASC005", call.span, message, fixes=fixes)
+    yield from _inconsistent_counts(context, symbolic, limits.ub_align)
+
+
+# The widest element a DataCopy moves. A count whose byte count at 8 B per element is not a multiple of 32 B
+# (n % 4 != 0) is not one at 1, 2 or 4 B either: misaligned whatever a template element type turns out to be.
+_WIDEST = 8
+
+
+@dataclass(frozen=True)
+class _SymbolicCopy:
+    call: ApiCall
+    dtype: str
+    size: int
+    form: Affine  # the byte count as an affine form over stable atoms
+
+
+def _symbolic_count(context: CheckContext, call: ApiCall, dtype: str, size: int, align: int,
+                    seen: list[_SymbolicCopy]) -> Finding | None:
+    """A runtime count: flagged when its facts say the byte count is never a multiple of `align`, or when
+    another DataCopy in the same scope copies a byte count that differs from it by a non-multiple of `align`
+    (the two cannot both be aligned, whatever the variables hold)."""
+    count_arg = call.args[2]
+    node = node_for(context, count_arg.start_byte, count_arg.end_byte)
+    if node is None or (node.start_byte, node.end_byte) != (count_arg.start_byte, count_arg.end_byte):
+        return None
+    analysis = arith(context)
+    value = analysis.value(node)
+    nbytes = mul(value.fact, Fact.const(size))
+    shown = count_arg.text.strip()
+    if nbytes.multiple_of(align) is False:
+        reasons = "; ".join(dict.fromkeys(value.because)) or f"{shown} is {value.fact.describe()}"
+        values = f" (with {context.known.describe(sorted(value.used))})" if value.used and context.known else ""
+        message = (
+            f"DataCopy moves ({shown}) x {size} B ({dtype}), never a multiple of {align} B: {reasons}{values}; "
+            f"the hardware copies whole 32-byte blocks only"
+        )
+        if limits_for(context).datacopypad:
+            message += "; use DataCopyPad"
+        return context.finding("ASC005", call.span, message)
+    if value.form is not None and value.form.symbolic:
+        seen.append(_SymbolicCopy(call, dtype, size, value.form.scaled(size)))
+    return None
+
+
+def _inconsistent_counts(context: CheckContext, copies: list[_SymbolicCopy], align: int) -> Iterator[Finding]:
+    """Copies whose byte counts differ by a constant that is not a multiple of `align` cannot all be aligned:
+    in each group of equal atoms, the copies off the most common residue are reported (ties: residue 0)."""
+    groups: dict[tuple[tuple[str, int], ...], list[_SymbolicCopy]] = {}
+    for copy in copies:
+        groups.setdefault(copy.form.terms, []).append(copy)
+    for group in groups.values():
+        residues = Counter(c.form.const % align for c in group)
+        if len(residues) < 2:
+            continue
+        majority = max(residues, key=lambda r: (residues[r], r == 0, -r))
+        partner = next(c for c in group if c.form.const % align == majority)
+        for copy in group:
+            if copy.form.const % align == majority:
+                continue
+            gap = copy.form.const - partner.form.const
+            line = partner.call.span.start.line + 1
+            message = (
+                f"DataCopy moves ({copy.call.args[2].text.strip()}) x {copy.size} B ({copy.dtype}), {abs(gap)} B "
+                f"{'more' if gap > 0 else 'less'} than the DataCopy of {partner.call.args[2].text.strip()} x "
+                f"{partner.size} B on line {line}: the two byte counts cannot both be multiples of {align} B, so one "
+                "of them is truncated by the hardware"
+            )
+            yield context.finding("ASC005", copy.call.span, message,
+                                  related=[Related(partner.call.span, "the other DataCopy")])
 
 
 @rule("ASC006")

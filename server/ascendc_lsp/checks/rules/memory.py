@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from ascendc_lsp.checks.arith import arith
 from ascendc_lsp.checks.base import CheckContext, Finding, Fix, rule
 from ascendc_lsp.checks.fixes import fix, replace
 from ascendc_lsp.checks.limits import limits_for
@@ -21,6 +22,33 @@ def _parts(uses: list[BufferUse]) -> str:
     )
 
 
+def _with_known_values(context: CheckContext, uses: list[BufferUse], align: int) -> tuple[int, list[str]] | None:
+    """The UB total when the attached tiling values size every buffer the file alone cannot: (total, the
+    values used); None when some buffer stays unknown."""
+    analysis = arith(context)
+    total = 0
+    used: set[str] = set()
+    for use in uses:
+        if use.total is not None:
+            total += use.total
+            continue
+        args = use.init.call.args
+        count_arg, length_arg = (args[1], args[2]) if use.init.num is not None else (None, args[1])
+        values = []
+        for arg in (count_arg, length_arg):
+            if arg is None:
+                values.append(1)
+                continue
+            node = node_for(context, arg.start_byte, arg.end_byte)
+            value = analysis.value(node) if node is not None else None
+            if value is None or value.fact.value is None or value.fact.value <= 0:
+                return None
+            used |= value.used
+            values.append(value.fact.value)
+        total += values[0] * ((values[1] + align - 1) // align * align)
+    return total, sorted(used)
+
+
 @rule("ASC001")
 def ub_budget(context: CheckContext) -> Iterator[Finding]:
     limits = limits_for(context)
@@ -28,6 +56,28 @@ def ub_budget(context: CheckContext) -> Iterator[Finding]:
         uses = budget.in_memory("UB")
         known = [u for u in uses if u.total is not None]
         total = budget.total("UB")
+        if budget.unknown("UB") and uses:
+            first_unknown = next(u for u in uses if u.total is None).init
+            folded = _with_known_values(context, uses, limits.ub_align) if context.known is not None else None
+            if folded is not None and folded[1] and folded[0] > limits.ub_usable_bytes:
+                values = context.known.describe(folded[1])
+                over = folded[0] > limits.ub_bytes
+                yield context.finding(
+                    "ASC001", first_unknown.call.span,
+                    f"With {values}: UB use {fmt(folded[0])} B "
+                    + (f"exceeds {limits.soc_name}'s {fmt(limits.ub_bytes)} B" if over else
+                       f"leaves less than the {fmt(limits.ub_reserved_bytes)} B {limits.soc_name} keeps for Select "
+                       "and similar APIs"),
+                    severity=None if over else "warning",
+                )
+                continue
+            if folded is None:
+                yield context.finding(
+                    "ASC001", first_unknown.call.span,
+                    f"The UB total of these buffers needs the tiling values to decide ({budget.unknown('UB')} of "
+                    "runtime size): attach a kernel spec or an op test case to fold them in",
+                    severity="information",
+                )
         if not known or total <= limits.ub_usable_bytes:
             continue
         unknown = budget.unknown("UB")

@@ -6,10 +6,14 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+import tree_sitter
+
+from ascendc_lsp.checks.arith import Affine, arith
 from ascendc_lsp.checks.base import CheckContext, Finding, Related, rule
 from ascendc_lsp.checks.limits import limits_for
-from ascendc_lsp.checks.rules._common import fmt, fold_node, scan
+from ascendc_lsp.checks.rules._common import fmt, fold_node, node_for, scan
 from ascendc_lsp.syntax.constfold import parse_number_literal
+from ascendc_lsp.syntax.model import ApiCall
 from ascendc_lsp.syntax.positions import Span
 
 
@@ -105,8 +109,8 @@ def _named_constant(context: CheckContext, pattern: re.Pattern[str]) -> tuple[st
     return next(iter(values.items()))
 
 
-@rule("ASC029")
 def block_offset_overrun(context: CheckContext) -> Iterator[Finding]:
+    """The last block's end against a total-length constant of the file (TOTAL_LENGTH and the like)."""
     total = _named_constant(context, _TOTAL_NAMES)
     if total is None:
         return
@@ -136,6 +140,175 @@ def block_offset_overrun(context: CheckContext) -> Iterator[Finding]:
             "ASC029", call.span,
             f"The last block ({blocks - 1} of {blocks}) covers elements [{fmt((blocks - 1) * stride)}, {fmt(end)}) but "
             f"{total[0]} is {fmt(total[1])}: it reads or writes {fmt(end - total[1])} elements past the tensor",
+        )
+
+
+@dataclass(frozen=True)
+class _BlockOffset:
+    """A GM offset read as stride * GetBlockIdx() + base, with stride and base free of GetBlockIdx()."""
+
+    stride: Affine
+    base: Affine
+
+
+def _block_linear(context: CheckContext, node: tree_sitter.Node, depth: int = 0) -> _BlockOffset | None:
+    text = context.document.node_text(node)
+    if depth > 16:
+        return None
+    if "GetBlockIdx" not in text:
+        value = arith(context).value(node)
+        return _BlockOffset(Affine(), value.form) if value.form is not None else None
+    kind = node.type
+    if kind == "parenthesized_expression" and node.named_child_count == 1:
+        return _block_linear(context, node.named_children[0], depth + 1)
+    if kind == "cast_expression":
+        inner = node.child_by_field_name("value")
+        return _block_linear(context, inner, depth + 1) if inner is not None else None
+    if kind == "call_expression":
+        function = node.child_by_field_name("function")
+        arguments = node.child_by_field_name("arguments")
+        name = context.document.node_text(function) if function is not None else ""
+        if re.fullmatch(r"(?:AscendC::)?GetBlockIdx", name.strip()):
+            return _BlockOffset(Affine((), 1), Affine())
+        if re.fullmatch(r"static_cast\s*<[^<>]*>", name.strip()) and arguments is not None and arguments.named_child_count == 1:
+            return _block_linear(context, arguments.named_children[0], depth + 1)
+        return None
+    if kind != "binary_expression":
+        return None
+    op = node.child_by_field_name("operator")
+    left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+    if op is None or left is None or right is None:
+        return None
+    a, b = _block_linear(context, left, depth + 1), _block_linear(context, right, depth + 1)
+    if a is None or b is None:
+        return None
+    if op.type in ("+", "-"):
+        sign = 1 if op.type == "+" else -1
+        return _BlockOffset(a.stride.plus(b.stride, sign), a.base.plus(b.base, sign))
+    if op.type == "*":
+        for x, y in ((a, b), (b, a)):
+            if y.stride.terms or y.stride.const:
+                continue  # y holds GetBlockIdx too: not linear
+            # x * y with x = s*B + c: both s and c must be constants, or y a constant.
+            if not x.stride.symbolic and not x.base.symbolic:
+                return _BlockOffset(y.base.scaled(x.stride.const), y.base.scaled(x.base.const))
+            if not y.base.symbolic:
+                return _BlockOffset(x.stride.scaled(y.base.const), x.base.scaled(y.base.const))
+        return None
+    return None
+
+
+def _pointer_term(context: CheckContext, node: tree_sitter.Node) -> bool:
+    """`(__gm__ half *)x`, `reinterpret_cast<__gm__ T*>(x)`, a GM_ADDR parameter: the base pointer."""
+    text = context.document.node_text(node)
+    if node.type == "cast_expression":
+        type_node = node.child_by_field_name("type")
+        return type_node is not None and "*" in context.document.node_text(type_node)
+    if node.type == "call_expression" and re.match(r"\s*reinterpret_cast\s*<[^<>]*\*\s*>", text):
+        return True
+    if node.type == "identifier":
+        function = context.model.function_at(node.start_byte)
+        if function is not None:
+            param = next((p for p in function.params if p.name == text), None)
+            return param is not None and ("*" in param.type_text or "GM_ADDR" in param.type_text)
+    return False
+
+
+def _sum_terms(node: tree_sitter.Node, sign: int = 1) -> list[tuple[tree_sitter.Node, int]]:
+    if node.type == "parenthesized_expression" and node.named_child_count == 1:
+        return _sum_terms(node.named_children[0], sign)
+    op = node.child_by_field_name("operator") if node.type == "binary_expression" else None
+    left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+    if op is not None and op.type in ("+", "-") and left is not None and right is not None:
+        return _sum_terms(left, sign) + _sum_terms(right, sign if op.type == "+" else -sign)
+    return [(node, sign)]
+
+
+def _gm_offset(context: CheckContext, call: ApiCall) -> tuple[_BlockOffset, str | None] | None:
+    """The block-dependent offset of `SetGlobalBuffer(ptr + offset, length)` and the pointer's name."""
+    node = node_for(context, call.args[0].start_byte, call.args[0].end_byte)
+    if node is None:
+        return None
+    offset = _BlockOffset(Affine(), Affine())
+    pointer: str | None = None
+    pointers = 0
+    for term, sign in _sum_terms(node):
+        if _pointer_term(context, term):
+            pointers += 1
+            names = re.findall(r"[A-Za-z_]\w*", context.document.node_text(term))
+            pointer = names[-1] if names else None
+            continue
+        part = _block_linear(context, term)
+        if part is None:
+            return None
+        offset = _BlockOffset(offset.stride.plus(part.stride, sign), offset.base.plus(part.base, sign))
+    if pointers != 1:
+        return None
+    return offset, pointer
+
+
+def _multiple(form: Affine, unit: Affine) -> int | None:
+    """k when form == k * unit, else None."""
+    if not unit.terms:
+        if form.terms or unit.const <= 0 or form.const % unit.const:
+            return None
+        return form.const // unit.const
+    if len(form.terms) != len(unit.terms):
+        return None
+    key, coef = unit.terms[0]
+    k, remainder = divmod(form.coefficient(key), coef)
+    if remainder or form != unit.scaled(k):
+        return None
+    return k
+
+
+@rule("ASC029")
+def block_offset_shifted(context: CheckContext) -> Iterator[Finding]:
+    """Block offsets read through the arithmetic facts: a block whose slice starts a whole number of slices
+    away from where its index puts it, and, with attached values, the last block's end against the tensor."""
+    reported = set()
+    for finding in block_offset_overrun(context):
+        reported.add(finding.span)
+        yield finding
+    known = context.known
+    for call in context.model.calls_named("SetGlobalBuffer"):
+        if len(call.args) < 2 or "GetBlockIdx" not in call.args[0].text or call.span in reported:
+            continue
+        found = _gm_offset(context, call)
+        if found is None:
+            continue
+        offset, pointer = found
+        length_node = node_for(context, call.args[1].start_byte, call.args[1].end_byte)
+        length = arith(context).value(length_node) if length_node is not None else None
+        if length is None or length.form is None or (offset.stride.const == 0 and not offset.stride.symbolic):
+            continue
+        if offset.stride == length.form and (length.form.symbolic or length.form.const > 0):
+            k = _multiple(offset.base, length.form)
+            if k:
+                shown = call.args[1].text.strip()
+                yield context.finding(
+                    "ASC029", call.span,
+                    f"Block i's slice starts at ({'i + ' if k > 0 else 'i - '}{abs(k)}) x {shown}, not i x {shown}: "
+                    f"{'the first' if k > 0 else 'the last'} {abs(k)} slice(s) of {shown} elements are processed by no "
+                    f"block and the {'last' if k > 0 else 'first'} block(s) run past the tensor",
+                    severity="warning",
+                )
+                continue
+        if known is None or known.block_dim is None or pointer is None:
+            continue
+        total = known.tensor_elements.get(pointer)
+        if total is None or offset.stride.symbolic or offset.base.symbolic or length.form.symbolic:
+            continue
+        last = known.block_dim - 1
+        start = last * offset.stride.const + offset.base.const
+        end = start + length.form.const
+        if start >= 0 and end <= total:
+            continue
+        used = sorted(set(length.used) | {"block_dim"})
+        yield context.finding(
+            "ASC029", call.span,
+            f"With {known.describe(used)}: block {last} covers elements [{fmt(start)}, {fmt(end)}) of {pointer}, "
+            f"which has {fmt(total)}: it reads or writes {fmt(max(end - total, -start))} elements outside the tensor",
         )
 
 

@@ -128,7 +128,7 @@ _ASCENDC_MARKERS = re.compile(rb"\bAscendC::|\b(?:LocalTensor|GlobalTensor|TPipe
 @rule("ASC032")
 def kernel_operator_include(context: CheckContext) -> Iterator[Finding]:
     document = context.document
-    if document.path.endswith(_HEADER_SUFFIXES):
+    if (document.path or "").endswith(_HEADER_SUFFIXES):
         return
     match = _ASCENDC_MARKERS.search(document.data)
     if match is None:

@@ -223,6 +223,11 @@ def enque_deque_unpaired(context: CheckContext) -> Iterator[Finding]:
                        f"{queue}.DeQue() (or AllocTensor) that should fill it is missing")
             if problem.origin is not None:
                 related.append(Related(_span(context, problem.origin), f"{problem.detail} here"))
+        elif problem.kind == "freed-while-queued":
+            message = (f"{queue}.FreeTensor({var}) frees a tensor that is still in {queue}: it was enqueued and no "
+                       f"DeQue took it out (in {problem.function}()); DeQue it before using and freeing it")
+            if problem.origin is not None:
+                related.append(Related(_span(context, problem.origin), f"{var} was enqueued here"))
         elif problem.kind == "never-dequeued":
             message = (f"{var} is enqueued on {queue} but never dequeued: it never reaches the next stage"
                        + (" and, since this repeats, the queue runs out of buffers" if problem.repeated else ""))

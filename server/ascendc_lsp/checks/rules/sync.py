@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Iterator
 
 from ascendc_lsp.checks.base import CheckContext, Finding, Fix, Related, rule
@@ -73,7 +74,37 @@ def _local_id(context: CheckContext, call: ApiCall) -> bool:
     )
 
 
+def _initialiser_text(context: CheckContext, name: str, decl_start: int) -> str:
+    """The text of every value given to the variable declared at `decl_start` in its declaration."""
+    node = context.document.tree.root_node.descendant_for_byte_range(decl_start, decl_start)
+    while node is not None and node.type != "declaration":
+        node = node.parent
+    if node is None:
+        return ""
+    texts = []
+    for declarator in node.children_by_field_name("declarator"):
+        target = declarator.child_by_field_name("declarator")
+        value = declarator.child_by_field_name("value")
+        if declarator.type == "init_declarator" and target is not None and value is not None and (
+            context.document.node_text(target) == name
+        ):
+            texts.append(context.document.node_text(value))
+    return " ".join(texts)
+
+
 _IDENT_ARG_RE = re.compile(r"(?:this\s*->\s*)?[A-Za-z_]\w*")
+
+
+def _allocated_id(context: CheckContext, call: ApiCall) -> bool:
+    """A local id from AllocEventID: this variable's own id, paired only through this variable. FetchEventID
+    hands out the next free id without taking it, so another variable may hold the same one, and a computed
+    id (`i == 0 ? EVENT_ID0 : EVENT_ID1`) may equal another variable's
+    (docs/zh/api/SIMD-API/基础API/资源管理/Pipe和Que框架/TPipe/FetchEventID.md)."""
+    if not _local_id(context, call):
+        return False
+    name = _id_text(call)
+    decl = visible_decl(context, name, call.start_byte)
+    return decl is not None and "AllocEventID" in _initialiser_text(context, name, decl.start_byte)
 
 
 @rule("ASC014")
@@ -85,7 +116,8 @@ def setflag_without_waitflag(context: CheckContext) -> Iterator[Finding]:
     def matches(call: ApiCall, event: str, others: list[tuple[ApiCall, str]]) -> bool:
         key = _id_key(call)
         text = _id_text(call)
-        local = key is None and _local_id(context, call)
+        # Only an allocated id is known to differ from other variables' ids (see _allocated_id).
+        local = key is None and _allocated_id(context, call)
         for other, other_event in others:
             if other_event != event:
                 continue
@@ -101,16 +133,25 @@ def setflag_without_waitflag(context: CheckContext) -> Iterator[Finding]:
                 continue
             if _id_text(other) == text and (not local or other.function is call.function):
                 return True
-            if not local and not _local_id(context, other):
-                return True  # two computed ids of members or parameters: they may be the same event id
+            if not local and not _allocated_id(context, other):
+                return True  # two computed ids that are not allocated ones: they may be the same event id
         return False
 
     def decided(call: ApiCall) -> bool:
         # Literal ids, and ids held in a variable of the calling function: their pairing is visible here.
         return _id_key(call) is not None or _local_id(context, call)
 
+    # An event this file names in one flag call only, with no generic flag helper (`SetFlag<EVENT>` of a
+    # template parameter) around: whatever its id, nothing here can pair it.
+    generic = any(event_of(c) is None or not _EVENT_NAME.match(event_of(c) or "")
+                  for c in context.model.calls_named(*_FLAG_CALLS) if c.receiver is None)
+    mentions = Counter(re.findall(rb"\b([A-Z][A-Z0-9]*_[A-Z0-9_]+)\b", context.document.data))
+
+    def alone(event: str) -> bool:
+        return not generic and mentions[event.encode()] == 1
+
     for call, event in sets:
-        if not decided(call) or matches(call, event, waits):
+        if not (decided(call) or alone(event)) or matches(call, event, waits):
             continue
         id_text = event_id_arg(call) or ""
         wait_text = context.document.data[call.start_byte:call.end_byte].decode("utf-8", "replace")
@@ -122,15 +163,18 @@ def setflag_without_waitflag(context: CheckContext) -> Iterator[Finding]:
             f"SetFlag<{event}>({id_text}) has no WaitFlag<{event}> with the same event id: the flag stays set and "
             "the next kernel or iteration hangs (aicore timeout)",
             fixes=fixes,
+            # Paired by the event alone (the id is computed): the other half might live in another file.
+            severity=None if decided(call) else "warning",
         )
     for call, event in waits:
-        if not decided(call) or matches(call, event, sets):
+        if not (decided(call) or alone(event)) or matches(call, event, sets):
             continue
         id_text = event_id_arg(call) or ""
         yield context.finding(
             "ASC014", call.span,
             f"WaitFlag<{event}>({id_text}) waits for an event that no SetFlag<{event}> with the same id ever sets: "
             "the pipe waits forever (aicore timeout)",
+            severity=None if decided(call) else "warning",
         )
 
 

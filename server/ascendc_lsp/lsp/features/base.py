@@ -6,11 +6,15 @@ server. Adding a feature is adding a class to `FEATURES` in lsp/features/__init_
 
 from __future__ import annotations
 
+import asyncio
 import functools
+import inspect
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
+
+from ascendc_lsp.lsp.protocol import CommandError, CommandSpec, structure_params, unstructure_result
 
 if TYPE_CHECKING:
     from ascendc_lsp.lsp.server import AscendcLanguageServer
@@ -31,7 +35,9 @@ class Method:
 
 class LanguageFeature:
     methods: ClassVar[dict[str, Method]] = {}
-    commands: ClassVar[dict[str, str]] = {}  # command id -> handler attribute name
+    # server command id (lsp/protocol.py COMMANDS) -> handler attribute name; the handler takes the command's
+    # params class and returns its result class, or raises protocol.CommandError
+    commands: ClassVar[dict[str, str]] = {}
 
     def __init__(self, server: AscendcLanguageServer) -> None:
         self.server = server
@@ -52,8 +58,6 @@ class LanguageFeature:
 
 def guarded(name: str, function: Callable[..., Any], empty: Any) -> Callable[..., Any]:
     """A handler that logs its own failure and answers `empty` instead of taking the server down."""
-    import inspect
-
     if inspect.iscoroutinefunction(function):
 
         @functools.wraps(function)
@@ -74,4 +78,27 @@ def guarded(name: str, function: Callable[..., Any], empty: Any) -> Callable[...
             log.exception("%s failed", name)
             return empty
 
+    return run
+
+
+def typed_command(spec: CommandSpec, function: Callable[[Any], Any]) -> Callable[..., Any]:
+    """A `workspace/executeCommand` handler: the one argument structured into `spec.params` (InvalidParams when
+    it does not fit), the handler's result unstructured, and any failure a CommandError (one error shape)."""
+    from pygls.lsp.server import LanguageServer
+
+    async def run(*arguments: Any) -> Any:
+        # pygls passes the server first to some handlers; the client's arguments follow
+        params = structure_params(spec, [a for a in arguments if not isinstance(a, LanguageServer)])
+        try:
+            result = function(params)
+            if inspect.isawaitable(result):
+                result = await result
+        except (CommandError, asyncio.CancelledError):
+            raise
+        except Exception as exc:
+            log.exception("%s failed", spec.id)
+            raise CommandError(f"{spec.name} failed: {exc}", command=spec.id) from None
+        return unstructure_result(spec, result)
+
+    run.__name__ = spec.name
     return run

@@ -8,6 +8,7 @@ from lsprotocol import types
 
 from ascendc_lsp.lsp.convert import SOURCE, fixes_from_diagnostic, to_workspace_edit
 from ascendc_lsp.lsp.features.base import LanguageFeature, Method
+from ascendc_lsp.lsp.protocol import SHOW_ENTRY_FIX
 
 
 class CodeActionsFeature(LanguageFeature):
@@ -48,7 +49,7 @@ class CodeActionsFeature(LanguageFeature):
                             kind=types.CodeActionKind.QuickFix,
                             diagnostics=[diagnostic],
                             command=types.Command(
-                                title="Show the entry's fix", command="ascendc.showEntryFix", arguments=[entry_id]
+                                title="Show the entry's fix", command=SHOW_ENTRY_FIX.id, arguments=[{"entryId": entry_id}]
                             ),
                         )
                     )

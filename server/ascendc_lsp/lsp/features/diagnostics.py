@@ -45,6 +45,27 @@ class DiagnosticsFeature(LanguageFeature):
     def document_saved(self, state: DocumentState) -> None:
         if not self.server.settings.diagnostics.onType:
             self._schedule(state.uri, delay=0.0)
+        if state.document.path:
+            # An op test case next to the kernel: its host TilingFunc runs now (off the event loop, cached by
+            # content), never on a keystroke; the check that follows folds its values in.
+            asyncio.get_running_loop().create_task(self._compute_values(state))
+
+    async def _compute_values(self, state: DocumentState) -> None:
+        from pathlib import Path
+
+        from ascendc_lsp.checks.concrete import attached_test_case_values
+        from ascendc_lsp.checks.project import clear_cache, project_context
+
+        if state.document.path is None or project_context(state.document.path).known is not None:
+            return
+        try:
+            values = await asyncio.to_thread(attached_test_case_values, Path(state.document.path), True)
+        except Exception:
+            log.exception("cannot compute the tiling values for %s", state.uri)
+            return
+        if values is not None:
+            clear_cache()
+            self._schedule(state.uri, delay=0.0)
 
     def document_closed(self, uri: str) -> None:
         self._last_run.pop(uri, None)
@@ -128,5 +149,7 @@ class DiagnosticsFeature(LanguageFeature):
                 "soc": self.server.settings.soc,
                 "ubUsedBytes": used,
                 "ubCapacityBytes": ub_bytes - reserved,
+                "ubTotalBytes": ub_bytes,
+                "ubReservedBytes": reserved,
             },
         )

@@ -7,13 +7,11 @@ The output goes through `toolchain.logs.parse_log`; each error on this file gets
 (log line + the code around it), and is published with the other diagnostics: the entry's title in the message,
 its fix summary and hardware rationale as related information, and a quick fix when the entry has a recipe.
 
-Commands:
-* `ascendc.explainLog` (log text or a file path, or `{"log", "uri"|"source", "run"}` to triage with the kernel)
-  -> the `explain` JSON (`{"matches": [...], "confidence", "uncertain", "families", "triage"?}`).
-* `ascendc.runKernel` (spec path, optional `{"trace": true}`) -> the `run` JSON (+ `trace` path), with
-  work-done progress.
-* `ascendc.showEntryFix` (entry id) -> writes the entry's before/after as a diff into the cache and asks the
-  client to show it (`window/showDocument`); returns the file path.
+Commands (typed in lsp/protocol.py):
+* `ascendc.server.explainLog` ({log} text or {path} of a file; {uri} of the open kernel or {source} path, and
+  {run}, to triage with the kernel) -> the matching entries, confidence, families and triage (`explain` JSON).
+* `ascendc.server.showEntryFix` ({entryId}) -> writes the entry's before/after as a diff into the cache and asks
+  the client to show it (`window/showDocument`); returns the file path.
 """
 
 from __future__ import annotations
@@ -26,7 +24,6 @@ import re
 import tempfile
 import threading
 import time
-import uuid
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
@@ -35,8 +32,18 @@ from lsprotocol import types
 
 from ascendc_lsp.checks.base import Finding, Fix, Related, TextEdit
 from ascendc_lsp.lsp.features.base import LanguageFeature
+from ascendc_lsp.lsp.protocol import (
+    EXPLAIN_LOG,
+    SHOW_ENTRY_FIX,
+    CommandError,
+    ErrorCode,
+    ExplainLogParams,
+    ExplainLogResult,
+    ShowEntryFixParams,
+    ShowEntryFixResult,
+)
 from ascendc_lsp.lsp.state import DocumentState
-from ascendc_lsp.syntax.positions import Position, Span
+from ascendc_lsp.syntax.positions import Position, Span, position_of, utf16_column, utf16_len
 
 log = logging.getLogger(__name__)
 
@@ -130,18 +137,6 @@ def compile_cann(
 # -------------------------------------------------------------------------------------------- findings
 
 
-def _utf16(line: str, byte_col: int) -> int:
-    prefix = line.encode("utf-8")[: max(0, byte_col)].decode("utf-8", "ignore")
-    return len(prefix.encode("utf-16-le")) // 2
-
-
-def _offset_to_position(text: str, offset: int) -> Position:
-    before = text[:offset]
-    line = before.count("\n")
-    start = before.rfind("\n") + 1
-    return Position(line, len(text[start:offset].encode("utf-16-le")) // 2)
-
-
 def recipe_fix(entry: Any, text: str, line0: int) -> Fix | None:
     """The entry's recipe as an edit of this document (None when it does not apply)."""
     recipe = entry.fix.recipe
@@ -163,7 +158,7 @@ def recipe_fix(entry: Any, text: str, line0: int) -> Fix | None:
             new = m.expand(recipe.replacement)
         except (re.error, IndexError):
             return None
-        span = Span(_offset_to_position(text, m.start()), _offset_to_position(text, m.end()))
+        span = Span(position_of(text, m.start()), position_of(text, m.end()))
         return Fix(title, (TextEdit(span, new),))
     if recipe.replacement.strip() and recipe.replacement.strip() in text:
         return None  # already there
@@ -171,13 +166,13 @@ def recipe_fix(entry: Any, text: str, line0: int) -> Fix | None:
     if m is None:
         return None
     if recipe.kind == "insert-line-before":
-        pos = _offset_to_position(text, text.rfind("\n", 0, m.start()) + 1)
+        pos = position_of(text, text.rfind("\n", 0, m.start()) + 1)
         return Fix(title, (TextEdit(Span(pos, pos), recipe.replacement + "\n"),))
     end = text.find("\n", m.end())
     if end < 0:
-        pos = _offset_to_position(text, len(text))
+        pos = position_of(text, len(text))
         return Fix(title, (TextEdit(Span(pos, pos), "\n" + recipe.replacement),))
-    pos = _offset_to_position(text, end + 1)
+    pos = position_of(text, end + 1)
     return Fix(title, (TextEdit(Span(pos, pos), recipe.replacement + "\n"),))
 
 
@@ -211,11 +206,11 @@ def explain_events(
             continue
         seen.add(key)
         line_text = lines[line0] if line0 < len(lines) else ""
-        col = _utf16(line_text, (ev.column or 1) - 1) if here else 0
+        col = utf16_column(line_text, (ev.column or 1) - 1) if here else 0
         code = "\n".join(lines[max(0, line0 - CODE_WINDOW) : line0 + CODE_WINDOW + 1])
         query = "\n".join([ev.message, *(n.message for n in ev.notes[:4]), *(ev.codes or [])])
         matches = retriever.search(query, code, top=1) if retriever is not None else []
-        span = Span(Position(line0, col), Position(line0, max(col, len(line_text.encode("utf-16-le")) // 2)))
+        span = Span(Position(line0, col), Position(line0, max(col, utf16_len(line_text))))
         message = ev.message
         knowledge: list[str] = []
         category = None
@@ -246,11 +241,7 @@ def explain_events(
 
 
 class KnowledgeFeature(LanguageFeature):
-    commands: ClassVar[dict[str, str]] = {
-        "ascendc.explainLog": "explain_log",
-        "ascendc.runKernel": "run_kernel",
-        "ascendc.showEntryFix": "show_entry_fix",
-    }
+    commands: ClassVar[dict[str, str]] = {EXPLAIN_LOG.id: "explain_log", SHOW_ENTRY_FIX.id: "show_entry_fix"}
 
     def __init__(self, server: Any) -> None:
         super().__init__(server)
@@ -349,101 +340,59 @@ class KnowledgeFeature(LanguageFeature):
 
     # -- commands
 
-    async def explain_log(self, *args: Any) -> dict[str, Any]:
-        """`ascendc.explainLog`: argument = log text, or the path of a log file, or
-        `{"log": text-or-path, "uri": open kernel document, "source": kernel path, "run": bool}`: with a kernel
-        (the open document by uri, else the file) the answer is triaged with its static findings and, when a
-        kernel spec sits next to it, an emulator run."""
+    async def explain_log(self, params: ExplainLogParams) -> ExplainLogResult:
+        """`ascendc.server.explainLog`: the knowledge entries matching a log given as text or as a file; with a
+        kernel (the open document by uri, else the source file) the answer is triaged with its static findings
+        and, when `run` and a kernel spec sits next to it, an emulator run."""
+        from ascendc_lsp import safeio
         from ascendc_lsp.knowledge.explain import InputError, decode_log, explain_log
 
-        arg = args[0] if args else ""
-        source_path, source_text, run = "", "", True
-        if isinstance(arg, dict):
-            run = bool(arg.get("run", True))
-            state = self.server.documents.get(str(arg["uri"])) if arg.get("uri") else None
-            if state is not None:
-                source_text, source_path = state.document.text, state.document.path or ""
-            elif arg.get("source") and Path(str(arg["source"])).is_file():
-                from ascendc_lsp import safeio
-
-                source_path = str(arg["source"])
-                try:
-                    source_text = safeio.read_text(source_path, safeio.MAX_SOURCE_BYTES, "source", errors="replace")
-                except (OSError, ValueError) as exc:
-                    return {"matches": [], "error": str(exc)}
-            arg = arg.get("log") or arg.get("path") or ""
-        text = str(arg or "")
-        if text and "\n" not in text and len(text) < 4096 and Path(text).expanduser().is_file():
+        text = params.log or ""
+        if not text.strip() and params.path:
+            log_path = Path(params.path).expanduser()
             try:
-                text = decode_log(Path(text).expanduser().read_bytes(), text)
-            except (InputError, OSError) as exc:
-                return {"matches": [], "error": str(exc)}
+                text = decode_log(safeio.read_bytes(log_path, safeio.MAX_LOG_BYTES, "log"), params.path)
+            except (InputError, OSError, ValueError) as exc:
+                raise CommandError(f"cannot read the log {params.path}: {exc}", command=EXPLAIN_LOG.id) from None
         if not text.strip():
-            return {"matches": [], "error": "empty log"}
+            raise CommandError("explainLog: the log is empty (give `log` text or a `path`)", ErrorCode.INVALID_PARAMS,
+                               EXPLAIN_LOG.id)  # fmt: skip
+        source_path, source_text = "", ""
+        state = self.server.documents.get(params.uri) if params.uri else None
+        if state is not None:
+            source_text, source_path = state.document.text, state.document.path or ""
+        elif params.source and Path(params.source).is_file():
+            source_path = params.source
+            try:
+                source_text = safeio.read_text(source_path, safeio.MAX_SOURCE_BYTES, "source", errors="replace")
+            except (OSError, ValueError) as exc:
+                raise CommandError(f"cannot read the source {source_path}: {exc}", command=EXPLAIN_LOG.id) from None
         retriever = await asyncio.to_thread(self.retriever)
-        return await asyncio.to_thread(
+        out = await asyncio.to_thread(
             lambda: explain_log(text, "", 5, retriever, source_path=source_path, source_text=source_text,
-                                soc=self.server.settings.soc, run=run)
+                                soc=self.server.settings.soc, run=params.run)
         )  # fmt: skip
+        return ExplainLogResult(
+            matches=list(out.get("matches", [])),
+            events=int(out.get("events") or 0),
+            warnings=list(out.get("warnings", [])),
+            confidence=out.get("confidence"),
+            uncertain=bool(out.get("uncertain")),
+            message=str(out.get("message") or ""),
+            families=list(out.get("families", [])),
+            triage=out.get("triage"),
+        )
 
-    async def run_kernel(self, *args: Any) -> dict[str, Any]:
-        """`ascendc.runKernel`: arguments = spec path [, {"trace": true, "source": path}]."""
-        from ascendc_lsp.toolchain.base import RunOptions
-        from ascendc_lsp.toolchain.command import get_toolchain
-        from ascendc_lsp.toolchain.spec import load_spec
-
-        spec_arg: Any = args[0] if args else None
-        options: dict[str, Any] = {}
-        if isinstance(spec_arg, dict):
-            options = dict(spec_arg)
-            spec_arg = options.get("spec")
-        if len(args) > 1 and isinstance(args[1], dict):
-            options.update(args[1])
-        if not spec_arg:
-            return {"error": "ascendc.runKernel needs a spec path"}
-        spec_path = Path(str(spec_arg))
-        token = str(uuid.uuid4())
-        progress = self.server.work_done_progress
-        with contextlib.suppress(Exception):
-            await asyncio.wait_for(progress.create_async(token), 5)
-        progress.begin(token, types.WorkDoneProgressBegin(title="AscendC: run kernel", message=spec_path.name,
-                                                          cancellable=False))  # fmt: skip
-        trace: Path | None = None
-        if options.get("trace"):
-            trace = Path(tempfile.gettempdir()) / f"ascendc-trace-{spec_path.stem}-{os.getpid()}.json"
-        backend = str(options.get("backend") or self.server.settings.toolchain.backend or "emulator")
-
-        def run() -> dict[str, Any]:
-            spec = load_spec(spec_path)
-            progress.report(
-                token, types.WorkDoneProgressReport(message=f"compiling and running on {backend}")
-            )
-            tc = get_toolchain(backend)
-            source = options.get("source")
-            result = tc.run(spec, RunOptions(source=Path(source) if source else None, trace_out=trace))
-            out = result.to_json()
-            if trace is not None and trace.is_file():
-                out["trace"] = str(trace)
-            return out
-
-        try:
-            return await asyncio.to_thread(run)
-        except Exception as exc:
-            return {"error": str(exc)}
-        finally:
-            progress.end(token, types.WorkDoneProgressEnd(message="done"))
-
-    async def show_entry_fix(self, *args: Any) -> str | None:
-        """`ascendc.showEntryFix`: write the entry's before/after diff to the cache and show it."""
+    async def show_entry_fix(self, params: ShowEntryFixParams) -> ShowEntryFixResult:
+        """`ascendc.server.showEntryFix`: write the entry's before/after diff to the cache and show it."""
         import difflib
 
         from ascendc_lsp.knowledge.store import atomic_write, cache_dir
 
-        entry_id = str(args[0]) if args else ""
         retriever = await asyncio.to_thread(self.retriever)
-        entry = retriever.entries.get(entry_id)
+        entry = retriever.entries.get(params.entry_id)
         if entry is None:
-            return None
+            raise CommandError(f"no knowledge entry '{params.entry_id}'", command=SHOW_ENTRY_FIX.id)
         diff = "\n".join(
             difflib.unified_diff(entry.fix.before.splitlines(), entry.fix.after.splitlines(),
                                  f"{entry.id} (before)", f"{entry.id} (after)", lineterm="")
@@ -457,4 +406,4 @@ class KnowledgeFeature(LanguageFeature):
             await self.server.window_show_document_async(
                 types.ShowDocumentParams(uri=path.as_uri(), take_focus=True)
             )
-        return str(path)
+        return ShowEntryFixResult(path=str(path))

@@ -7,7 +7,7 @@ The numbers come from `hardware/budget.py` (the same as the UB rule, hover and t
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from lsprotocol import types
 
@@ -16,12 +16,10 @@ from ascendc_lsp.hardware.budget import ClassBudget, budget_table_markdown, clas
 from ascendc_lsp.lsp.convert import to_position, to_range
 from ascendc_lsp.lsp.features.base import LanguageFeature, Method
 from ascendc_lsp.lsp.features.symbols import HoverFeature
+from ascendc_lsp.lsp.protocol import SHOW_BUDGET, CommandError, ErrorCode, ShowBudgetParams, ShowBudgetResult
 from ascendc_lsp.syntax.constfold import parse_number_literal
 from ascendc_lsp.syntax.model import DocumentModel
 from ascendc_lsp.syntax.positions import Position, Span
-
-SHOW_BUDGET = "ascendc.showBudget"
-
 
 # --------------------------------------------------------------------------------------------- plain records
 
@@ -60,7 +58,8 @@ def _lens_span(model: DocumentModel, budget: ClassBudget) -> Span | None:
 
 
 def budget_lenses(model: DocumentModel, soc_name: str, soc: object | None) -> list[BudgetLens]:
-    """One lens per class (or free function) with InitBuffer calls: `UB 24.0 KB / 192.0 KB (12.5%) on <SoC>`."""
+    """One lens per class (or free function) with InitBuffer calls: `UB 24.0 KB / 184.0 KB usable (13.0%) on <SoC>
+    · 192.0 KB - 8.0 KB reserved`."""
     ub_bytes, reserved = ub_capacity(soc, soc_name)
     lenses: list[BudgetLens] = []
     for budget in class_budgets(model):
@@ -68,12 +67,14 @@ def budget_lenses(model: DocumentModel, soc_name: str, soc: object | None) -> li
         if span is None:
             continue
         used = budget.total("UB")
-        share = f"{100 * used / ub_bytes:.1f}%" if ub_bytes else "?"
-        title = f"UB {_kb(used)} / {_kb(ub_bytes)} ({share}) on {soc_name}"
+        usable = ub_bytes - reserved
+        share = f"{100 * used / usable:.1f}%" if usable > 0 else "?"
+        # the same numbers as the status bar and the budget table: usable = UB - the reserve (hardware/limits.py)
+        title = f"UB {_kb(used)} / {_kb(usable)} usable ({share}) on {soc_name}"
         if reserved:
-            title += f" · {_kb(reserved)} reserved"
-            if used > ub_bytes - reserved:
-                title += " ⚠ over the usable UB"
+            title += f" · {_kb(ub_bytes)} - {_kb(reserved)} reserved"
+        if used > usable:
+            title += " ⚠ over the usable UB"
         unknown = budget.unknown("UB")
         if unknown:
             title += f" · +{unknown} of unknown size"
@@ -148,7 +149,7 @@ class CodeLensFeature(LanguageFeature):
     methods: ClassVar[dict[str, Method]] = {
         types.TEXT_DOCUMENT_CODE_LENS: Method("code_lens", options=types.CodeLensOptions(resolve_provider=False), empty=[])
     }
-    commands: ClassVar[dict[str, str]] = {SHOW_BUDGET: "show_budget"}
+    commands: ClassVar[dict[str, str]] = {SHOW_BUDGET.id: "show_budget"}
 
     def code_lens(self, params: types.CodeLensParams) -> list[types.CodeLens]:
         state = self.server.documents.get(params.text_document.uri)
@@ -159,26 +160,26 @@ class CodeLensFeature(LanguageFeature):
             types.CodeLens(
                 range=to_range(lens.span),
                 command=types.Command(
-                    title=lens.title, command=SHOW_BUDGET, arguments=[params.text_document.uri, lens.owner]
+                    title=lens.title,
+                    command=SHOW_BUDGET.id,
+                    arguments=[{"uri": params.text_document.uri, "owner": lens.owner}],
                 ),
             )
             for lens in budget_lenses(state.model, soc_name, self.server.soc_profile())
         ]
 
-    def show_budget(self, *args: Any) -> str | None:
-        """`ascendc.showBudget [uri, owner]`: the budget table as Markdown (also shown as a message)."""
-        if not args or not isinstance(args[0], str):
-            return None
-        state = self.server.documents.get(args[0])
+    def show_budget(self, params: ShowBudgetParams) -> ShowBudgetResult:
+        """`ascendc.server.showBudget {uri, owner?}`: the budget table as Markdown (also shown as a message)."""
+        state = self.server.documents.get(params.uri)
         if state is None:
-            return None
-        owner = args[1] if len(args) > 1 and isinstance(args[1], str) else None
-        text = budget_markdown(state.model, owner, self.server.settings.soc, self.server.soc_profile())
+            raise CommandError(f"{params.uri} is not open", ErrorCode.NOT_AVAILABLE, SHOW_BUDGET.id)
+        text = budget_markdown(state.model, params.owner, self.server.settings.soc, self.server.soc_profile())
         if text is None:
-            return None
+            raise CommandError(f"no UB budget in {params.uri}" + (f" for {params.owner}" if params.owner else ""),
+                               command=SHOW_BUDGET.id)  # fmt: skip
         plain = text.replace("**", "").replace("`", "")
         self.server.window_show_message(types.ShowMessageParams(type=types.MessageType.Info, message=plain))
-        return text
+        return ShowBudgetResult(markdown=text)
 
 
 class InlayHintsFeature(LanguageFeature):

@@ -1,10 +1,10 @@
 """LLM features, checked by the toolchain: generate a kernel from a spec, rewrite or optimise a kernel.
 
 Commands
-- `ascendc.generateKernel` (spec path, or an inline spec object; optional options object
-  `{out, folder, maxIterations, refine, noKnowledge}`): runs the checked loop with work-done progress per
+- `ascendc.server.generateKernel` ({specPath} or an inline {spec}; {out, folder, maxIterations, refine,
+  noKnowledge}, typed in lsp/protocol.py): runs the checked loop with work-done progress per
   iteration (cancellable), writes the kernel and its spec side by side, returns their paths (GenerateOutcome JSON).
-- `ascendc.rewriteKernel` / `ascendc.optimiseKernel` (uri, position, document version): run the loop on the file
+- `ascendc.server.rewriteKernel` / `optimiseKernel` ({uri, position, version}): run the loop on the file
   and apply the result as a workspace edit only when it passes (optimise: only when also faster by the cost
   model); otherwise show why, with the best attempt saved under `.ascendc/attempts/`.
 
@@ -28,12 +28,24 @@ from pygls.uris import from_fs_path, to_fs_path
 from ascendc_lsp.lsp.convert import SOURCE
 from ascendc_lsp.lsp.features.base import Method
 from ascendc_lsp.lsp.features.code_actions import CodeActionsFeature
+from ascendc_lsp.lsp.protocol import (
+    GENERATE_KERNEL,
+    OPTIMISE_KERNEL,
+    REWRITE_KERNEL,
+    CommandError,
+    ErrorCode,
+    GenerateKernelParams,
+    GenerateKernelResult,
+    RewriteKernelParams,
+    RewriteKernelResult,
+)
+from ascendc_lsp.syntax.positions import utf16_len
 
 log = logging.getLogger(__name__)
 
-GENERATE = "ascendc.generateKernel"
-REWRITE = "ascendc.rewriteKernel"
-OPTIMISE = "ascendc.optimiseKernel"
+GENERATE = GENERATE_KERNEL.id
+REWRITE = REWRITE_KERNEL.id
+OPTIMISE = OPTIMISE_KERNEL.id
 
 KIND_REWRITE = "refactor.rewrite.ascendc.llm"
 KIND_OPTIMISE = "refactor.rewrite.ascendc.llmOptimise"
@@ -49,13 +61,6 @@ def _parent_kinds() -> list[str]:
     options = method.options if method is not None else None
     kinds = list(getattr(options, "code_action_kinds", None) or [types.CodeActionKind.QuickFix])
     return [str(k.value if hasattr(k, "value") else k) for k in kinds]
-
-
-def _strip_server(args: tuple[object, ...]) -> tuple[object, ...]:
-    """pygls passes the server first to a handler taking *args; the client's arguments follow."""
-    from pygls.lsp.server import LanguageServer
-
-    return args[1:] if args and isinstance(args[0], LanguageServer) else args
 
 
 def _wants(only: list[str] | None, kind: str) -> bool:
@@ -107,7 +112,9 @@ class LlmFeature(CodeActionsFeature):
         kernels = [f.name for f in state.model.kernels]
         if function is None and not kernels:
             return []
-        args: list[Any] = [uri, {"line": start.line, "character": start.character}, state.version]
+        args: list[Any] = [
+            {"uri": uri, "position": {"line": start.line, "character": start.character}, "version": state.version}
+        ]
         where = f" `{function}`" if function else ""
         ours = [d for d in params.context.diagnostics if d.source == SOURCE]
         out: list[types.CodeAction] = []
@@ -138,7 +145,7 @@ class LlmFeature(CodeActionsFeature):
                     )
                 )
         if only and any(o == "source" or o.startswith("source.") for o in only):
-            file_args: list[Any] = [uri, None, state.version]
+            file_args: list[Any] = [{"uri": uri, "version": state.version}]
             if _wants(only, KIND_SOURCE_REWRITE):
                 out.append(types.CodeAction(
                     title=f"{REWRITE_TITLE}: whole file", kind=KIND_SOURCE_REWRITE,
@@ -178,14 +185,13 @@ class LlmFeature(CodeActionsFeature):
 
         return workspace_for(fallback)
 
-    def _client_and_config(self) -> tuple[Any, Any] | None:
+    def _client_and_config(self, command: str) -> tuple[Any, Any]:
         from ascendc_lsp.llm.client import ChatClient, LlmNotConfigured, resolve_config
 
         try:
             config = resolve_config(self.server.settings.llm)
         except LlmNotConfigured as exc:
-            self._show(types.MessageType.Error, str(exc))
-            return None
+            raise CommandError(str(exc), ErrorCode.NOT_AVAILABLE, command) from None
         return ChatClient(config), config
 
     async def _with_progress(self, title: str, work: Any) -> Any:
@@ -224,51 +230,39 @@ class LlmFeature(CodeActionsFeature):
                 self.server.work_done_progress.end(token, types.WorkDoneProgressEnd(message="done"))
                 self.server.work_done_progress.tokens.pop(token, None)
 
-    # -- ascendc.generateKernel ------------------------------------------------------------------------
+    # -- generateKernel ------------------------------------------------------------------------
 
-    async def generate_kernel(self, *args: object) -> dict[str, Any] | None:
+    async def generate_kernel(self, params: GenerateKernelParams) -> GenerateKernelResult:
         import yaml
 
         from ascendc_lsp.llm.generate import Services, generate_kernel
         from ascendc_lsp.llm.loop import LoopConfig
         from ascendc_lsp.toolchain.spec import SpecError, load_spec, spec_from_dict
 
-        args = _strip_server(args)
-        if not args:
-            self._show(types.MessageType.Error, f"{GENERATE} needs a spec path or an inline spec object")
-            return {"status": "error", "message": "missing spec argument"}
-        raw, options = args[0], args[1] if len(args) > 1 and isinstance(args[1], dict) else {}
-        if isinstance(raw, dict) and ("specPath" in raw or isinstance(raw.get("spec"), dict)):
-            # The VS Code client's one-object form: {specPath?, spec?, out?, soc?, maxIterations?}.
-            options = {**raw, **options}
-            raw = raw["spec"] if isinstance(raw.get("spec"), dict) else str(raw["specPath"])
-            if isinstance(raw, dict) and "folder" not in options and options.get("specPath"):
-                options["folder"] = str(Path(str(options["specPath"])).parent)
+        if params.spec is None and not params.spec_path:
+            raise CommandError("generateKernel needs specPath or an inline spec", ErrorCode.INVALID_PARAMS, GENERATE)
         spec_text: str | None = None
         write_spec: Path | None = None
         try:
-            if isinstance(raw, str):
+            if params.spec is None:
+                raw = str(params.spec_path)
                 spec_path = Path(to_fs_path(raw) or raw) if raw.startswith("file:") else Path(raw)
                 if not spec_path.is_absolute():
                     spec_path = self._workspace_root(Path.cwd()) / spec_path
                 spec = load_spec(spec_path)
                 base = spec_path.parent
-            elif isinstance(raw, dict):
-                folder_opt = options.get("folder")
-                base = Path(str(folder_opt)) if folder_opt else self._workspace_root(Path.cwd())
-                kernel = str(raw.get("kernel") or "kernel")
-                data = dict(raw)
+            else:
+                folder = params.folder or (str(Path(params.spec_path).parent) if params.spec_path else None)
+                base = Path(folder) if folder else self._workspace_root(Path.cwd())
+                kernel = str(params.spec.get("kernel") or "kernel")
+                data = dict(params.spec)
                 data.setdefault("source", f"{kernel}.cpp")
                 spec_text = yaml.safe_dump(data, sort_keys=False, allow_unicode=True)
                 write_spec = base / f"{kernel}.spec.yaml"
                 spec = spec_from_dict(data, base_dir=base, path=write_spec, origin=str(write_spec))
-            else:
-                raise SpecError(f"{GENERATE}: expected a spec path or an object, got {type(raw).__name__}")
         except SpecError as exc:
-            self._show(types.MessageType.Error, str(exc))
-            return {"status": "error", "message": str(exc)}
-        out_opt = options.get("out")
-        out = Path(str(out_opt)) if out_opt else (spec.source or base / f"{spec.kernel}.cpp")
+            raise CommandError(str(exc), command=GENERATE) from None
+        out = Path(params.out) if params.out else (spec.source or base / f"{spec.kernel}.cpp")
         if not out.is_absolute():
             out = base / out
         if write_spec is None and out.parent.resolve() != base.resolve():
@@ -278,20 +272,14 @@ class LlmFeature(CodeActionsFeature):
                 text = safeio.read_text(Path(str(spec.path)), safeio.MAX_SPEC_BYTES, "spec file") if spec.path else ""
                 data = safeio.load_yaml(text) if text else {}
             except (OSError, ValueError, yaml.YAMLError) as exc:
-                self._show(types.MessageType.Error, f"{spec.path}: {exc}")
-                return {"status": "error", "message": str(exc)}
+                raise CommandError(f"{spec.path}: {exc}", command=GENERATE) from None
             if isinstance(data, dict):
                 data["source"] = out.name
                 spec_text = yaml.safe_dump(data, sort_keys=False, allow_unicode=True)
                 write_spec = out.parent / f"{spec.kernel}.spec.yaml"
-        made = self._client_and_config()
-        if made is None:
-            return {"status": "error", "message": "no LLM endpoint configured"}
-        client, _config = made
+        client, _config = self._client_and_config(GENERATE)
         config = LoopConfig(
-            max_iterations=int(options.get("maxIterations", 5) or 5),
-            refine=int(options.get("refine", 0) or 0),
-            use_knowledge=not bool(options.get("noKnowledge", False)),
+            max_iterations=max(1, params.max_iterations), refine=max(0, params.refine), use_knowledge=not params.no_knowledge
         )
         settings = self.server.settings
         workspace = self._workspace_root(out)
@@ -308,54 +296,51 @@ class LlmFeature(CodeActionsFeature):
         try:
             outcome = await self._with_progress(f"Generating {spec.kernel}", work)
         except Cancelled:
-            return {"status": "cancelled", "message": "cancelled"}
+            raise CommandError("cancelled", ErrorCode.REQUEST_CANCELLED, GENERATE) from None
         except (LlmError, LoopSetupError) as exc:
-            self._show(types.MessageType.Error, f"Generate {spec.kernel}: {exc}")
-            return {"status": "error", "message": str(exc)}
+            raise CommandError(f"Generate {spec.kernel}: {exc}", command=GENERATE) from None
         finally:
             client.close()
-        result = outcome.result
-        if outcome.kernel_path is not None:
-            self._show(types.MessageType.Info, f"{spec.kernel}: {result.message}; wrote {outcome.kernel_path}")
-        else:
-            where = f" Best attempt: {outcome.best_attempt}." if outcome.best_attempt else ""
-            self._show(types.MessageType.Warning, f"{spec.kernel}: {result.message}.{where}")
         payload: dict[str, Any] = outcome.to_json()
-        if payload.get("kernel"):
-            payload.setdefault("path", payload["kernel"])  # the VS Code client's name for the written kernel
-        return payload
+        return GenerateKernelResult(
+            status=str(payload.get("status") or ""),
+            correct=bool(payload.get("correct")),
+            message=str(payload.get("message") or ""),
+            kernel=payload.get("kernel"),
+            spec=payload.get("spec"),
+            best_attempt=payload.get("bestAttempt"),
+            iterations=int(payload.get("iterations") or 0),
+            attempts=int(payload.get("attempts") or 0),
+            estimate_microseconds=payload.get("estimateMicroseconds"),
+            notes=[str(n) for n in payload.get("notes") or []],
+        )
 
-    # -- ascendc.rewriteKernel / ascendc.optimiseKernel -----------------------------------------------------
+    # -- rewriteKernel / optimiseKernel -----------------------------------------------------
 
-    async def rewrite_kernel(self, *args: object) -> dict[str, Any] | None:
-        return await self._rewrite(args, "correct")
+    async def rewrite_kernel(self, params: RewriteKernelParams) -> RewriteKernelResult:
+        return await self._rewrite(params, "correct")
 
-    async def optimise_kernel(self, *args: object) -> dict[str, Any] | None:
-        return await self._rewrite(args, "faster")
+    async def optimise_kernel(self, params: RewriteKernelParams) -> RewriteKernelResult:
+        return await self._rewrite(params, "faster")
 
-    async def _rewrite(self, args: tuple[object, ...], goal: str) -> dict[str, Any]:
+    async def _rewrite(self, params: RewriteKernelParams, goal: str) -> RewriteKernelResult:
         from ascendc_lsp.llm.client import Cancelled, LlmError
         from ascendc_lsp.llm.generate import Services, find_spec_for, rewrite_kernel
         from ascendc_lsp.llm.loop import LoopConfig, LoopSetupError
 
         what = "Rewrite" if goal == "correct" else "Optimise"
-        args = _strip_server(args)
-        if not args or not isinstance(args[0], str):
-            return {"accepted": False, "message": "missing document uri"}
-        uri = args[0]
-        position = args[1] if len(args) > 1 and isinstance(args[1], dict) else None
-        version = args[2] if len(args) > 2 and isinstance(args[2], int) else None
+        command = REWRITE if goal == "correct" else OPTIMISE
+        uri, position, version = params.uri, params.position, params.version
         state = self.server.documents.get(uri)
         path_text = to_fs_path(uri)
         if state is None or not path_text:
-            self._show(types.MessageType.Error, f"{what} with LLM: the document is not open")
-            return {"accepted": False, "message": "document not open"}
+            raise CommandError(f"{what} with LLM: the document is not open", ErrorCode.NOT_AVAILABLE, command)
         path = Path(path_text)
         text = state.document.text
         kernels = [f.name for f in state.model.kernels]
         focus = None
         if position is not None:
-            focus = self._function_at(state, int(position.get("line", 0)), int(position.get("character", 0)))
+            focus = self._function_at(state, position.line, position.character)
         found = find_spec_for(path, kernels)
         if found is None:
             names = ", ".join(kernels) or "this kernel"
@@ -363,13 +348,9 @@ class LlmFeature(CodeActionsFeature):
                 f"{what} with LLM needs a kernel spec to check the result against: put a spec.yaml (or "
                 f"<name>.spec.yaml) naming {names} beside {path.name} (see the kernel spec format in the docs)."
             )
-            self._show(types.MessageType.Error, message)
-            return {"accepted": False, "message": message}
+            raise CommandError(message, command=command)
         spec_path, spec = found
-        made = self._client_and_config()
-        if made is None:
-            return {"accepted": False, "message": "no LLM endpoint configured"}
-        client, _config = made
+        client, _config = self._client_and_config(command)
         config = LoopConfig(max_iterations=5, refine=0)
         settings = self.server.settings
         workspace = self._workspace_root(path)
@@ -383,28 +364,30 @@ class LlmFeature(CodeActionsFeature):
         try:
             outcome = await self._with_progress(f"{what} {spec.kernel} with LLM (checked)", work)
         except Cancelled:
-            return {"accepted": False, "message": "cancelled"}
+            raise CommandError("cancelled", ErrorCode.REQUEST_CANCELLED, command) from None
         except (LlmError, LoopSetupError) as exc:
-            self._show(types.MessageType.Error, f"{what} with LLM ({spec_path.name}): {exc}")
-            return {"accepted": False, "message": str(exc)}
+            raise CommandError(f"{what} with LLM ({spec_path.name}): {exc}", command=command) from None
         finally:
             client.close()
-        payload = outcome.to_json()
-        payload["spec"] = str(spec_path)
+        best = str(outcome.best_attempt) if outcome.best_attempt else None
+        result = RewriteKernelResult(
+            accepted=bool(outcome.accepted), applied=False, message=outcome.message, spec=str(spec_path), best_attempt=best
+        )
         if not outcome.accepted or outcome.new_text is None:
             self._show(types.MessageType.Warning, f"{what} with LLM: {outcome.message}")
             self._show_attempt(outcome.best_attempt)
-            return payload
+            result.accepted = False
+            return result
         current = self.server.documents.get(uri)
         if current is None or current.document.text != text or (version is not None and current.version != version
                                                                   and current.document.text != text):
             message = (f"{what} with LLM: the file changed while the loop ran; not applying. The checked result is "
                        f"saved at {outcome.best_attempt}.")
             self._show(types.MessageType.Warning, message)
-            payload.update(accepted=False, message=message)
-            return payload
+            result.accepted, result.message = False, message
+            return result
         lines = text.split("\n")
-        end = types.Position(line=len(lines) - 1, character=len(lines[-1].encode("utf-16-le")) // 2)
+        end = types.Position(line=len(lines) - 1, character=utf16_len(lines[-1]))
         edit = types.WorkspaceEdit(
             document_changes=[
                 types.TextDocumentEdit(
@@ -427,8 +410,8 @@ class LlmFeature(CodeActionsFeature):
         else:
             self._show(types.MessageType.Warning,
                        f"{what} with LLM: the editor did not apply the edit; the result is at {outcome.best_attempt}")
-        payload["applied"] = applied
-        return payload
+        result.applied = applied
+        return result
 
     def _show_attempt(self, path: Path | None) -> None:
         if path is None:

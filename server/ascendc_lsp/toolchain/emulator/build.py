@@ -604,6 +604,27 @@ class SyntaxResult:
     timed_out: bool = False
 
 
+def _lowered_if_launching(
+    source: Path, workdir: Path, include_dirs: Sequence[Path]
+) -> tuple[Path, list[Path]]:
+    """A kernel source that launches a kernel itself (`kernel<<<blocks, l2ctrl, stream>>>(...)` in a host wrapper,
+    as op kernels' `<op>_do` functions and pybind extensions have; bisheng compiles it) gets its launches lowered
+    onto the emulator's launcher (toolchain/program/lower.py) in a copy; its folder joins the include path so its
+    quoted includes still resolve."""
+    from ascendc_lsp.toolchain.program.lower import LoweringError, find_launches, lower_text
+
+    try:
+        text = source.read_text(encoding="utf-8", errors="replace")
+        if "<<<" not in text or not find_launches(text):
+            return source, list(include_dirs)
+        body = lower_text(text, str(source)).text
+    except (OSError, LoweringError):  # unreadable or unbalanced: compiled as written, the compiler says why
+        return source, list(include_dirs)
+    lowered = workdir / f"lowered_{source.name}"
+    lowered.write_text(body, encoding="utf-8")
+    return lowered, [source.parent, *include_dirs]
+
+
 def syntax_check(
     source: Path,
     *,
@@ -625,9 +646,10 @@ def syntax_check(
     try:
         if pch is None:
             (workdir / PCH_HEADER).write_text(PCH_WRAPPER, encoding="utf-8")
+        included, include_dirs = _lowered_if_launching(source, workdir, include_dirs)
         tu = (
             f'#include "{PCH_HEADER}"\n#include "ascendc_emu/harness.h"\n{prelude}\n'
-            f"#include {json.dumps(str(source))}\n"
+            f"#include {json.dumps(str(included))}\n"
         )
         (workdir / "tu.cpp").write_text(tu, encoding="utf-8")
         cmd = gxx_command(

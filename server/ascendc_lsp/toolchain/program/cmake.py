@@ -21,6 +21,7 @@ from pathlib import Path
 
 MAX_INCLUDE_DEPTH = 16
 MAX_COMMANDS = 20000
+MAX_WHILE_ITERATIONS = 1000
 # Where the samples look for the CANN toolkit (ASCEND_CANN_PACKAGE_PATH, ASCEND_HOME_PATH): `EXISTS` under it is
 # true and its cmake modules are skipped, so `ascendc_library()` and friends are reached as with a toolkit.
 VIRTUAL_CANN = "/ascendc-lsp-emulated-cann"
@@ -399,7 +400,12 @@ class _Evaluator:
                 i = end
                 continue
             if c.name == "while":
-                i = self._skip_to(cmds, i, "while", "endwhile", file)
+                end = self._skip_to(cmds, i, "while", "endwhile", file)
+                for _ in range(MAX_WHILE_ITERATIONS):  # MAX_COMMANDS bounds the work as well
+                    if not self.condition(c.args, cur):
+                        break
+                    self.block(cmds[i + 1 : end - 1], cur, file, depth)
+                i = end
                 continue
             self.command(c, cur, file, depth)
             i += 1

@@ -200,6 +200,24 @@ def _normpath(p: str) -> str:
     return str(Path(*parts)) if parts else "."
 
 
+def _code_blocks(text: str) -> list[str]:
+    """The fenced code blocks of a Markdown text, fence by fence: fences may be indented (inside list items) and
+    carry an info string after a space (```` ``` text ````), so a block's end is never taken for the next start."""
+    blocks: list[str] = []
+    cur: list[str] | None = None
+    for line in text.splitlines():
+        if re.match(r"\s*```", line):
+            if cur is None:
+                cur = []
+            else:
+                blocks.append("\n".join(cur))
+                cur = None
+            continue
+        if cur is not None:
+            cur.append(line)
+    return blocks
+
+
 def readme_recipe(root: Path) -> _Recipe | None:
     """The run commands of the sample's README (the first code block that runs the program)."""
     for name in ("README.md", "README_en.md", "readme.md"):
@@ -207,7 +225,7 @@ def readme_recipe(root: Path) -> _Recipe | None:
         if not f.is_file():
             continue
         text = f.read_text(encoding="utf-8", errors="replace")
-        for block in re.findall(r"```[a-zA-Z]*\n(.*?)```", text, re.S):
+        for block in _code_blocks(text):
             rec = _recipe_from_commands(_shell_lines(block), ".")
             if any(s.kind == "program" for s in rec.steps):
                 return rec

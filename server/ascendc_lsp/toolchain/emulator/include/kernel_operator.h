@@ -15,6 +15,7 @@
 #include "ascendc_emu/vector_operators.h"
 #include "ascendc_emu/cube.h"
 #include "ascendc_emu/utils.h"
+#include "ascendc_emu/std.h"
 #include "ascendc_emu/cce.h"
 #include "ascendc_emu/cube_transpose.h"
 #include "ascendc_emu/adv_api.h"

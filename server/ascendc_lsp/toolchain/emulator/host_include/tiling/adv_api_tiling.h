@@ -192,6 +192,24 @@ ASCENDC_EMU_HOST_ELEMENTWISE(Digamma, Digamma)
 ASCENDC_EMU_HOST_ELEMENTWISE(GeGLU, GeGLU)
 ASCENDC_EMU_HOST_ELEMENTWISE(ReGlu, ReGlu)
 #undef ASCENDC_EMU_HOST_ELEMENTWISE
+#if defined(ASCENDC_EMU_ADV_HOST_PLATFORM)
+// Rint and Round take the platform first (数学计算/Rint接口/GetRintMaxMinTmpSize.md, GetRintTmpBufferFactorSize.md,
+// 数学计算/Round接口/GetRoundMaxMinTmpSize.md, GetRoundTmpBufferFactorSize.md); same sizes as the kernel side's.
+#define ASCENDC_EMU_HOST_ELEMENTWISE_PLATFORM(NAME, KIND)                                                          \
+    inline void Get##NAME##MaxMinTmpSize(const platform_ascendc::PlatformAscendC&, const ge::Shape& srcShape,      \
+                                         const uint32_t typeSize, const bool isReuseSource, uint32_t& maxValue,    \
+                                         uint32_t& minValue) {                                                     \
+        (void)isReuseSource;                                                                                       \
+        ascendc_emu_adv_host::factor_sizes(ascendc_emu_adv::TmpKind::KIND, srcShape, typeSize, maxValue, minValue); \
+    }                                                                                                              \
+    inline void Get##NAME##TmpBufferFactorSize(const platform_ascendc::PlatformAscendC&, const uint32_t typeSize,  \
+                                               uint32_t& maxLiveNodeCount, uint32_t& extraBuf) {                  \
+        ascendc_emu_adv::tmp_factor(ascendc_emu_adv::TmpKind::KIND, typeSize, maxLiveNodeCount, extraBuf);         \
+    }
+ASCENDC_EMU_HOST_ELEMENTWISE_PLATFORM(Rint, Rint)
+ASCENDC_EMU_HOST_ELEMENTWISE_PLATFORM(Round, Round)
+#undef ASCENDC_EMU_HOST_ELEMENTWISE_PLATFORM
+#endif
 // the Exp query returns bool (Exp接口/GetExpMaxMinTmpSize.md)
 inline bool GetExpMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize, const bool isReuseSource,
                                 uint32_t& maxValue, uint32_t& minValue) {

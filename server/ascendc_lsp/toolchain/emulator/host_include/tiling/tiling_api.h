@@ -6,6 +6,9 @@
 #include "../ascendc_emu_host/matmul_tiling.h"
 #include "../register/tilingdata_base.h"
 #include "platform/platform_ascendc.h"
+// The devkit's own direct-launch samples (04_advanced_api: softmaxflashv2, deepnorm, welford, layernorm_v2,
+// matmul_fused) call memcpy_s with no include but this header, acl/acl.h and kernel_operator.h: it brings securec.
+#include "../securec.h"
 #if __has_include("adv_api_tiling.h")
 #include "adv_api_tiling.h"
 #endif

@@ -52,7 +52,11 @@ typedef enum aclrtEventStatus { ACL_EVENT_STATUS_COMPLETE, ACL_EVENT_STATUS_NOT_
     aclrtEventStatus;
 typedef enum aclrtLastErrLevel { ACL_RT_THREAD_LEVEL = 0 } aclrtLastErrLevel;
 
+#ifdef ASCENDC_EMU_IDE
+#define ASCENDC_EMU_ACL_LOC ...  // IDE mode: the call-site capture hidden from signatures (ascendc_emu/runtime.h)
+#else
 #define ASCENDC_EMU_ACL_LOC ascendc_emu::Loc loc = ascendc_emu::Loc()
+#endif
 // devices and contexts
 EMU_RT_FN aclError aclrtSetDevice(int32_t deviceId, ASCENDC_EMU_ACL_LOC);
 EMU_RT_FN aclError aclrtResetDevice(int32_t deviceId, ASCENDC_EMU_ACL_LOC);

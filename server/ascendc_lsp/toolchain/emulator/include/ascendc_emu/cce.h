@@ -149,8 +149,9 @@ inline void vor(T* dst, T* src0, T* src1, uint8_t repeat, uint8_t dstBlk, uint8_
 }
 // vcadd(dst, src, repeat, dstRepStride, srcBlkStride, srcRepStride, mode): per repeat the sum of the active lanes
 // (WholeReduceSum); with dst == nullptr the sum of every repeat goes to the accumulator read by GetAccVal().
+// The element type comes from src alone, so kernels write a plain `vcadd(nullptr, src, ...)`.
 template <class T>
-inline void vcadd(T* dst, T* src, uint16_t repeat, uint16_t dstRepStride, uint16_t srcBlkStride, uint16_t srcRepStride,
+inline void vcadd(typename std::enable_if<true, T>::type* dst, T* src, uint16_t repeat, uint16_t dstRepStride, uint16_t srcBlkStride, uint16_t srcRepStride,
                   int = 0, EMU_LOC) {
     using namespace ascendc_emu;
     AscendC::LocalTensor<T> s = raw_local(src, "vcadd", loc);

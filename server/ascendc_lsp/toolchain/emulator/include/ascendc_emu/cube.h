@@ -129,6 +129,9 @@ struct InitConstValueParams {
         : repeatTimes(repeatTimesIn), blockNum(blockNumIn), dstGap(dstGapIn), initValue(initValueIn) {}
 };
 }  // namespace AscendC
+// QuantMode_t is named unqualified by kernels (docs/zh/api/SIMD-API/基础API/矩阵计算（ISASI）/矩阵计算的搬出/
+// L0C到GM数据搬运（DataCopy）.md: `intriParams.quantPre = QuantMode_t::DEQF16;`): the SDK declares it at global scope.
+using AscendC::QuantMode_t;
 
 namespace ascendc_emu {
 template <class T> constexpr uint32_t c0_of() { return 32u / (uint32_t)sizeof(T); }

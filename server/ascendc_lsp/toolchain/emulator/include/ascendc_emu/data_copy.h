@@ -4,6 +4,7 @@
 #ifndef ASCENDC_EMU_ASCENDC_EMU_DATA_COPY_H_
 #define ASCENDC_EMU_ASCENDC_EMU_DATA_COPY_H_
 #include "tpipe.h"
+#include "vector_regs.h"
 
 namespace AscendC {
 struct DataCopyParams {
@@ -22,7 +23,10 @@ struct DataCopyExtParams {
     uint32_t dstStride = 0;
     uint32_t rsv = 0;
     DataCopyExtParams() {}
-    DataCopyExtParams(uint16_t count, uint32_t len, uint32_t srcStrideIn, uint32_t dstStrideIn, uint32_t rsvIn = 0)
+    // Five values, rsv included, as every documented use writes them (docs/zh/api/SIMD-API/基础API/Memory矢量计算/数据搬运/
+    // GM与UB数据搬运/UBToGM非对齐数据搬运(DataCopyPad).md); so a four-value brace list `{1, len, 0, 0}` passed to DataCopyPad
+    // is a DataCopyParams, as the devkit's own samples (fmod, cumsum) rely on, not an ambiguous call.
+    DataCopyExtParams(uint16_t count, uint32_t len, uint32_t srcStrideIn, uint32_t dstStrideIn, uint32_t rsvIn)
         : blockCount(count), blockLen(len), srcStride(srcStrideIn), dstStride(dstStrideIn), rsv(rsvIn) {}
 };
 template <typename T>
@@ -320,7 +324,7 @@ inline bool pad_ok(uint32_t count, uint64_t blockLen, uint32_t l, uint32_t r, bo
                      "DataCopyPad blockLen is %llu B, not a multiple of sizeof(%s) = %zu (blockLen is in bytes, not "
                      "elements)", (unsigned long long)blockLen, dtype_name<T>(), sizeof(T));
     }
-    if (isPad && (l * sizeof(T) > 32 || r * sizeof(T) > 32)) {
+    if (l * sizeof(T) > 32 || r * sizeof(T) > 32) {
         report_error("datacopypad-padding", "vector-param-invalid", pipe, "DataCopyPad", loc,
                      "DataCopyPad padding of %u left / %u right elements is %zu / %zu B; each side may pad at most 32 B",
                      l, r, l * sizeof(T), r * sizeof(T));
@@ -336,10 +340,15 @@ inline void gm_to_ub(const LocalTensor<T>& dst, const GlobalTensor<T>& src, uint
                      uint64_t srcStrideBytes, uint64_t dstStrideBlocks, bool isPad, uint32_t l, uint32_t r, T padv,
                      const ascendc_emu::Loc& loc) {
     if (!pad_ok<T>(count, len, l, r, isPad, (double)(float)padv, true, loc)) return;
-    uint32_t lb = isPad ? l * (uint32_t)sizeof(T) : 0, rb = isPad ? r * (uint32_t)sizeof(T) : 0;
+    // The left/right padding takes its room whatever isPad says; with isPad false it holds the SetPadValue value
+    // when one was set, else whatever UB held (GMToUB非对齐数据搬运(DataCopyPad).md, isPad).
+    uint32_t lb = l * (uint32_t)sizeof(T), rb = r * (uint32_t)sizeof(T);
+    const ascendc_emu::VecRegs& regs = ascendc_emu::vregs();
+    bool fill = isPad || regs.pad_set;
+    if (!isPad && regs.pad_set) std::memcpy(&padv, &regs.pad_bits, sizeof(T));
     uint64_t ub_block = (lb + (uint64_t)len + rb + 31) / 32 * 32;
     ascendc_emu::Xfer x{count, len, len + srcStrideBytes, ub_block + dstStrideBlocks * 32};
-    ascendc_emu::copy_gm_to_local(dst, src, x, "DataCopyPad", loc, isPad, lb, rb, padv);
+    ascendc_emu::copy_gm_to_local(dst, src, x, "DataCopyPad", loc, fill, lb, rb, padv);
 }
 template <typename T>
 inline void ub_to_gm(const GlobalTensor<T>& dst, const LocalTensor<T>& src, uint32_t count, uint32_t len,
@@ -351,6 +360,18 @@ inline void ub_to_gm(const GlobalTensor<T>& dst, const LocalTensor<T>& src, uint
 }
 }  // namespace detail_pad
 
+// ---- SetPadValue (GM与UB数据搬运/寄存器配置说明/SetPadValue(ISASI).md): the value DataCopyPad GM->UB writes into the
+// left/right padding when its isPad is false; a register of the core, kept until set again.
+template <typename T, TPosition pos = TPosition::MAX>
+inline void SetPadValue(T paddingValue) {
+    static_assert(sizeof(T) <= 8, "SetPadValue: the padding value is at most 64 bits");
+    static_assert(pos == TPosition::MAX || pos == TPosition::VECIN || pos == TPosition::VECOUT,
+                  "SetPadValue: pos is VECIN, VECOUT or MAX (GM -> UB)");
+    ascendc_emu::VecRegs& r = ascendc_emu::vregs();
+    r.pad_bits = 0;
+    std::memcpy(&r.pad_bits, &paddingValue, sizeof(T));
+    r.pad_set = 1;
+}
 template <typename T>
 inline void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const DataCopyExtParams& p,
                         const DataCopyPadExtParams<T>& pad, EMU_LOC) {

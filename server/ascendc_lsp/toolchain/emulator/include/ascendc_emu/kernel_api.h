@@ -120,6 +120,13 @@ inline void SetSysWorkspace(GM_ADDR workspace) { ascendc_emu::rt().sys_workspace
 EMU_RT_FN GM_ADDR GetSysWorkSpacePtr();
 EMU_RT_FN GM_ADDR GetUserWorkspace(GM_ADDR workspace);
 enum KernelLogLevel { KERNEL_DEBUG, KERNEL_INFO, KERNEL_WARN, KERNEL_ERROR };
+#if __NPU_ARCH__ == 3510
+// Ascend 950 only (工具接口/系统资源与变量/GetUBSizeInBytes.md: the constant 248 KB; GetVecLen.md: VL, the constant
+// 256 B; GetRuntimeUBSize.md: the UB size at run time, 248 KB outside SIMD/SIMT mixed kernels: the SoC profile's).
+inline constexpr uint32_t GetUBSizeInBytes() { return 248 * 1024; }
+inline constexpr uint32_t GetVecLen() { return 256; }
+inline uint32_t GetRuntimeUBSize() { return (uint32_t)ascendc_emu::rt().soc.bytes[ascendc_emu::SP_UB]; }
+#endif
 }  // namespace AscendC
 inline int64_t get_block_idx() { return AscendC::GetBlockIdx(); }
 inline int64_t get_block_num() { return AscendC::GetBlockNum(); }

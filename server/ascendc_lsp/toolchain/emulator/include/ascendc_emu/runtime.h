@@ -43,7 +43,14 @@ struct Loc {
     int line;
     explicit Loc(const char* f = __builtin_FILE(), int l = __builtin_LINE()) : file(f), line(l) {}
 };
+#ifdef ASCENDC_EMU_IDE
+// IDE mode (-DASCENDC_EMU_IDE, what "AscendC: Configure clangd" passes to clangd): the call-site capture is not
+// part of the API, so signatures and completion show `...` in its place and bodies read a placeholder `loc`.
+#define EMU_LOC ...
+inline const Loc loc("", 0);
+#else
 #define EMU_LOC ::ascendc_emu::Loc loc = ::ascendc_emu::Loc()
+#endif
 
 enum Pipe : uint8_t { P_S, P_V, P_MTE1, P_MTE2, P_MTE3, P_M, P_FIX, NPIPE, P_ALL = 0xff };
 inline const char* pipe_lc(int p) {
@@ -1181,4 +1188,10 @@ EMU_RT_FN void maybe_yield()
 #endif
 
 }  // namespace ascendc_emu
+#ifdef ASCENDC_EMU_IDE
+namespace AscendC {
+using ::ascendc_emu::loc;  // the placeholder the IDE-mode bodies read (see EMU_LOC)
+}  // namespace AscendC
+using ::ascendc_emu::loc;  // cce.h's global builtins
+#endif
 #endif  // ASCENDC_EMU_ASCENDC_EMU_RUNTIME_H_

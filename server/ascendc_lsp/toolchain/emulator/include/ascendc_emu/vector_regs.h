@@ -21,6 +21,8 @@ struct VecRegs {
     uint8_t deq_set;          // SetDeqScale was called
     uint16_t mrg_counts[4];   // MrgSort / MrgSort4: proposals consumed from each list
     uint64_t vdeq_addr;       // CastDequant vector quantisation table (host UB pointer)
+    uint64_t pad_bits;        // SetPadValue: the MTE2 padding value's bytes (DataCopyPad GM->UB with isPad false)
+    uint8_t pad_set;          // SetPadValue was called
     const char* gate_api[4];  // dtype_gate cache: (api, dtype) pairs already checked
     const char* gate_type[4];
     uint8_t gate_next;

@@ -1,0 +1,231 @@
+"""Arithmetic facts (checks/arith.py) and the rules that read them, on small kernels written here; concrete
+values from an attached op test case (checks/concrete.py) without running a host program."""
+
+from __future__ import annotations
+
+import shutil
+import struct
+from pathlib import Path
+
+import pytest
+
+from ascendc_lsp.checks import project
+from ascendc_lsp.checks.arith import Fact, add, div, join, mul
+from ascendc_lsp.checks.concrete import attached_test_case_values, decode_plain_struct
+from ascendc_lsp.checks.engine import CheckOptions, check_document
+from ascendc_lsp.checks.project import known_values
+from ascendc_lsp.syntax.document import SourceDocument
+
+TESTS = Path(__file__).resolve().parent
+
+KERNEL = """#include "kernel_operator.h"
+using namespace AscendC;
+constexpr int32_t BUFFER_NUM = 2;
+constexpr int32_t ALIGN = 16;
+class KernelAdd {
+public:
+    __aicore__ inline KernelAdd() {}
+    __aicore__ inline void Init(GM_ADDR x, GM_ADDR z, uint32_t totalLength, uint32_t tileNum)
+    {
+        this->blockLength = totalLength / GetBlockNum();
+        this->tileNum = tileNum;
+        this->tileLength = (this->blockLength / tileNum / BUFFER_NUM + ALIGN - 1) / ALIGN * ALIGN;
+        this->rowLen = this->blockLength / tileNum;
+        xGm.SetGlobalBuffer((__gm__ half *)x + OFFSET_X, this->blockLength);
+        zGm.SetGlobalBuffer((__gm__ half *)z + this->blockLength * GetBlockIdx(), this->blockLength);
+        pipe.InitBuffer(inQueueX, BUFFER_NUM, this->tileLength * sizeof(half));
+    }
+    __aicore__ inline void Process()
+    {
+        for (int32_t i = 0; i < this->tileNum * BUFFER_NUM; i++) {
+            CopyIn(i);
+            CopyOut(i);
+        }
+    }
+private:
+    __aicore__ inline void CopyIn(int32_t progress)
+    {
+        LocalTensor<half> xLocal = inQueueX.AllocTensor<half>();
+        DataCopy(xLocal, xGm[progress * this->tileLength], TILE_COUNT);
+        DataCopy(xLocal, xGm[progress * this->rowLen], rowLen);
+        DataCopy(xLocal, xGm[progress * this->rowLen], this->blockLength);
+        inQueueX.EnQue(xLocal);
+    }
+    __aicore__ inline void CopyOut(int32_t progress)
+    {
+        LocalTensor<half> zLocal = inQueueX.DeQue<half>();
+        DataCopy(zGm[progress * this->rowLen], zLocal, ROW_COUNT);
+        inQueueX.FreeTensor(zLocal);
+    }
+private:
+    TPipe pipe;
+    TQue<QuePosition::VECIN, BUFFER_NUM> inQueueX;
+    GlobalTensor<half> xGm;
+    GlobalTensor<half> zGm;
+    uint32_t blockLength;
+    uint32_t tileNum;
+    uint32_t tileLength;
+    uint32_t rowLen;
+};
+extern "C" __global__ __aicore__ void add_custom(GM_ADDR x, GM_ADDR z, GM_ADDR workspace, GM_ADDR tiling)
+{
+    GET_TILING_DATA(tiling_data, tiling);
+    KernelAdd op;
+    op.Init(x, z, tiling_data.totalLength, tiling_data.tileNum);
+    op.Process();
+}
+"""
+
+
+def _check(text: str, **options: object) -> list[tuple[str, str, int, str]]:
+    document = SourceDocument(text, path=None)
+    found = check_document(document, CheckOptions(use_project=False, **options))  # type: ignore[arg-type]
+    return [(f.code, f.severity, f.span.start.line + 1, f.message) for f in found if f.code != "syntax"]
+
+
+def _kernel(tile: str = "this->tileLength", row: str = "this->rowLen", offset: str = "this->blockLength * GetBlockIdx()") -> str:
+    return KERNEL.replace("TILE_COUNT", tile).replace("ROW_COUNT", row).replace("OFFSET_X", offset)
+
+
+def _line(text: str, needle: str) -> int:
+    return next(i for i, line in enumerate(text.splitlines(), 1) if needle in line)
+
+
+def test_domain_operations() -> None:
+    sixteen = Fact(0, None, 16, 0)
+    assert add(sixteen, Fact.const(1)).multiple_of(16) is False
+    assert mul(Fact.top(), Fact.const(16)).multiple_of(16) is True
+    assert div(Fact(0, None, 32, 0), Fact.const(2)).multiple_of(16) is True
+    assert join(Fact.const(32), Fact.const(64)).multiple_of(32) is True
+    assert join(Fact.const(32), Fact.const(48)).multiple_of(32) is None  # unknown stays unknown
+    assert Fact.top().multiple_of(16) is None
+
+
+def test_the_correct_kernel_gets_no_alignment_or_offset_finding() -> None:
+    codes = {code for code, severity, _, _ in _check(_kernel()) if severity in ("error", "warning")}
+    assert not codes & {"ASC005", "ASC029"}
+
+
+def test_an_aligned_tile_length_plus_one_is_flagged_with_the_reason() -> None:
+    text = _kernel(tile="this->tileLength + 1")
+    found = [f for f in _check(text) if f[0] == "ASC005"]
+    assert len(found) == 1
+    assert found[0][2] == _line(text, "tileLength + 1") and "multiple of 16" in found[0][3]
+
+
+def test_two_counts_that_cannot_both_be_aligned() -> None:
+    text = _kernel(row="this->rowLen + 3")
+    found = [f for f in _check(text) if f[0] == "ASC005"]
+    assert len(found) == 1 and found[0][2] == _line(text, "rowLen + 3")
+    assert "6 B more than the DataCopy of rowLen" in found[0][3]
+    assert f"line {_line(text, '], rowLen)')}" in found[0][3]
+
+
+def test_an_unknown_count_stays_unknown() -> None:
+    # tileNum is a runtime value with no alignment fact and no other copy of it: nothing to report.
+    assert not [f for f in _check(_kernel(row="this->tileNum + 1")) if f[0] == "ASC005"]
+
+
+def test_a_block_offset_shifted_by_one_slice() -> None:
+    text = _kernel(offset="this->blockLength * (GetBlockIdx() + 1)")
+    found = [f for f in _check(text) if f[0] == "ASC029"]
+    assert len(found) == 1 and found[0][1] == "warning" and found[0][2] == _line(text, "GetBlockIdx() + 1")
+    assert "(i + 1) x this->blockLength" in found[0][3]
+
+
+def test_known_values_decide_the_ub_total_and_the_last_block() -> None:
+    known = known_values("case.yaml", {"totalLength": 8 * 65536, "tileNum": 1}, block_dim=8,
+                         tensor_elements={"x": 8 * 65536, "z": 8 * 65536})
+    found = _check(_kernel(), known=known)
+    ub = [f for f in found if f[0] == "ASC001"]
+    # blockLength = 65536, tileLength = 16384 halves: 2 x 32 KiB fit; the message is not an error.
+    assert not [f for f in ub if f[1] == "error"]
+    known_big = known_values("case.yaml", {"totalLength": 8 * 1048576, "tileNum": 1}, block_dim=8)
+    ub = [f for f in _check(_kernel(), known=known_big) if f[0] == "ASC001"]
+    assert ub and ub[0][1] == "error" and "totalLength=8388608" in ub[0][3] and "block_dim=8" in ub[0][3]
+    shifted = _kernel(offset="this->blockLength * GetBlockIdx() + 64")
+    gm = [f for f in _check(shifted, known=known) if f[0] == "ASC029"]
+    assert gm and gm[0][1] == "error" and "64 elements outside" in gm[0][3]
+
+
+def test_without_values_the_ub_total_is_information() -> None:
+    found = [f for f in _check(_kernel()) if f[0] == "ASC001"]
+    assert found and found[0][1] == "information" and "needs the tiling values" in found[0][3]
+
+
+def test_class_constants_reach_out_of_line_methods() -> None:
+    text = """#include "kernel_operator.h"
+using namespace AscendC;
+template <typename T>
+class K {
+public:
+    __aicore__ inline void Process();
+    constexpr static int32_t SIZE = 128 * 128;
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf;
+    GlobalTensor<T> g;
+};
+template <typename T>
+__aicore__ inline void K<T>::Process()
+{
+    pipe.InitBuffer(buf, SIZE * 64 * sizeof(T));
+    LocalTensor<T> t = buf.Get<T>();
+    DataCopy(t, g, SIZE + 1);
+}
+"""
+    found = _check(text)
+    assert any(code == "ASC005" and line == _line(text, "SIZE + 1") and "any element type" in message
+               for code, _, line, message in found)
+
+
+def test_fetched_event_ids_pair_across_variables() -> None:
+    text = """#include "kernel_operator.h"
+using namespace AscendC;
+__aicore__ inline void A()
+{
+    event_t id = static_cast<event_t>(GetTPipePtr()->FetchEventID(HardEvent::MTE3_MTE2));
+    SetFlag<HardEvent::MTE3_MTE2>(id);
+}
+__aicore__ inline void B()
+{
+    event_t other = static_cast<event_t>(GetTPipePtr()->FetchEventID(HardEvent::MTE3_MTE2));
+    WaitFlag<HardEvent::MTE3_MTE2>(other);
+}
+"""
+    assert not [f for f in _check(text) if f[0] == "ASC014"]
+
+
+def test_a_plain_tiling_struct_is_decoded(tmp_path: Path) -> None:
+    (tmp_path / "t.h").write_text(
+        "struct TD {\n  uint32_t totalLength; // all\n  uint8_t flag;\n  uint64_t big;\n  float scale;\n};\n",
+        encoding="utf-8",
+    )
+    raw = struct.pack("<IB3xQf", 4096, 1, 1 << 40, 0.5)
+    assert decode_plain_struct(raw, "TD", [tmp_path]) == {"totalLength": 4096, "flag": 1, "big": 1 << 40, "scale": 0.5}
+
+
+@pytest.mark.skipif(shutil.which("g++") is None, reason="the op host build needs g++")
+def test_an_op_test_case_attaches_the_host_tiling_values(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Our own op project (tests/op_projects/square): its TilingFunc sets tileLength; the kernel's UB buffer
+    is sized by it, so a 64x larger buffer is an error that names the value. Without run_host nothing runs."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    project.clear_cache()
+    shutil.copytree(TESTS / "op_projects", tmp_path / "ops")
+    kernel = tmp_path / "ops" / "square" / "op_kernel" / "square_custom.cpp"
+    (tmp_path / "ops" / "square" / "case.yaml").write_text(
+        "project: op_kernel/square_custom.cpp\n"
+        "inputs:\n  - {name: x, shape: [64, 128], dtype: float32}\n"
+        "outputs:\n  - {name: y, shape: [64, 128]}\n"
+        "attrs: {negate: true}\nreference: 'y = -(x * x)'\n",
+        encoding="utf-8",
+    )
+    text = kernel.read_text(encoding="utf-8").replace("t.tileLength * sizeof(float)", "t.tileLength * sizeof(float) * 64")
+    kernel.write_text(text, encoding="utf-8")
+    document = SourceDocument(text, path=str(kernel))
+    assert attached_test_case_values(kernel) is None  # nothing computed yet, and a plain check never runs it
+    found = [f for f in check_document(document, CheckOptions(run_host=True)) if f.code == "ASC001"]
+    assert found and found[0].severity == "error"
+    assert "tileLength=1024 from case.yaml" in found[0].message
+    project.clear_cache()
+    cached = attached_test_case_values(kernel)  # now from the disk cache, without a host run
+    assert cached is not None and cached.block_dim == 4 and cached.tensor_elements["x"] == 64 * 128
