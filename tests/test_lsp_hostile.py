@@ -57,6 +57,8 @@ def test_the_parser_reads_lf_only_headers_and_recovers_from_a_long_length() -> N
     p = FrameParser()
     p.feed(frame({"a": 1}, newline=b"\n") + frame({"b": 2}, length=500) + frame({"c": 3}))
     assert [f.body for f in iter(lambda: p.next(), None)] == [b'{"a": 1}', b'{"b": 2}', b'{"c": 3}']
+    p.feed(b"Content-Length: 8\r\nContent-Type: application/vscode-jsonrpc; charset=utf-8\r\n\r\n{\"e\": 5}")
+    assert p.next() is not None  # a Content-Type header after Content-Length (what pygls' own client sends)
     p.feed(frame({"d": 4}, length=50))  # too long and nothing follows: taken once input stalls
     assert p.next() is None
     stalled = p.next(stalled=True)

@@ -47,7 +47,7 @@ INVALID_REQUEST = -32600
 INVALID_PARAMS = -32602
 
 _HEADER_START = re.compile(rb"content-length[ \t]*:", re.IGNORECASE)
-_LENGTH = re.compile(rb"^content-length[ \t]*:[ \t]*(\d+)[ \t]*$", re.IGNORECASE | re.MULTILINE)
+_LENGTH = re.compile(rb"^content-length[ \t]*:[ \t]*(\d+)[ \t]*\r?$", re.IGNORECASE | re.MULTILINE)
 _BLANK_LINE = re.compile(rb"\r?\n\r?\n")
 
 
