@@ -347,9 +347,7 @@ def visible_decl(context: CheckContext, name: str, at_byte: int, members_only: b
                 # keeps the last one that may be seen from at_byte, so only those two candidates matter.
                 member = next((d for d in reversed(in_scope) if d.class_scope), None)
                 i = bisect_right(in_scope, at_byte, key=lambda d: d.start_byte)
-                before = next((d for d in reversed(in_scope[max(0, i - 64):i]) if not d.class_scope), None)
-                if before is None and i > 64:
-                    before = next((d for d in reversed(in_scope[:i]) if not d.class_scope), None)
+                before = next((in_scope[k] for k in range(i - 1, -1, -1) if not in_scope[k].class_scope), None)
                 in_scope = [d for d in (member, before) if d is not None]
             decls.extend(in_scope)
     best: ScalarDecl | None = None
