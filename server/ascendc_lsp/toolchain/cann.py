@@ -23,19 +23,21 @@ Nothing heavy is imported at module level; numpy comes in only when a run verifi
 
 from __future__ import annotations
 
+import glob
 import hashlib
 import json
 import os
 import re
 import shutil
-import subprocess
 import tempfile
+import threading
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ascendc_lsp.toolchain import sandbox
 from ascendc_lsp.toolchain.base import (
     CompileResult,
     Diagnostic,
@@ -319,27 +321,98 @@ def discover(
     )
 
 
+# --------------------------------------------------------------------------------------------------------
+# Running CANN's tools and the programs they build: always in the sandbox
+# --------------------------------------------------------------------------------------------------------
+
+# bisheng (LLVM) on an AscendC kernel plus cmake/make around it; the CPU twin forks one process per block
+CANN_MEMORY_BYTES = 8 << 30
+# what an NPU program needs besides the toolkit: the driver's libraries and the device nodes (docs/cann-backend.md)
+NPU_DRIVER_DIRS: tuple[str, ...] = ("/usr/local/Ascend/driver",)
+NPU_DEVICE_GLOBS: tuple[str, ...] = ("/dev/davinci*", "/dev/devmm_svm", "/dev/hisi_hdc")
+# the only variables of the caller's environment a CANN tool sees (no API keys, tokens or proxies)
+_ENV_KEEP: tuple[str, ...] = ("PATH", "LANG", "LC_ALL", "LC_CTYPE", "TZ")
+# what a sourced set_env.sh reports that belongs to the sandbox it ran in, not to the toolkit
+_ENV_SANDBOX_OWN: frozenset[str] = frozenset({"HOME", "PWD", "OLDPWD", "SHLVL", "_", "TMPDIR"})
+
+
+def toolkit_read_paths(inst: CannInstall) -> list[Path]:
+    """What of the toolkit a sandboxed tool may read: its home (as named, links and all) and its set_env.sh."""
+    paths = [inst.home]
+    if inst.set_env is not None:
+        paths.append(inst.set_env.parent)
+    return paths
+
+
+def run_tool(
+    inst: CannInstall,
+    argv: Sequence[str],
+    workdir: Path,
+    *,
+    timeout: float,
+    env: Mapping[str, str],
+    read_paths: Sequence[Path] = (),
+    memory_bytes: int = CANN_MEMORY_BYTES,
+    npu: bool = False,
+    cancel: threading.Event | None = None,
+) -> sandbox.SandboxResult:
+    """Run a CANN tool, or a program it built, through toolchain/sandbox.py: time and memory limits, no network,
+    `workdir` the only writable place, the toolkit and `read_paths` read-only. `npu` adds the driver and the
+    device nodes a real NPU run needs. Never raises for the child's failures (see SandboxResult.error)."""
+    reads = [*toolkit_read_paths(inst), *read_paths]
+    devices: list[Path] = []
+    if npu:
+        reads += [Path(d) for d in NPU_DRIVER_DIRS if os.path.isdir(d)]
+        devices = [Path(d) for pattern in NPU_DEVICE_GLOBS for d in sorted(glob.glob(pattern))]
+    return sandbox.run_sandboxed(
+        list(argv),
+        workdir,
+        sandbox.Limits(timeout=timeout, memory_bytes=memory_bytes),
+        read_paths=reads,
+        env=env,
+        cancel=cancel,
+        device_paths=devices,
+    )
+
+
+def sandbox_failure(res: sandbox.SandboxResult, what: str, timeout: float) -> str | None:
+    """One line when the sandbox, not the tool, ended the run (refused, not started, killed); else None."""
+    if res.error:
+        return f"cannot run {what}: {res.error}"
+    if res.timed_out:
+        return f"{what} did not finish within {timeout:g} s"
+    if res.limit_message:
+        return f"{what} was {res.limit_message}"
+    return None
+
+
 def toolkit_environment(
     inst: CannInstall, base: Mapping[str, str] | None = None, timeout: float = 20.0
 ) -> dict[str, str]:
-    """The environment CANN tools need: `set_env.sh` sourced in bash when present, else computed paths."""
-    env = dict(os.environ if base is None else base)
-    if inst.set_env is not None and shutil.which("bash"):
-        try:
-            out = subprocess.run(
+    """The environment CANN tools run with: a minimal one from `base` (PATH, locale, ASCEND_*; none of the user's
+    secrets) plus what the toolkit's `set_env.sh` sets, sourced by bash in the sandbox; computed paths otherwise."""
+    given = os.environ if base is None else base
+    env = {k: given[k] for k in _ENV_KEEP if k in given}
+    env.update({k: v for k, v in given.items() if k.startswith("ASCEND_")})
+    env.setdefault("PATH", "/usr/local/bin:/usr/bin:/bin")
+    if inst.set_env is not None and shutil.which("bash", path=env["PATH"]):
+        with tempfile.TemporaryDirectory(prefix="ascendc-lsp-cann-env-") as tmp:
+            res = run_tool(
+                inst,
                 ["bash", "-c", 'source "$1" >/dev/null 2>&1; env -0', "bash", str(inst.set_env)],
-                capture_output=True, timeout=timeout, env=env, check=False,
-            )  # fmt: skip
-            if out.returncode == 0 and out.stdout:
-                sourced: dict[str, str] = {}
-                for item in out.stdout.split(b"\0"):
-                    if b"=" in item:
-                        k, v = item.split(b"=", 1)
-                        sourced[k.decode(errors="replace")] = v.decode(errors="replace")
-                if sourced:
-                    env = sourced
-        except (OSError, subprocess.SubprocessError):
-            pass
+                Path(tmp),
+                timeout=timeout,
+                env=env,
+                memory_bytes=1 << 30,
+            )
+        if sandbox_failure(res, "set_env.sh", timeout) is None and res.returncode == 0 and res.stdout:
+            sourced: dict[str, str] = {}
+            for item in res.stdout.split("\0"):
+                key, eq, value = item.partition("=")
+                if eq and key and key not in _ENV_SANDBOX_OWN:
+                    sourced[key] = value
+            if sourced:
+                env = sourced
     env.setdefault("ASCEND_HOME_PATH", str(inst.home))
     env.setdefault("ASCEND_TOOLKIT_HOME", str(inst.home))
     paths = [str(p) for p in (inst.compiler.parent if inst.compiler else None, inst.home / "bin") if p]
@@ -469,12 +542,13 @@ def compile_command(
 def compile_source(
     source: str | os.PathLike[str], *, inst: CannInstall | None = None, soc: str = "Ascend910B",
     include_dirs: Sequence[Path] = (), defines: Mapping[str, str | None] | None = None,
-    timeout: float = 120.0, copy_to_temp: bool = False,
+    timeout: float = 120.0, copy_to_temp: bool = False, cancel: threading.Event | None = None,
 ) -> CompileResult:  # fmt: skip
-    """Compile one kernel file with bisheng and return diagnostics on that file.
+    """Compile one kernel file with bisheng, in the sandbox, and return diagnostics on that file.
 
     `copy_to_temp` compiles a copy in a temporary directory (the LSP compiles the unsaved buffer that way);
-    the log then names the copy and `map_locations` maps it back by basename."""
+    the log then names the copy and `map_locations` maps it back by basename. The compiler reads the toolkit,
+    the kernel's folder and `include_dirs`, and writes only in a temporary directory."""
     src = Path(source)
     inst = inst or discover()
     t0 = time.monotonic()
@@ -486,23 +560,20 @@ def compile_source(
         cmd = compile_command(
             inst, compiled, soc, [src.parent, *include_dirs], defines, Path(tmp) / "kernel.o"
         )
-        try:
-            proc = subprocess.run(
-                cmd, capture_output=True, timeout=timeout, env=toolkit_environment(inst), check=False, cwd=tmp
-            )
-        except subprocess.TimeoutExpired:
-            d = Diagnostic(f"bisheng did not finish within {timeout:g} s", file=str(src), source=SOURCE_NAME)
-            return CompileResult(ok=False, diagnostics=[d], seconds=time.monotonic() - t0)
-        except OSError as exc:
-            d = Diagnostic(
-                f"cannot run {cmd[0]}: {exc}", file=str(src), source=SOURCE_NAME, category="toolchain-env"
-            )
-            return CompileResult(ok=False, diagnostics=[d], seconds=time.monotonic() - t0)
-    log = proc.stdout.decode("utf-8", "replace") + proc.stderr.decode("utf-8", "replace")
+        res = run_tool(
+            inst, cmd, Path(tmp), timeout=timeout, env=toolkit_environment(inst),
+            read_paths=[src.parent, *include_dirs], cancel=cancel,
+        )  # fmt: skip
+    log = res.stdout + res.stderr
+    failure = None if res.cancelled else sandbox_failure(res, Path(cmd[0]).name, timeout)
+    if failure is not None:
+        category = "toolchain-env" if res.error else None
+        d = Diagnostic(failure, file=str(src), source=SOURCE_NAME, category=category)
+        return CompileResult(ok=False, diagnostics=[d], seconds=time.monotonic() - t0, log=log)
     diags = log_to_diagnostics(log, src)
-    ok = proc.returncode == 0 and not any(d.severity == "error" for d in diags)
-    if proc.returncode != 0 and not any(d.severity == "error" for d in diags):
-        tail = log.strip().splitlines()[-1:] or [f"exit code {proc.returncode}"]
+    ok = res.returncode == 0 and not res.cancelled and not any(d.severity == "error" for d in diags)
+    if res.returncode != 0 and not any(d.severity == "error" for d in diags):
+        tail = log.strip().splitlines()[-1:] or [f"exit code {res.returncode}"]
         diags.append(Diagnostic(f"bisheng failed: {tail[0][:300]}", file=str(src), source=SOURCE_NAME))
     return CompileResult(ok=ok, diagnostics=diags, seconds=time.monotonic() - t0, log=log)
 
@@ -828,6 +899,10 @@ class CannToolchain(Toolchain):
             d = Diagnostic(str(exc), file=str(source), source=SOURCE_NAME, category="toolchain-env")
             return CompileResult(ok=False, diagnostics=[d], seconds=time.monotonic() - t0)
         env = toolkit_environment(inst, self.env)
+        timeout = options.compile_timeout or options.timeout * 5
+        reads = [source.parent, *spec.include_dirs, Path(cmake).resolve().parent]
+        if spec.tiling is not None and spec.tiling.header is not None:
+            reads.append(Path(spec.tiling.header).parent)
         logs: list[str] = []
         for argv in (
             [
@@ -840,21 +915,15 @@ class CannToolchain(Toolchain):
             ],
             [cmake, "--build", str(work.build), "-j"],
         ):
-            try:
-                proc = subprocess.run(
-                    argv,
-                    capture_output=True,
-                    timeout=options.timeout * 5,
-                    env=env,
-                    check=False,
-                    cwd=work.root,
-                )
-            except (OSError, subprocess.SubprocessError) as exc:
-                d = Diagnostic(f"cannot run {argv[0]}: {exc}", file=str(source), source=SOURCE_NAME)
+            proc = run_tool(inst, argv, work.root, timeout=timeout, env=env, read_paths=reads)
+            logs.append(proc.stdout + proc.stderr)
+            failure = sandbox_failure(proc, Path(argv[0]).name, timeout)
+            if failure is not None:
+                d = Diagnostic(failure, file=str(source), source=SOURCE_NAME,
+                               category="toolchain-env" if proc.error else None)  # fmt: skip
                 return CompileResult(
                     ok=False, diagnostics=[d], seconds=time.monotonic() - t0, log="\n".join(logs)
                 )
-            logs.append(proc.stdout.decode("utf-8", "replace") + proc.stderr.decode("utf-8", "replace"))
             if proc.returncode != 0:
                 log = "\n".join(logs)
                 diags = self._diagnostics(log, source, work)
@@ -904,16 +973,17 @@ class CannToolchain(Toolchain):
                 Diagnostic(f"cannot prepare inputs: {exc}", file=spec.origin, source=SOURCE_NAME)
             )
             return result
-        env = toolkit_environment(self.install(), self.env)
-        t0 = time.monotonic()
-        try:
-            proc = subprocess.run([str(comp.binary)], capture_output=True, timeout=options.timeout, env=env,
-                                  check=False, cwd=work.root)  # fmt: skip
-        except subprocess.TimeoutExpired as exc:
-            result.run_seconds = time.monotonic() - t0
-            out = (exc.stdout or b"").decode("utf-8", "replace") + (exc.stderr or b"").decode(
-                "utf-8", "replace"
-            )
+        inst = self.install()
+        env = toolkit_environment(inst, self.env)
+        gm_bytes = sum(t.nbytes for t in (*spec.inputs, *spec.outputs)) + spec.workspace_bytes
+        proc = run_tool(
+            inst, [str(comp.binary)], work.root, timeout=options.timeout, env=env,
+            memory_bytes=max(CANN_MEMORY_BYTES, 4 * gm_bytes + (2 << 30)), npu=self.mode == "npu",
+        )  # fmt: skip
+        result.run_seconds = proc.seconds
+        result.isolation = proc.isolation
+        if proc.timed_out:
+            out = proc.stdout + proc.stderr
             result.stdout = out
             result.diagnostics.extend(self._diagnostics(out, source, work))
             result.diagnostics.append(Diagnostic(
@@ -921,15 +991,15 @@ class CannToolchain(Toolchain):
                 "aicore timeout: a deadlock or a very slow kernel)", file=str(source), source=SOURCE_NAME,
                 code="507014", category="sync-deadlock"))  # fmt: skip
             return result
-        except OSError as exc:
-            result.diagnostics.append(
-                Diagnostic(f"cannot run the kernel: {exc}", file=str(source), source=SOURCE_NAME)
-            )
+        failure = sandbox_failure(proc, "the kernel", options.timeout)
+        if failure is not None:
+            result.stdout, result.stderr = proc.stdout, proc.stderr
+            result.diagnostics.append(Diagnostic(failure, file=str(source), source=SOURCE_NAME,
+                                                 category="toolchain-env" if proc.error else None))  # fmt: skip
             return result
-        result.run_seconds = time.monotonic() - t0
         result.exit_code = proc.returncode
-        result.stdout = proc.stdout.decode("utf-8", "replace")
-        result.stderr = proc.stderr.decode("utf-8", "replace")
+        result.stdout = proc.stdout
+        result.stderr = proc.stderr
         diags = self._diagnostics(result.stdout + "\n" + result.stderr, source, work)
         result.diagnostics.extend(d for d in diags if d.data.get("kind") != "precision")
         if proc.returncode != 0 or any(d.severity == "error" for d in diags):

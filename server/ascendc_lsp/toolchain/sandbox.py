@@ -130,7 +130,29 @@ class Sandbox:
 # detection
 
 
-def _bwrap_prefix(workdir: Path, read_paths: Sequence[Path], write_paths: Sequence[Path]) -> list[str]:
+def _symlink_args(paths: Sequence[Path], bound: set[str]) -> list[str]:
+    """Recreate the symlinks on the way to the given paths (a toolkit's `latest` -> `8.0.RC1`), so a path names the
+    same thing inside the sandbox as outside; only their resolved targets are bound. A link that lies inside a bound
+    directory is already visible and is left alone."""
+    args: list[str] = []
+    made: set[str] = set()
+    visible = [*bound, *(d for d in _SYSTEM_RO if os.path.isdir(d) and not os.path.islink(d))]
+    for p in paths:
+        parts = Path(os.path.abspath(p)).parts
+        for i in range(2, len(parts) + 1):
+            prefix = str(Path(*parts[:i]))
+            if prefix in made or prefix in _SYSTEM_RO or not os.path.islink(prefix):
+                continue
+            if any(prefix.startswith(b.rstrip("/") + "/") for b in visible):
+                continue
+            made.add(prefix)
+            args += ["--symlink", str(Path(prefix).resolve()), prefix]
+    return args
+
+
+def _bwrap_prefix(
+    workdir: Path, read_paths: Sequence[Path], write_paths: Sequence[Path], device_paths: Sequence[Path] = ()
+) -> list[str]:
     bwrap = shutil.which("bwrap") or "/usr/bin/bwrap"
     args = [bwrap, "--unshare-all", "--unshare-user", "--uid", str(SANDBOX_UID), "--gid", str(SANDBOX_UID)]
     args += ["--die-with-parent", "--new-session", "--cap-drop", "ALL", "--hostname", "sandbox"]
@@ -155,6 +177,11 @@ def _bwrap_prefix(workdir: Path, read_paths: Sequence[Path], write_paths: Sequen
         if os.path.exists(s):
             seen.add(s)
             args += ["--bind", s, s]
+    for p in device_paths:
+        s = str(Path(p).resolve())
+        if s.startswith("/dev/") and os.path.exists(s):
+            args += ["--dev-bind", s, s]
+    args += _symlink_args([*read_paths, workdir, *write_paths], seen)
     # the root is bwrap's own tmpfs, where it creates the parents of the bound paths: read-only, so nothing can be
     # written outside the work and /tmp directories even where it would vanish afterwards
     args += ["--remount-ro", "/"]
@@ -269,19 +296,21 @@ def run_sandboxed(
     isolation: str | None = None,
     untrusted: bool = True,
     cancel: threading.Event | None = None,
+    device_paths: Sequence[Path] = (),
 ) -> SandboxResult:
     """Run argv in workdir under the limits and the best isolation; never raises for child failures.
 
     `untrusted` (the default) refuses to run without bubblewrap unless the user allowed it
     (ASCENDC_LSP_ALLOW_UNISOLATED=1); pass False only for our own code (building the emulator's runtime).
-    Setting `cancel` kills the sandbox early (the result's `cancelled` is then True)."""
+    Setting `cancel` kills the sandbox early (the result's `cancelled` is then True). `device_paths` are device
+    nodes under /dev the child may use (an NPU's /dev/davinci*), bound as they are under bubblewrap."""
     lim = limits or Limits()
     mode = isolation or isolation_mode()
     if untrusted and mode != "bwrap" and not allow_unisolated():
         return SandboxResult(None, "", "", 0.0, isolation=mode, error=UNISOLATED_REFUSAL.format(mode=mode))
     prefix: list[str] = []
     if mode == "bwrap":
-        prefix = _bwrap_prefix(workdir, list(read_paths), list(write_paths))
+        prefix = _bwrap_prefix(workdir, list(read_paths), list(write_paths), list(device_paths))
     elif mode == "unshare":
         prefix = _unshare_prefix()
     pl = _prlimit_prefix(lim)

@@ -128,7 +128,7 @@ def compile_cann(
         copy = Path(tmp) / (Path(path).name if path else "kernel.cpp")
         copy.write_text(text, encoding="utf-8")
         extra = [Path(path).parent] if path else []
-        result = cann.compile_source(copy, inst=inst, soc=soc, include_dirs=extra)
+        result = cann.compile_source(copy, inst=inst, soc=soc, include_dirs=extra, cancel=cancel)
         if cancel.is_set():
             raise Cancelled()
         return CompileOutput(result.log, str(copy), time.monotonic() - t0)
