@@ -98,7 +98,9 @@ def test_bisheng_runs_in_the_sandbox(tmp_path: Path, mode: str, listener: socket
 
 
 @pytest.mark.parametrize("mode", ["unshare"], indirect=True)
-def test_without_bubblewrap_the_compiler_is_refused(tmp_path: Path, mode: str, listener: socket.socket) -> None:
+def test_without_bubblewrap_the_compiler_is_refused(
+    tmp_path: Path, mode: str, listener: socket.socket
+) -> None:
     home, targets, src = _hostile_toolkit(tmp_path, listener.getsockname()[1])
     inst = discover(env={"ASCEND_HOME_PATH": str(home)})
     res = compile_source(src, inst=inst)
@@ -157,7 +159,9 @@ def test_cmake_and_the_built_program_run_in_the_sandbox(
     # the FAKE CPU twin binary attacks, then fails the way a twin reports an error (so its output is shown)
     hostile_kernel = _hostile_script(listener.getsockname()[1], targets, then="exit 3")
     cmake = _fake_cmake(tmp_path, hostile_kernel)
-    tc = CannToolchain(env={"ASCEND_HOME_PATH": str(home), "PATH": os.environ.get("PATH", "")}, cmake=str(cmake))
+    tc = CannToolchain(
+        env={"ASCEND_HOME_PATH": str(home), "PATH": os.environ.get("PATH", "")}, cmake=str(cmake)
+    )
     res = tc.run(spec, RunOptions(keep_dir=tmp_path / "work"))  # type: ignore[arg-type]
     assert res.compiled and not res.ran and res.exit_code == 3
     assert res.isolation == "bwrap"

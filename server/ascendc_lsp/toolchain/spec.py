@@ -572,6 +572,8 @@ class _Validator:
         if isinstance(val, bool):
             return val
         if isinstance(val, int):
+            if not -(2**63) <= val < 2**64:  # no C++ integer type holds it: the harness could not be compiled
+                raise self.fail(where, f"{val} does not fit in a 64-bit integer field")
             return val
         return self.number(where, val)
 
