@@ -285,12 +285,54 @@ class DocumentModel:
         return None
 
     def _function_starts(self) -> list[int]:
+        # Extended, not rebuilt, while extraction appends functions (function_at is asked in between: rebuilding on
+        # every growth was quadratic in a large file); rebuilt when the list was reordered (sorted after the pass).
         cached = self._indexes.get("function_starts")
-        if cached is None or cached[0] != len(self.functions):
-            cached = (len(self.functions), [f.start_byte for f in self.functions])
+        functions = self.functions
+        if cached is None or cached[0] > len(functions) or (
+            cached[0] and functions[cached[0] - 1].start_byte != cached[1][cached[0] - 1]
+        ):
+            cached = [0, []]
             self._indexes["function_starts"] = cached
         starts: list[int] = cached[1]
+        if cached[0] < len(functions):
+            starts.extend(f.start_byte for f in functions[cached[0] :])
+            cached[0] = len(functions)
         return starts
+
+    def class_at(self, offset: int) -> ClassInfo | None:
+        """The innermost class whose range holds `offset` (start <= offset < end), in O(log n + nesting)."""
+        classes = self.classes
+        cached = self._indexes.get("class_tree")
+        if cached is None or cached[0] != len(classes):
+            ordered = sorted(classes, key=lambda c: (c.start_byte, -c.end_byte))
+            parents: list[int] = []
+            open_stack: list[int] = []
+            for i, cls in enumerate(ordered):
+                while open_stack and ordered[open_stack[-1]].end_byte <= cls.start_byte:
+                    open_stack.pop()
+                parents.append(open_stack[-1] if open_stack else -1)
+                open_stack.append(i)
+            cached = (len(classes), ordered, [c.start_byte for c in ordered], parents)
+            self._indexes["class_tree"] = cached
+        _, ordered, starts, parents = cached
+        # the last class starting at or before offset; if it does not hold offset, only its ancestors can
+        index = bisect_right(starts, offset) - 1
+        while index >= 0:
+            cls = ordered[index]
+            if cls.start_byte <= offset < cls.end_byte:
+                return cls
+            index = parents[index]
+        return None
+
+    def _enclosing_class_of(self, cls: ClassInfo) -> ClassInfo | None:
+        """The class whose range holds `cls` (a nested class's outer class), else None."""
+        if cls.start_byte <= 0:
+            return None
+        outer = self.class_at(cls.start_byte - 1)
+        while outer is not None and not (outer.start_byte <= cls.start_byte and cls.end_byte <= outer.end_byte):
+            outer = self._enclosing_class_of(outer)
+        return outer
 
     def constant(self, name: str, at_byte: int) -> Constant | None:
         """The innermost declaration of `name` whose scope contains `at_byte` and precedes it."""
@@ -358,9 +400,12 @@ class DocumentModel:
         for const in self.constants[cached[0]:]:
             if not const.is_constant or const.scope_start == 0:
                 continue
-            for cls in self.classes:
-                if cls.start_byte <= const.scope_start and const.scope_end <= cls.end_byte:
+            # the classes holding the scope: the innermost one holding its start, then its enclosing ones
+            cls = self.class_at(const.scope_start)
+            while cls is not None:
+                if const.scope_end <= cls.end_byte:
                     found.setdefault(cls.name, {}).setdefault(const.name, const)
+                cls = self._enclosing_class_of(cls)
         cached[0] = len(self.constants)
         return found
 
@@ -425,6 +470,8 @@ class _Extractor:
     def _resolve(self, name: str, at_byte: int) -> Number | None:
         const = self.model.constant(name, at_byte)
         if const is None:
+            if name not in self.model._template_param_names():
+                return None  # the common case, without a walk over every class of the file
             # Template parameters bound by the single instantiation of their class.
             for cls in self.model.classes:
                 if cls.start_byte <= at_byte <= cls.end_byte and name in cls.template_params:
