@@ -1219,9 +1219,9 @@ def _free_functions_naming(context: CheckContext, class_name: str) -> list[Funct
         model = context.model
         words = {m.group(0).encode() for c in model.classes if (m := re.match(r"[A-Za-z_]\w*", c.name))}
         sites: dict[bytes, list[int]] = {}
-        for m in re.finditer(rb"\b[A-Za-z_]\w*", context.document.data):
-            if m.group(0) in words:
-                sites.setdefault(m.group(0), []).append(m.start())
+        for word in re.finditer(rb"\b[A-Za-z_]\w*", context.document.data):
+            if word.group(0) in words:
+                sites.setdefault(word.group(0), []).append(word.start())
         free = [f for f in model.functions if f.class_name is None and f.body_end > f.body_start]
         cached = (sites, free, [f.body_start for f in free])
         context.__dict__["_class_word_sites"] = cached
