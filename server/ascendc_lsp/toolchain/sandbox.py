@@ -3,8 +3,9 @@ Python script) with limits and without network.
 
 Always: resource limits (RLIMIT_AS, RLIMIT_CPU, RLIMIT_NOFILE, RLIMIT_FSIZE, no core dumps), a new session /
 process group that is killed as a whole on timeout, a wall-clock timeout, stdout/stderr captured and capped, and
-a watcher that bounds the whole sandbox (every process in it together): resident memory (`Limits.memory_bytes`)
-and the number of processes (`Limits.max_processes`); over either, everything is killed and the result says so.
+a watcher that bounds the whole sandbox (every process in it together): memory (`Limits.memory_bytes`, the sum of
+the processes' PSS, so pages they share count once; summed RSS where /proc/PID/smaps_rollup is missing) and the
+number of processes (`Limits.max_processes`); over either, everything is killed and the result says so.
 
 Isolation, best available, detected once per process:
 1. `bwrap` (bubblewrap): new user/pid/net/ipc/uts/cgroup namespaces, running as uid/gid 65534 (nobody), no
@@ -27,6 +28,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import resource
 import shutil
 import signal
@@ -449,10 +451,38 @@ def _proc_table() -> dict[int, tuple[int, int]]:
     return table
 
 
+_PSS = re.compile(rb"^Pss:\s+(\d+)\s+kB", re.M)
+
+
+def _proportional_bytes(pid: int) -> int | None:
+    """The process's proportional set size (PSS: each shared page counted as 1/n of the n processes mapping it)
+    from /proc/PID/smaps_rollup (Linux 4.14+); None where it cannot be read."""
+    try:
+        with open(f"/proc/{pid}/smaps_rollup", "rb") as f:
+            raw = f.read(8192)
+    except OSError:
+        return None
+    match = _PSS.search(raw)
+    return int(match.group(1)) * 1024 if match else None
+
+
+def tree_memory_bytes(pids: Sequence[int], table: Mapping[int, tuple[int, int]], page: int) -> int:
+    """The memory a set of processes holds together: the sum of their PSS, so pages they share (a forked child's
+    copy-on-write memory, shared libraries, a shared mapping) count once, not once per process as summed RSS
+    does; a process whose PSS cannot be read counts with its RSS (an upper bound)."""
+    total = 0
+    for pid in pids:
+        pss = _proportional_bytes(pid)
+        if pss is None:
+            pss = table[pid][1] * page if pid in table else 0
+        total += pss
+    return total
+
+
 class _Watcher:
-    """Bounds the whole sandbox: the resident memory of the child and all its descendants together, and their
-    number. Descendants are found through parent links; in a pid namespace (bwrap, unshare) orphans are
-    re-parented to the namespace's init, itself a descendant, so a daemon stays counted."""
+    """Bounds the whole sandbox: the memory of the child and all its descendants together (their PSS, see
+    `tree_memory_bytes`), and their number. Descendants are found through parent links; in a pid namespace (bwrap,
+    unshare) orphans are re-parented to the namespace's init, itself a descendant, so a daemon stays counted."""
 
     def __init__(self, proc: subprocess.Popen[bytes], limits: Limits) -> None:
         self._proc = proc
@@ -491,8 +521,9 @@ class _Watcher:
                 tree.append(pid)
                 todo.extend(children.get(pid, ()))
             self._last = tree
+            # summed RSS first (cheap): only when it is over the limit is the exact, shared-aware sum needed
             rss = sum(table[p][1] for p in tree if p in table) * page
-            if rss > self._limits.memory_bytes:
+            if rss > self._limits.memory_bytes and tree_memory_bytes(tree, table, page) > self._limits.memory_bytes:
                 self.memory_exceeded = True
             elif len(tree) > self._limits.max_processes:
                 self.processes_exceeded = True
