@@ -68,6 +68,9 @@ def run_check(path: Path, timeout: float) -> dict[str, object]:
         return {"exit": "timeout", "wall": time.monotonic() - t0, "cpu": None, "findings": None, "rss_mb": None}
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     findings: int | str
+    if proc.returncode not in (0, 1):  # refused (2) or failed: what it said
+        findings = (proc.stderr.strip().splitlines() or ["?"])[-1][:100]
+        return {"exit": proc.returncode, "wall": time.monotonic() - t0, "cpu": None, "findings": findings, "rss_mb": None}
     try:
         data = json.loads(proc.stdout)
         findings = sum(len(f.get("diagnostics", f.get("findings", []))) for f in data.get("files", [])) if isinstance(
@@ -80,7 +83,7 @@ def run_check(path: Path, timeout: float) -> dict[str, object]:
         "wall": time.monotonic() - t0,
         "cpu": (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime),
         "findings": findings,
-        "rss_mb": after.ru_maxrss / 1024,
+        "rss_mb": after.ru_maxrss / 1024,  # the largest child so far (getrusage keeps the maximum)
     }
 
 

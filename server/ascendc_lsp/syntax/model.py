@@ -218,6 +218,7 @@ class DocumentModel:
     using_namespaces: list[str] = field(default_factory=list)
     type_aliases: dict[str, str] = field(default_factory=dict)
     template_bindings: dict[str, dict[str, str]] = field(default_factory=dict)
+    too_deep: bool = False  # the tree nests past MAX_TREE_DEPTH: nothing was extracted (see build_model)
     _indexes: dict[str, Any] = field(default_factory=dict, repr=False)
 
     @property
@@ -925,5 +926,32 @@ def _call_name(call: tree_sitter.Node, get_text: NodeText) -> tuple[str, list[st
     return "", []
 
 
+# Deeper syntax trees are not modelled: tree-sitter finds a node's parent by walking down from the root, so the
+# extraction's ancestor walks are quadratic in depth (20,000 nested loops: 30 s in one model build). Every caller
+# (check, hover, lenses, completion) then gets an empty model, at once; `check` reports the depth.
+MAX_TREE_DEPTH = 5000
+
+
+def tree_depth(root: tree_sitter.Node, stop_at: int) -> int:
+    """The depth of the syntax tree (iterative; stops counting past `stop_at`)."""
+    cursor = root.walk()
+    depth = deepest = 0
+    while True:
+        if cursor.goto_first_child():
+            depth += 1
+            if depth > deepest:
+                deepest = depth
+                if deepest > stop_at:
+                    return deepest
+            continue
+        while not cursor.goto_next_sibling():
+            if not cursor.goto_parent():
+                return deepest
+            depth -= 1
+
+
 def build_model(doc: SourceDocument) -> DocumentModel:
+    """The document's model; an empty one marked `too_deep` when the code nests past MAX_TREE_DEPTH."""
+    if tree_depth(doc.tree.root_node, MAX_TREE_DEPTH) > MAX_TREE_DEPTH:
+        return DocumentModel(document=doc, too_deep=True)
     return _Extractor(doc).run()
