@@ -335,3 +335,13 @@ def test_the_editor_path_models_deep_code_boundedly() -> None:
     # nesting under the limit is modelled as before
     shallow = DocumentState("file:///ok.cpp", SourceDocument(_kernel("for (int i = 0; i < 8; ++i) {\n" * 50 + "}\n" * 50)))
     assert not shallow.model.too_deep and shallow.model.functions
+
+
+@pytest.mark.parametrize("bad", ["k\ud800.cpp", "k\x00.cpp"])
+def test_a_path_no_file_can_have_is_a_spec_error(tmp_path: Path, bad: str) -> None:
+    """bench/fuzz.py found `run` ending in an internal error (UnicodeEncodeError from os.lstat) on such a path."""
+    from ascendc_lsp.toolchain.spec import SpecError, spec_from_dict
+
+    spec = {"kernel": "k", "block_dim": 1, "source": bad, "outputs": [{"name": "y", "shape": [8], "dtype": "float32"}]}
+    with pytest.raises(SpecError, match=r"source: .* is not a usable path"):
+        spec_from_dict(spec, base_dir=tmp_path)

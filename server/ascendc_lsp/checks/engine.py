@@ -97,19 +97,18 @@ def check_document(
     """Syntax errors plus every rule's findings, sorted by position then severity."""
     options = options or CheckOptions()
     findings = syntax_findings(document)
-    depth = tree_depth(document.tree.root_node, MAX_TREE_DEPTH)
-    if depth > MAX_TREE_DEPTH:
+    if model is None:
+        try:
+            model = build_model(document)  # measures the depth first: past the limit, an empty model at once
+        except Exception as exc:
+            log.exception("cannot model %s", document.path or "<buffer>")
+            return [*findings, internal_finding("the document model", exc)]
+    if model.too_deep or (model.depth is None and tree_depth(document.tree.root_node, MAX_TREE_DEPTH) > MAX_TREE_DEPTH):
         start = Position(0, 0)
         return [*findings, Finding(
             span=Span(start, start), severity="warning", code=TOO_DEEP_CODE,
             message=f"the code nests more than {MAX_TREE_DEPTH:,} levels deep: only its syntax was checked",
         )]  # fmt: skip
-    if model is None:
-        try:
-            model = build_model(document)
-        except Exception as exc:
-            log.exception("cannot model %s", document.path or "<buffer>")
-            return [*findings, internal_finding("the document model", exc)]
     project = project_context(document.path) if options.use_project else ProjectContext()
     soc_name = options.soc_name or (project.soc.soc if project.soc is not None else DEFAULT_SOC)
     known = options.known or project.known

@@ -219,6 +219,7 @@ class DocumentModel:
     type_aliases: dict[str, str] = field(default_factory=dict)
     template_bindings: dict[str, dict[str, str]] = field(default_factory=dict)
     too_deep: bool = False  # the tree nests past MAX_TREE_DEPTH: nothing was extracted (see build_model)
+    depth: int | None = None  # the syntax tree's depth as build_model measured it (counted up to MAX_TREE_DEPTH + 1)
     _indexes: dict[str, Any] = field(default_factory=dict, repr=False)
 
     @property
@@ -707,7 +708,9 @@ class _Extractor:
             is_extern_c=is_extern_c,
         )
         self.model.functions.append(function)
-        owner = cls or next((c for c in self.model.classes if c.name == class_name), None)
+        # by the name index: a scan of every class per function was quadratic in a file of many kernels
+        named = self.model._index("classes", self.model.classes, "name").get(class_name) if class_name else None
+        owner = cls or (named[0] if named else None)
         if owner is not None:
             owner.methods.append(function)
 
@@ -952,6 +955,9 @@ def tree_depth(root: tree_sitter.Node, stop_at: int) -> int:
 
 def build_model(doc: SourceDocument) -> DocumentModel:
     """The document's model; an empty one marked `too_deep` when the code nests past MAX_TREE_DEPTH."""
-    if tree_depth(doc.tree.root_node, MAX_TREE_DEPTH) > MAX_TREE_DEPTH:
-        return DocumentModel(document=doc, too_deep=True)
-    return _Extractor(doc).run()
+    depth = tree_depth(doc.tree.root_node, MAX_TREE_DEPTH)
+    if depth > MAX_TREE_DEPTH:
+        return DocumentModel(document=doc, too_deep=True, depth=depth)
+    model = _Extractor(doc).run()
+    model.depth = depth
+    return model
