@@ -268,3 +268,11 @@ def test_oversized_sample_files_are_refused_with_the_limit(tmp_path: Path) -> No
         f.truncate(big)
     with pytest.raises(CMakeError, match=r"CMakeLists\.txt: CMake file too large"):
         read_project(cmake, {})
+
+
+def test_a_device_or_fifo_is_not_a_program(tmp_path: Path) -> None:
+    fifo = tmp_path / "main.cpp"
+    os.mkfifo(fifo)
+    for path in (Path("/dev/zero"), fifo):
+        with pytest.raises(DiscoveryError, match="not a regular file or folder"):
+            discover(path)

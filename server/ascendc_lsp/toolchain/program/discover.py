@@ -328,6 +328,8 @@ def discover(
     path = path.expanduser().resolve()
     if not path.exists():
         raise DiscoveryError(f"{path}: no such file or directory")
+    if not path.is_file() and not path.is_dir():  # /dev/zero, a FIFO, a socket: nothing to build, nothing to read
+        raise DiscoveryError(f"{path}: not a regular file or folder")
     if path.is_file() and path.suffix not in SOURCE_SUFFIXES:
         raise DiscoveryError(f"{path}: not a program source (.asc, .cpp) or a sample folder")
     root = find_root(path)
