@@ -9,8 +9,8 @@ Commands
   model); otherwise show why, with the best attempt saved under `.ascendc/attempts/`.
 
 Code actions: "Rewrite with LLM (checked)" as a quick fix on our diagnostics and as `refactor.rewrite` (and
-`source`) on request; "Optimise with LLM (checked)" likewise. pygls serves one code-action handler per server,
-so this feature extends the quick-fix feature (CodeActionsFeature) and takes its place in FEATURES.
+`source`) on request; "Optimise with LLM (checked)" likewise; the core merges them with the quick fixes
+(code_actions.py).
 """
 
 from __future__ import annotations
@@ -26,8 +26,7 @@ from lsprotocol import types
 from pygls.uris import from_fs_path, to_fs_path
 
 from ascendc_lsp.lsp.convert import SOURCE
-from ascendc_lsp.lsp.features.base import Method
-from ascendc_lsp.lsp.features.code_actions import CodeActionsFeature
+from ascendc_lsp.lsp.features.base import LanguageFeature, Method
 from ascendc_lsp.lsp.protocol import (
     GENERATE_KERNEL,
     OPTIMISE_KERNEL,
@@ -56,33 +55,25 @@ REWRITE_TITLE = "Rewrite with LLM (checked)"
 OPTIMISE_TITLE = "Optimise with LLM (checked)"
 
 
-def _parent_kinds() -> list[str]:
-    method = CodeActionsFeature.methods.get(types.TEXT_DOCUMENT_CODE_ACTION)
-    options = method.options if method is not None else None
-    kinds = list(getattr(options, "code_action_kinds", None) or [types.CodeActionKind.QuickFix])
-    return [str(k.value if hasattr(k, "value") else k) for k in kinds]
-
-
 def _wants(only: list[str] | None, kind: str) -> bool:
     if not only:
         return True
     return any(kind == o or kind.startswith(o + ".") for o in only)
 
 
-class LlmFeature(CodeActionsFeature):
+class LlmFeature(LanguageFeature):
     methods: ClassVar[dict[str, Method]] = {
         types.TEXT_DOCUMENT_CODE_ACTION: Method(
             "code_actions",
             options=types.CodeActionOptions(
                 code_action_kinds=[
-                    *_parent_kinds(),
+                    types.CodeActionKind.QuickFix,
                     types.CodeActionKind.RefactorRewrite,
                     types.CodeActionKind.Source,
                     KIND_REWRITE,
                     KIND_OPTIMISE,
                 ]
             ),
-            empty=[],
         )
     }
     commands: ClassVar[dict[str, str]] = {
@@ -94,14 +85,6 @@ class LlmFeature(CodeActionsFeature):
     # -- code actions ------------------------------------------------------------------------------
 
     def code_actions(self, params: types.CodeActionParams) -> list[types.CodeAction]:
-        actions: list[types.CodeAction] = list(super().code_actions(params))
-        try:
-            actions.extend(self._llm_actions(params))
-        except Exception:
-            log.exception("cannot offer the LLM code actions")
-        return actions
-
-    def _llm_actions(self, params: types.CodeActionParams) -> list[types.CodeAction]:
         uri = params.text_document.uri
         state = self.server.documents.get(uri)
         if state is None:
