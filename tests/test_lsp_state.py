@@ -353,3 +353,25 @@ def test_a_launch_that_the_dialect_layer_hides_as_a_comment_is_not_trivia() -> N
     first, findings = _check(text)
     second, _ = _check(text.replace("<<<8", "<<<9"), first)
     assert carry_findings(first, second, findings) is None
+
+
+def test_a_comment_edit_publishes_the_moved_findings_and_builds_the_model_when_typing_pauses() -> None:
+    async def run() -> None:
+        session = Session()
+        await session.start()
+        session.open(UB_OVERFLOW)
+        first = await session.diagnostics(1)
+        line = 3
+        column = len(UB_OVERFLOW.splitlines()[line])
+        session.change(2, line, column, column, "!")  # at the end of `// a comment to edit`
+        state = session.server.documents.get(URI)
+        assert state is not None and state.findings is not None and state.built_model() is None
+        second = await session.diagnostics(2, timeout=5)
+        assert second["diagnostics"] == first["diagnostics"]
+        for _ in range(300):
+            if state.built_model() is not None:
+                break
+            await asyncio.sleep(0.02)
+        assert state.built_model() is not None
+
+    asyncio.run(run())

@@ -42,6 +42,7 @@ class DocumentHistory:
     last_check: float = 0.0  # event-loop time the last rules run started
     checking: bool = False  # a rules run is in flight (one at a time per document)
     recheck: bool = False  # a newer version arrived during it: run again when it ends
+    warm_timer: asyncio.TimerHandle | None = None  # builds the model of a version whose findings were carried
     compile_task: asyncio.Task[None] | None = None  # the on-save toolchain compile
     compile_cancel: threading.Event | None = None  # kills that compile's process
 
@@ -50,6 +51,9 @@ class DocumentHistory:
             self.check_timer.cancel()
             self.check_timer = None
         self.recheck = False
+        if self.warm_timer is not None:
+            self.warm_timer.cancel()
+            self.warm_timer = None
         if self.compile_cancel is not None:
             self.compile_cancel.set()
             self.compile_cancel = None
@@ -229,7 +233,8 @@ def _trivia_edit(old: SourceDocument, new: SourceDocument) -> _Shift | None:
             hi = mid - 1
     old_end, new_end = len(a) - lo, len(b) - lo
     if start == old_end == new_end:
-        return None  # no change at all: nothing to carry (the store keeps the same findings anyway)
+        at = old.lines.position(start)
+        return _Shift(at, at, at)  # the same text (a didChange that changed nothing): every position stays
     # The enclosing comment (or node) must be the same one in both versions, only longer or shorter by the
     # edit: a `\\` typed at the end of a `//` comment, for one, makes the next line part of it.
     before, after = _inside_trivia(old, start, old_end), _inside_trivia(new, start, new_end)

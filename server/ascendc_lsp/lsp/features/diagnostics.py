@@ -35,8 +35,10 @@ class DiagnosticsFeature(LanguageFeature):
 
     def document_changed(self, state: DocumentState) -> None:
         if state.findings is not None:
-            # an edit of comments or spacing: the previous version's findings, moved with the text (lsp/state.py)
+            # an edit of comments or spacing: the previous version's findings, moved with the text (lsp/state.py);
+            # the model (hover, lenses, symbols) is built once the typing pauses, off the event loop
             self.server.publish_diagnostics(state)
+            self._warm_later(state)
             return
         if not self.server.settings.diagnostics.onType:
             return
@@ -87,6 +89,18 @@ class DiagnosticsFeature(LanguageFeature):
             if state is not None:
                 state.findings = None  # the SoC or the disabled rules may have changed
                 self._schedule(state, delay=0.0)
+
+    def _warm_later(self, state: DocumentState) -> None:
+        history = state.history
+        if history.warm_timer is not None:
+            history.warm_timer.cancel()
+        delay = max(0.3, self.server.settings.diagnostics.debounceMs / 1000)  # a pause in the typing
+        history.warm_timer = asyncio.get_running_loop().call_later(delay, self._warm, state)
+
+    def _warm(self, state: DocumentState) -> None:
+        state.history.warm_timer = None
+        if self.server.documents.is_current(state) and state.built_model() is None:
+            asyncio.get_running_loop().create_task(asyncio.to_thread(lambda: state.model))
 
     def _schedule(self, state: DocumentState, delay: float) -> None:
         history = state.history

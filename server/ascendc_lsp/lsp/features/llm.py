@@ -216,50 +216,20 @@ class LlmFeature(LanguageFeature):
     # -- generateKernel ------------------------------------------------------------------------
 
     async def generate_kernel(self, params: GenerateKernelParams) -> GenerateKernelResult:
-        import yaml
-
         from ascendc_lsp.llm.generate import Services, generate_kernel
         from ascendc_lsp.llm.loop import LoopConfig
-        from ascendc_lsp.toolchain.spec import SpecError, load_spec, spec_from_dict
+        from ascendc_lsp.llm.spec_input import SpecInputError, generation_target
 
         if params.spec is None and not params.spec_path:
             raise CommandError("generateKernel needs specPath or an inline spec", ErrorCode.INVALID_PARAMS, GENERATE)
-        spec_text: str | None = None
-        write_spec: Path | None = None
+        spec_path = params.spec_path
+        if spec_path and spec_path.startswith("file:"):
+            spec_path = to_fs_path(spec_path) or spec_path
         try:
-            if params.spec is None:
-                raw = str(params.spec_path)
-                spec_path = Path(to_fs_path(raw) or raw) if raw.startswith("file:") else Path(raw)
-                if not spec_path.is_absolute():
-                    spec_path = self._workspace_root(Path.cwd()) / spec_path
-                spec = load_spec(spec_path)
-                base = spec_path.parent
-            else:
-                folder = params.folder or (str(Path(params.spec_path).parent) if params.spec_path else None)
-                base = Path(folder) if folder else self._workspace_root(Path.cwd())
-                kernel = str(params.spec.get("kernel") or "kernel")
-                data = dict(params.spec)
-                data.setdefault("source", f"{kernel}.cpp")
-                spec_text = yaml.safe_dump(data, sort_keys=False, allow_unicode=True)
-                write_spec = base / f"{kernel}.spec.yaml"
-                spec = spec_from_dict(data, base_dir=base, path=write_spec, origin=str(write_spec))
-        except SpecError as exc:
+            target = generation_target(spec_path, params.spec, params.folder, params.out, self._workspace_root(Path.cwd()))
+        except SpecInputError as exc:
             raise CommandError(str(exc), command=GENERATE) from None
-        out = Path(params.out) if params.out else (spec.source or base / f"{spec.kernel}.cpp")
-        if not out.is_absolute():
-            out = base / out
-        if write_spec is None and out.parent.resolve() != base.resolve():
-            from ascendc_lsp import safeio
-
-            try:
-                text = safeio.read_text(Path(str(spec.path)), safeio.MAX_SPEC_BYTES, "spec file") if spec.path else ""
-                data = safeio.load_yaml(text) if text else {}
-            except (OSError, ValueError, yaml.YAMLError) as exc:
-                raise CommandError(f"{spec.path}: {exc}", command=GENERATE) from None
-            if isinstance(data, dict):
-                data["source"] = out.name
-                spec_text = yaml.safe_dump(data, sort_keys=False, allow_unicode=True)
-                write_spec = out.parent / f"{spec.kernel}.spec.yaml"
+        spec, out, write_spec, spec_text = target.spec, target.out, target.write_spec, target.spec_text
         client, _config = self._client_and_config(GENERATE)
         config = LoopConfig(
             max_iterations=max(1, params.max_iterations), refine=max(0, params.refine), use_knowledge=not params.no_knowledge
