@@ -316,8 +316,8 @@ def test_the_editor_path_models_deep_code_boundedly() -> None:
     """The language server builds the model itself (hover, lenses, outline, then diagnostics with that model): 20,000
     nested loops around an API call took 30 s in one build. Past the depth limit the model is empty at once, every
     feature answers from it, and the diagnostics still say why."""
-    from ascendc_lsp.lsp.features.lens import budget_lenses, size_hints
-    from ascendc_lsp.lsp.state import DocumentState
+    from ascendc_lsp.lsp.features.lens import size_hints
+    from ascendc_lsp.lsp.state import DocumentHistory, DocumentState
     from ascendc_lsp.syntax.describe import describe
     from ascendc_lsp.syntax.model import MAX_TREE_DEPTH
     from ascendc_lsp.syntax.outline import build_outline
@@ -325,15 +325,16 @@ def test_the_editor_path_models_deep_code_boundedly() -> None:
 
     depth = MAX_TREE_DEPTH + 100
     body = "for (int i = 0; i < 8; ++i) {\n" * depth + "AscendC::DataCopy(x, y, 8);\n" + "}\n" * depth
-    state = DocumentState("file:///deep.cpp", SourceDocument(_kernel(body)))
+    state = DocumentState("file:///deep.cpp", SourceDocument(_kernel(body)), DocumentHistory())
     model = state.model
     assert model.too_deep and not model.functions and not model.calls
     assert describe(model, Position(depth, 4), "Ascend910B", None) is None
-    assert build_outline(model) == [] and budget_lenses(model, "Ascend910B", None) == [] and size_hints(model) == []
+    assert build_outline(model) == [] and state.budgets == [] and size_hints(model) == []
     findings = engine.check_document(state.document, model=model)
     assert [f.code for f in findings] == [engine.TOO_DEEP_CODE]
     # nesting under the limit is modelled as before
-    shallow = DocumentState("file:///ok.cpp", SourceDocument(_kernel("for (int i = 0; i < 8; ++i) {\n" * 50 + "}\n" * 50)))
+    shallow_text = _kernel("for (int i = 0; i < 8; ++i) {\n" * 50 + "}\n" * 50)
+    shallow = DocumentState("file:///ok.cpp", SourceDocument(shallow_text), DocumentHistory())
     assert not shallow.model.too_deep and shallow.model.functions
 
 
