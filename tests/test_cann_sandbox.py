@@ -168,3 +168,19 @@ def test_cmake_and_the_built_program_run_in_the_sandbox(
     assert "key=none" in res.stdout and SECRET not in res.stdout + res.stderr
     assert "NET-CONNECTED" not in res.stdout and _nobody_connected(listener)
     assert not any(t.exists() for t in targets) and "WROTE" not in res.stdout
+
+
+@pytest.mark.parametrize("mode", ["unshare", "bwrap"], indirect=True)
+def test_the_editor_save_compile_goes_through_the_sandbox(tmp_path: Path, mode: str) -> None:
+    """The on-save check with the cann backend (toolchain/syntax_check.compile_cann): under bubblewrap the FAKE
+    bisheng's log comes back; without it the refusal is the compile's error, not an empty log."""
+    import threading
+
+    from ascendc_lsp.toolchain.syntax_check import compile_cann
+
+    home = make_fake_toolkit(tmp_path)
+    out = compile_cann(KERNEL, str(tmp_path / "bad_kernel.cpp"), threading.Event(), cann_home=str(home))
+    if mode == "bwrap":
+        assert out.error == "" and "use of undeclared identifier 'sqrtf'" in out.log
+    else:
+        assert out.log == "" and "bubblewrap" in out.error
