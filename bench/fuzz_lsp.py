@@ -26,6 +26,8 @@ if str(REPO) not in sys.path:
 
 from tests.lsp_wire import Peer, frame, notification, request  # noqa: E402
 
+from ascendc_lsp.lsp.server import MEMORY_REPORT_ENV  # noqa: E402
+
 KERNEL = (REPO / "examples" / "add_double_buffer" / "add_double_buffer.cpp").read_text(encoding="utf-8")
 SNIPPETS = [
     "{", "}", "(", ")", ";", "#if 1\n", "#endif\n", "#define X(a) a\n", "<<<8, nullptr, s>>>", "template <typename T>",
@@ -98,10 +100,10 @@ def hostile_frame(rng: random.Random, uri: str, msg_id: int) -> bytes:
                                      "text": rng.choice(SNIPPETS)}]}), newline=rng.choice([b"\r\n", b"\n"]))  # fmt: skip
 
 
-def fuzz(seed: int, seconds: float, hang: float, log: bool = True) -> Report:
+def fuzz(seed: int, seconds: float, hang: float, log: bool = True, memory_report: str = "") -> Report:
     rng = random.Random(seed)
     report = Report()
-    peer = Peer()
+    peer = Peer(env={MEMORY_REPORT_ENV: memory_report} if memory_report else None)
     peer.initialize()
     uri = Path("/tmp/ascendc-lsp-fuzz/kernel.cpp").as_uri()
     text = KERNEL
@@ -168,8 +170,10 @@ def main() -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--seconds", type=float, default=60.0)
     ap.add_argument("--hang", type=float, default=30.0, help="seconds a probe may wait before it is a hang")
+    ap.add_argument("--memory-report", default="", metavar="FILE",
+                    help="the server traces allocations and writes its biggest live sites and object counts here at exit")  # fmt: skip
     args = ap.parse_args()
-    r = fuzz(args.seed, args.seconds, args.hang)
+    r = fuzz(args.seed, args.seconds, args.hang, memory_report=args.memory_report)
     print(f"rounds {r.rounds}, messages {r.messages}: crashes {r.crashes}, hangs {r.hangs}, tracebacks {r.tracebacks}")
     if r.rss_kb:
         print(f"RSS {r.rss_kb[0] // 1024} -> {r.rss_kb[-1] // 1024} MB, slope {r.rss_slope_kb_per_round():.1f} KB/round")

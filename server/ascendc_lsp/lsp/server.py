@@ -4,15 +4,21 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import gc
 import json
 import logging
+import os
 import sys
+import threading
+import time
+import tracemalloc
 from collections.abc import Callable, Generator
 from functools import cache
 from pathlib import Path
 from typing import Any
 
+import tree_sitter
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol
@@ -26,6 +32,7 @@ from ascendc_lsp.lsp.features import FEATURES
 from ascendc_lsp.lsp.features.base import LanguageFeature, guarded, typed_command
 from ascendc_lsp.lsp.protocol import COMMANDS
 from ascendc_lsp.lsp.state import DocumentState, DocumentStore
+from ascendc_lsp.lsp.transport import WORKER_THREAD_PREFIX
 from ascendc_lsp.settings import Settings, merge_settings, settings_for_path
 
 log = logging.getLogger("ascendc_lsp")
@@ -125,6 +132,14 @@ class AscendcLanguageServer(LanguageServer):
     def _on_close(self, params: types.DidCloseTextDocumentParams) -> None:
         self.documents.close(params.text_document.uri)
         self._each("document_closed", params.text_document.uri)
+
+    def before_exit(self) -> None:
+        """The session ends (transport.py): every document's scheduled work is cancelled (on-save compiles killed)."""
+        for uri in self.documents.uris():
+            self.documents.close(uri)
+        report = os.environ.get(MEMORY_REPORT_ENV)
+        if report:
+            _write_memory_report(report)
 
     def publish_diagnostics(self, state: DocumentState) -> bool:
         """Publish a version's findings (rules, carried or computed, plus the last save's toolchain findings);
@@ -286,8 +301,74 @@ def serve_websocket(server: AscendcLanguageServer, host: str, port: int) -> None
     asyncio.run(main())
 
 
+MEMORY_REPORT_ENV = "ASCENDC_LSP_MEMORY_REPORT"  # a file: live object counts (and traced allocations) at exit
+TRACE_FRAMES_ENV = "ASCENDC_LSP_TRACE_FRAMES"  # > 0: tracemalloc with that many frames for the report (slow)
+EXIT_GRACE_SECONDS = 1.0
+
+
+def live_counts() -> dict[str, int]:
+    """Live objects of the kinds a long session could leak (documents, versions, trees, models, threads)."""
+    from ascendc_lsp.lsp.state import DocumentHistory
+    from ascendc_lsp.syntax.document import SourceDocument
+    from ascendc_lsp.syntax.model import DocumentModel
+
+    kinds: dict[type, str] = {
+        DocumentState: "DocumentState",
+        DocumentHistory: "DocumentHistory",
+        SourceDocument: "SourceDocument",
+        DocumentModel: "DocumentModel",
+        tree_sitter.Tree: "tree_sitter.Tree",
+    }
+    counts = dict.fromkeys(kinds.values(), 0)
+    for obj in gc.get_objects():
+        name = kinds.get(type(obj))
+        if name is not None:
+            counts[name] += 1
+    counts["threads"] = threading.active_count()
+    with contextlib.suppress(RuntimeError):  # no running event loop
+        counts["asyncio tasks"] = len(asyncio.all_tasks())
+    return counts
+
+
+def _write_memory_report(path: str) -> None:
+    """The 40 biggest live allocation sites (by traceback) and the live object counts, after a full collection."""
+    gc.collect()
+    lines = [f"{name}: {count}" for name, count in live_counts().items()]
+    if tracemalloc.is_tracing():
+        stats = tracemalloc.take_snapshot().statistics("traceback")
+        lines.append(f"traced: {sum(s.size for s in stats) / 1e6:.1f} MB in {len(stats)} sites")
+        for stat in stats[:40]:
+            lines.append(f"\n{stat.size / 1024:.0f} KiB in {stat.count} blocks")
+            lines.extend(stat.traceback.format(limit=12))
+    with open(path, "w", encoding="utf-8") as out:
+        out.write("\n".join(lines) + "\n")
+
+
 def command(args: argparse.Namespace) -> int:
     _configure_logging(getattr(args, "log_file", None))
+    frames = os.environ.get(TRACE_FRAMES_ENV, "")
+    if os.environ.get(MEMORY_REPORT_ENV) and frames.isdigit() and int(frames) > 0:
+        tracemalloc.start(min(int(frames), 64))
+    code = _serve(args)
+    _end_promptly(code)
+    return code
+
+
+def _end_promptly(code: int) -> None:
+    """After `exit`, a rules run still computing in a worker thread (it cannot be interrupted) would keep the
+    process alive until it ends, as the interpreter joins worker threads: give them a moment, then end."""
+    deadline = time.monotonic() + EXIT_GRACE_SECONDS
+    for thread in threading.enumerate():
+        if thread.name.startswith(WORKER_THREAD_PREFIX):
+            thread.join(max(0.0, deadline - time.monotonic()))
+    if any(t.name.startswith(WORKER_THREAD_PREFIX) and t.is_alive() for t in threading.enumerate()):
+        logging.shutdown()
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(code)
+
+
+def _serve(args: argparse.Namespace) -> int:
     # Diagnostics run in a worker thread; a 1 ms switch interval (default 5 ms) lets hover and
     # completion on the event loop get the GIL promptly while a check is running.
     sys.setswitchinterval(0.001)

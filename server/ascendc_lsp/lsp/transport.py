@@ -29,6 +29,7 @@ import os
 import re
 import sys
 import threading
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, BinaryIO
 
@@ -41,6 +42,7 @@ MAX_BODY_BYTES = 64 << 20  # the largest message accepted (a 1 MB document is ~1
 MAX_HEADER_BYTES = 8192
 STALL_SECONDS = 1.0
 READ_CHUNK = 1 << 16
+WORKER_THREAD_PREFIX = "lsp-worker"
 
 PARSE_ERROR = -32700
 INVALID_REQUEST = -32600
@@ -246,6 +248,23 @@ def _on_invalid_notification(server: LanguageServer, method: str, data: dict[str
 
 
 async def _serve(server: LanguageServer, stdin: BinaryIO, max_body: int) -> None:
+    loop = asyncio.get_running_loop()
+    # The worker threads (asyncio.to_thread: rules runs, model builds, compiles) belong to this session: at the end
+    # queued work is dropped, not run. asyncio.run would otherwise run every queued check before returning
+    # (a fuzzing client queued minutes of them and had to be killed after `exit`).
+    workers = ThreadPoolExecutor(thread_name_prefix=WORKER_THREAD_PREFIX)
+    loop.set_default_executor(workers)
+    try:
+        await _read_loop(server, stdin, max_body)
+    finally:
+        before_exit = getattr(server, "before_exit", None)
+        if callable(before_exit):
+            before_exit()
+        workers.shutdown(wait=False, cancel_futures=True)
+        loop.set_default_executor(ThreadPoolExecutor(max_workers=1))  # what asyncio.run waits for: nothing
+
+
+async def _read_loop(server: LanguageServer, stdin: BinaryIO, max_body: int) -> None:
     loop = asyncio.get_running_loop()
     chunks: asyncio.Queue[bytes] = asyncio.Queue()
     fd = stdin.fileno()

@@ -132,8 +132,10 @@ class DiagnosticsFeature(LanguageFeature):
         generation = self._generation
         try:
             # Off the event loop: a huge file must not stall hover or completion while it is checked.
-            findings = await asyncio.to_thread(self.findings_for, state)
-            if generation == self._generation:
+            findings = await asyncio.to_thread(self._findings_if_current, state)
+            if findings is None:
+                pass  # superseded (edited or closed) while queued: nothing to publish
+            elif generation == self._generation:
                 state.findings = findings
                 published = self.server.publish_diagnostics(state)
                 if published:
@@ -150,6 +152,14 @@ class DiagnosticsFeature(LanguageFeature):
             if current is not None:
                 self._schedule(current, delay=0.0)
         return published
+
+    def _findings_if_current(self, state: DocumentState) -> list[Finding] | None:
+        """The findings of `state`, or None when it is no longer the current version by the time a worker thread
+        takes it: a queued run of a version that was edited or closed since is dropped, not computed (a client
+        that edits faster than the rules run otherwise queues work, and the states it holds, without bound)."""
+        if not self.server.documents.is_current(state):
+            return None
+        return self.findings_for(state)
 
     def findings_for(self, state: DocumentState) -> list[Finding]:
         settings = self.server.settings
