@@ -18,7 +18,6 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-import tree_sitter
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol
@@ -323,7 +322,8 @@ COLLECT_EVERY_VERSIONS = 64  # document versions dropped between two full garbag
 
 
 def live_counts() -> dict[str, int]:
-    """Live objects of the kinds a long session could leak (documents, versions, trees, models, threads)."""
+    """Objects of the kinds a long session could leak (versions, documents, models; threads), counted among
+    everything the garbage collector tracks: unreachable cycles not yet collected count too."""
     from ascendc_lsp.lsp.state import DocumentHistory
     from ascendc_lsp.syntax.document import SourceDocument
     from ascendc_lsp.syntax.model import DocumentModel
@@ -333,8 +333,7 @@ def live_counts() -> dict[str, int]:
         DocumentHistory: "DocumentHistory",
         SourceDocument: "SourceDocument",
         DocumentModel: "DocumentModel",
-        tree_sitter.Tree: "tree_sitter.Tree",
-    }
+    }  # a tree-sitter tree is not tracked by gc: each belongs to one SourceDocument
     counts = dict.fromkeys(kinds.values(), 0)
     for obj in gc.get_objects():
         name = kinds.get(type(obj))

@@ -1,0 +1,113 @@
+"""A long session keeps memory bounded: dropped versions and closed documents are freed, and `exit` ends the
+process promptly. The server is the real one, in process (the Session harness of test_lsp_state.py), or over stdio.
+
+The counts are of objects the garbage collector tracks, unreachable ones included (lsp/server.py `live_counts`):
+with automatic collection off, they show what the server itself frees, not what a test's gc.collect() would.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from ascendc_lsp.lsp.server import COLLECT_EVERY_VERSIONS, live_counts
+from tests.lsp_wire import Peer, notification
+from tests.test_lsp_state import KERNEL, URI, Session
+
+TRACKED = ("DocumentState", "DocumentHistory", "SourceDocument", "DocumentModel")
+
+
+def _counts() -> dict[str, int]:
+    counts = live_counts()
+    return {name: counts[name] for name in TRACKED}
+
+
+@pytest.fixture
+def collections_by_the_server_only() -> Iterator[None]:
+    """As under `serve` (gc thresholds far apart): only the server's own collections free cycles."""
+    gc.collect()
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
+
+
+def _edit(session: Session, uri: str, version: int, text: str) -> None:
+    session.send("textDocument/didChange", {"textDocument": {"uri": uri, "version": version},
+                                            "contentChanges": [{"text": text}]})  # fmt: skip
+
+
+def test_200_versions_of_a_document_then_close_return_to_the_baseline(collections_by_the_server_only: None) -> None:
+    async def run() -> None:
+        session = Session()
+        await session.start()
+        baseline = _counts()
+        session.open(KERNEL)
+        await session.diagnostics(1)
+        most_models = 0
+        for version in range(2, 202):
+            _edit(session, URI, version, KERNEL + f"\nint v{version};\n")
+            state = session.server.documents.get(URI)
+            assert state is not None
+            assert state.model is not None  # every version builds its model (a cyclic graph)
+            await asyncio.sleep(0)
+            most_models = max(most_models, _counts()["DocumentModel"] - baseline["DocumentModel"])
+        del state
+        # dropped versions are collected as the session goes (without that: one model per version, 200)
+        assert most_models <= COLLECT_EVERY_VERSIONS + 4
+        session.send("textDocument/didClose", {"textDocument": {"uri": URI}})
+        await asyncio.sleep(0.5)  # a rules run in flight ends and publishes nothing
+        gc.collect()
+        assert _counts() == baseline
+        assert len(session.server.documents) == 0 and not session.server.workspace.text_documents
+
+    asyncio.run(run())
+
+
+def test_many_documents_opened_edited_and_closed_return_to_the_baseline() -> None:
+    async def run() -> None:
+        session = Session()
+        await session.start()
+        gc.collect()
+        baseline = _counts()
+        uris = [Path(f"/tmp/ascendc-lsp-memory-tests/k{i}.cpp").as_uri() for i in range(100)]
+        for i, uri in enumerate(uris):
+            item = {"uri": uri, "languageId": "cpp", "version": 1, "text": KERNEL}
+            session.send("textDocument/didOpen", {"textDocument": item})
+            _edit(session, uri, 2, KERNEL + f"// {i}\n")
+            _edit(session, uri, 3, KERNEL + f"int k{i};\n")
+            await asyncio.sleep(0)
+        assert len(session.server.documents) == 100
+        for uri in uris:
+            session.send("textDocument/didClose", {"textDocument": {"uri": uri}})
+        assert len(session.server.documents) == 0 and not session.server.workspace.text_documents
+        for uri in uris:  # every document's scheduled work was cancelled
+            assert session.server.documents.get(uri) is None
+        await asyncio.sleep(0.5)
+        gc.collect()
+        assert _counts() == baseline
+
+    asyncio.run(run())
+
+
+def test_exit_ends_the_process_promptly_with_rules_runs_queued() -> None:
+    """Edits faster than the rules run queue work in the worker threads: `exit` drops it instead of running it."""
+    peer = Peer()
+    peer.initialize()
+    heavy = KERNEL + "".join(f"int v{i} = {' + '.join(['1'] * 200)};\n" for i in range(400))
+    item = {"uri": URI, "languageId": "cpp", "version": 1, "text": heavy}
+    peer.send_message(notification("textDocument/didOpen", {"textDocument": item}))
+    for version in range(2, 40):  # close and reopen: each opening schedules a rules run at once
+        peer.send_message(notification("textDocument/didClose", {"textDocument": {"uri": URI}}))
+        item = {**item, "version": version, "text": heavy + f"// {version}\n"}
+        peer.send_message(notification("textDocument/didOpen", {"textDocument": item}))
+    started = time.monotonic()
+    code = peer.close()  # shutdown, exit; Peer kills the process after 10 s
+    assert code == 0, b"".join(peer.stderr[-20:]).decode("utf-8", "replace")
+    assert time.monotonic() - started < 8
