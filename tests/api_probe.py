@@ -159,15 +159,17 @@ def source(probes: list[Probe], includes: tuple[str, ...]) -> tuple[str, dict[in
 
 
 def run_probes(probes: list[Probe], include_dir: Path = INCLUDE,
-               includes: tuple[str, ...] = ("kernel_operator.h", "lib/matmul_intf.h")) -> list[Probe]:
-    """Compiles every probe in one g++ -fsyntax-only run and fills `ok` / `errors`."""
+               includes: tuple[str, ...] = ("kernel_operator.h", "lib/matmul_intf.h"),
+               defines: tuple[str, ...] = ()) -> list[Probe]:
+    """Compiles every probe in one g++ -fsyntax-only run and fills `ok` / `errors`. `defines`: -D options (e.g.
+    `__NPU_ARCH__=3510` for the APIs one architecture's headers declare)."""
     text, owner = source(probes, includes)
     with tempfile.TemporaryDirectory() as d:
         src = Path(d) / "probes.cpp"
         src.write_text(text, encoding="utf-8")
         res = subprocess.run(
             ["g++", "-std=c++17", "-fsyntax-only", "-w", "-fmax-errors=0", "-fdiagnostics-plain-output",
-             f"-I{include_dir}", str(src)],
+             *(f"-D{d}" for d in defines), f"-I{include_dir}", str(src)],
             capture_output=True, text=True, timeout=600,
         )
     for pr in probes:

@@ -73,9 +73,16 @@ def _type_maps(entry: ApiEntry) -> list[dict[str, str]]:
     return maps
 
 
-def _probes(cat: ac.ApiCatalogue) -> Iterator[tuple[str, Probe]]:
-    """(allow-list key, probe) for every catalogue API and overload."""
+# The SoCs of arch 3510, whose headers alone declare some APIs (IsFinite, IsInf, IsNan: Ascend 950 only).
+ARCH_3510_SOCS = {"Ascend950"}
+
+
+def _probes(cat: ac.ApiCatalogue, only_arch_3510: bool = False) -> Iterator[tuple[str, Probe]]:
+    """(allow-list key, probe) for every catalogue API and overload (`only_arch_3510`: those of the APIs that
+    only arch-3510 SoCs have)."""
     for e in cat:
+        if only_arch_3510 and not (e.socs and set(e.socs) <= ARCH_3510_SOCS):
+            continue
         if e.kind in ("function", "member"):
             for k, ov in enumerate(e.overloads):
                 for i, types in enumerate(_type_maps(e)):
@@ -94,9 +101,12 @@ def _results() -> tuple[dict[str, str], dict[str, list[str]]]:
     cat = ac.load_api_catalogue()
     pairs = list(_probes(cat))
     run_probes([p for _, p in pairs])
+    # an API of Ascend 950 alone is compiled as its headers are: for arch 3510 (the default is arch 2201)
+    arch_3510 = list(_probes(cat, only_arch_3510=True))
+    run_probes([p for _, p in arch_3510], defines=("__NPU_ARCH__=3510",))
     ok: dict[str, bool] = {}
     err: dict[str, str] = {}
-    for key, p in pairs:
+    for key, p in pairs + arch_3510:
         ok[key] = ok.get(key, False) or bool(p.ok)  # an overload exists when one of its type probes compiles
         if not p.ok and key not in err:
             err[key] = (p.errors or ["?"])[0]

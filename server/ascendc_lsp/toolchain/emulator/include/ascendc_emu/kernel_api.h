@@ -120,6 +120,15 @@ inline void SetSysWorkspace(GM_ADDR workspace) { ascendc_emu::rt().sys_workspace
 EMU_RT_FN GM_ADDR GetSysWorkSpacePtr();
 EMU_RT_FN GM_ADDR GetUserWorkspace(GM_ADDR workspace);
 enum KernelLogLevel { KERNEL_DEBUG, KERNEL_INFO, KERNEL_WARN, KERNEL_ERROR };
+// The UB a vector core's kernel may claim as its own: the UB size less the 8 KB that the reserved-UB APIs use
+// (guide/编程指南/编程模型/AI-Core-SIMD编程/基于Tensor的CPP编程/静态Tensor编程.md: "Select等API内部使用了8KB的预留UB空间";
+// UB sizes per architecture: shared/reference/hardware-constraints.md). Public matmul kernels InitBuffer all of it
+// for SetLocalWorkspace; it is not in the API docs, the framework build defines it per SoC.
+#if __NPU_ARCH__ == 2002 || __NPU_ARCH__ == 1001 || __NPU_ARCH__ == 3510
+constexpr int32_t TOTAL_VEC_LOCAL_SIZE = 248 * 1024;
+#else
+constexpr int32_t TOTAL_VEC_LOCAL_SIZE = 184 * 1024;
+#endif
 #if __NPU_ARCH__ == 3510
 // Ascend 950 only (工具接口/系统资源与变量/GetUBSizeInBytes.md: the constant 248 KB; GetVecLen.md: VL, the constant
 // 256 B; GetRuntimeUBSize.md: the UB size at run time, 248 KB outside SIMD/SIMT mixed kernels: the SoC profile's).
