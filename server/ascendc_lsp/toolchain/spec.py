@@ -237,6 +237,9 @@ class KernelSpec:
     reference_vars: dict[str, Any] = field(default_factory=dict)  # extra names for the reference (op attributes)
     # kernel parameters that are tensor lists (an op's dynamic inputs/outputs): name -> member tensor names
     tensor_lists: dict[str, list[str]] = field(default_factory=dict)
+    # AIV blocks per logical AI core (2 for a mix AIC:AIV 1:2 kernel): block_dim counts the AIV blocks run, and
+    # GetBlockNum returns block_dim / task_ratio (GetBlockNum.md / GetTaskRatio.md)
+    task_ratio: int = 1
 
     @property
     def origin(self) -> str:

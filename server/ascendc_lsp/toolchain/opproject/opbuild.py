@@ -626,6 +626,7 @@ def prepare(case: TestCase, options: RunOptions | None = None) -> Prepared | Run
     spec = KernelSpec(
         kernel=kb.kernel_name,
         block_dim=block_dim,
+        task_ratio=ratio,
         inputs=in_specs,
         outputs=out_specs,
         reference=case.reference,
