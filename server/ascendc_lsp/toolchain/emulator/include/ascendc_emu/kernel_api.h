@@ -124,6 +124,17 @@ enum KernelLogLevel { KERNEL_DEBUG, KERNEL_INFO, KERNEL_WARN, KERNEL_ERROR };
 // (guide/编程指南/编程模型/AI-Core-SIMD编程/基于Tensor的CPP编程/静态Tensor编程.md: "Select等API内部使用了8KB的预留UB空间";
 // UB sizes per architecture: shared/reference/hardware-constraints.md). Public matmul kernels InitBuffer all of it
 // for SetLocalWorkspace; it is not in the API docs, the framework build defines it per SoC.
+// A 4-bit signed integer, values [-8, 7] (api/Utils-API/CPP标准库/容器函数/tuple.md constructs AscendC::int4b_t(1);
+// api/附录/Memory矢量计算接口边界值汇总.md: MIN -8). Only the scalar type: op kernels name it in type tests
+// (IsSameType<T, int4b_t>); tensors of it (two values per byte on the NPU) are not emulated, and the vector APIs'
+// dtype checks do not accept it.
+struct int4b_t {
+    int8_t value = 0;
+    int4b_t() = default;
+    template <class U>
+    constexpr explicit int4b_t(U x) : value((int8_t)((((int)x & 0xF) ^ 0x8) - 0x8)) {}
+    constexpr operator int() const { return value; }
+};
 #if __NPU_ARCH__ == 2002 || __NPU_ARCH__ == 1001 || __NPU_ARCH__ == 3510
 constexpr int32_t TOTAL_VEC_LOCAL_SIZE = 248 * 1024;
 #else
