@@ -93,6 +93,14 @@ extern "C" __global__ __aicore__ void api_misc(GM_ADDR a, GM_ADDR b, GM_ADDR c, 
         store(o, d2, 128, 256);
         store(o, d3, 128, 512);
     }
+    if (TILING_KEY_IS(16)) {  // shifts by the element width: the sign fill / zero (the vector unit's rule)
+        LocalTensor<int32_t> x = ub.at<int32_t>(0), d = ub.at<int32_t>(1), e = ub.at<int32_t>(2);
+        load(x, a, 64);
+        ShiftRight(d, x, (int32_t)32, 64);
+        ShiftLeft(e, x, (int32_t)32, 64);
+        store(o, d, 64);
+        store(o, e, 64, 256);
+    }
     if (TILING_KEY_IS(7)) {  // ShiftRight with rounding (level-0) and Duplicate from a tensor
         LocalTensor<int32_t> x = ub.at<int32_t>(0), d = ub.at<int32_t>(1), e = ub.at<int32_t>(2);
         load(x, a, 64);
