@@ -14,6 +14,7 @@
 #include "ascendc_emu/vector_fnptr.h"
 #include "ascendc_emu/vector_operators.h"
 #include "ascendc_emu/cube.h"
+#include "ascendc_emu/cube_load3d.h"
 #include "ascendc_emu/utils.h"
 #include "ascendc_emu/std.h"
 #include "ascendc_emu/cce.h"
