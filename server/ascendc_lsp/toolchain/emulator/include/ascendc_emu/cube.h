@@ -115,6 +115,14 @@ struct FixpipeParamsV220 {
                       uint16_t ndNumIn, uint16_t srcNdStrideIn, uint16_t dstNdStrideIn)
         : nSize(nSizeIn), mSize(mSizeIn), srcStride(srcStrideIn), dstStride(dstStrideIn), ndNum(ndNumIn),
           srcNdStride(srcNdStrideIn), dstNdStride(dstNdStrideIn), reluEn(reluEnIn) {}
+    // the full form the devkit samples brace-initialise (matmul_basic_api.asc: {nSize, mSize, srcStride, dstStride,
+    // reluEn, quantPre, deqScalar, ndNum, srcNdStride, dstNdStride, unitFlag})
+    FixpipeParamsV220(uint16_t nSizeIn, uint16_t mSizeIn, uint32_t srcStrideIn, uint32_t dstStrideIn, bool reluEnIn,
+                      QuantMode_t quantPreIn, uint64_t deqScalarIn, uint16_t ndNumIn, uint16_t srcNdStrideIn,
+                      uint16_t dstNdStrideIn, uint8_t unitFlagIn)
+        : nSize(nSizeIn), mSize(mSizeIn), srcStride(srcStrideIn), dstStride(dstStrideIn), quantPre(quantPreIn),
+          deqScalar(deqScalarIn), ndNum(ndNumIn), srcNdStride(srcNdStrideIn), dstNdStride(dstNdStrideIn),
+          reluEn(reluEnIn), unitFlag(unitFlagIn) {}
 };
 using FixpipeParams220 = FixpipeParamsV220;
 
