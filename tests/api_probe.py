@@ -78,6 +78,12 @@ CLASS_TYPES: dict[str, dict[str, str]] = {
     "GlobalTensor": {"PrimType": "half", "T": "half"},
     "Matmul": {"SrcAT": "half", "SrcBT": "half", "BiasT": "float", "DstT": "float", "T": "float"},
 }
+# Template parameters of single members that take another class's object (TPipe::InitBufPool takes a pool,
+# InitBuffer's user-address form integer tuples).
+MEMBER_TYPES: dict[str, dict[str, str]] = {
+    "TPipe::InitBufPool": {"T": "TBufPool<TPosition::VECCALC>", "U": "TBufPool<TPosition::VECCALC>"},
+    "TPipe::InitBuffer": {"U": "uint32_t", "V": "uint32_t"},  # the user-address form: (start, length) tuples
+}
 
 
 def _bind(tparams: tuple[TemplateParam, ...], types: dict[str, str]) -> dict[str, str]:
@@ -114,7 +120,8 @@ def _template_args(tparams: tuple[TemplateParam, ...], params: tuple[Param, ...]
 def make_probe(key: str, name: str, signature: str, types: dict[str, str], class_name: str | None = None) -> Probe:
     """A probe calling `name` as `signature` declares it, template type parameters replaced per `types`."""
     tparams, params = parse_signature(signature, name)
-    bound = _bind(tparams, {**types, **CLASS_TYPES.get(class_name or "", {})})
+    member = f"{class_name}::{name.split('::')[-1]}" if class_name else ""
+    bound = _bind(tparams, {**types, **CLASS_TYPES.get(class_name or "", {}), **MEMBER_TYPES.get(member, {})})
     body: list[str] = []
     args: list[str] = []
     for i, p in enumerate(params):
