@@ -243,3 +243,76 @@ def test_load3d_unemulated_forms_are_reported(tmp_path: Path, t: str, c: int, ds
     hits = [d for d in r.diagnostics if needle in d.message]
     assert hits, _errors(r)
     assert hits[0].line > 0
+
+
+# Bias through the bias table: half bias GM -> L1 (C1) -> DataCopy<float, half> (widening, blockLen in 64-byte units
+# of the source) -> C2 -> Mmad with bias. A is loaded to L0A (NZ image: W = M, channels = K), B to L0B.
+BIAS_KERNEL = r"""
+#include "kernel_operator.h"
+constexpr uint32_t M = 16, N = 32, K = 32;
+extern "C" __global__ __aicore__ void mmbias(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c) {
+    AscendC::TPipe pipe;
+    AscendC::GlobalTensor<half> aGm, bGm, biasGm;
+    AscendC::GlobalTensor<float> cGm;
+    aGm.SetGlobalBuffer((__gm__ half*)a, M * K);
+    bGm.SetGlobalBuffer((__gm__ half*)b, K * N);
+    biasGm.SetGlobalBuffer((__gm__ half*)bias, N);
+    cGm.SetGlobalBuffer((__gm__ float*)c, M * N);
+    AscendC::TBuf<AscendC::TPosition::A1> tA1;
+    AscendC::TBuf<AscendC::TPosition::B1> tB1;
+    AscendC::TBuf<AscendC::TPosition::C1> tBias1;
+    AscendC::TBuf<AscendC::TPosition::C2> tBias2;
+    AscendC::TBuf<AscendC::TPosition::A2> tA2;
+    AscendC::TBuf<AscendC::TPosition::B2> tB2;
+    AscendC::TBuf<AscendC::TPosition::CO1> tC;
+    pipe.InitBuffer(tA1, M * K * sizeof(half));
+    pipe.InitBuffer(tB1, K * N * sizeof(half));
+    pipe.InitBuffer(tBias1, N * sizeof(half));
+    pipe.InitBuffer(tBias2, N * sizeof(float));
+    pipe.InitBuffer(tA2, M * K * sizeof(half));
+    pipe.InitBuffer(tB2, K * N * sizeof(half));
+    pipe.InitBuffer(tC, M * N * sizeof(float));
+    AscendC::LocalTensor<half> a1 = tA1.Get<half>(), b1 = tB1.Get<half>(), a2 = tA2.Get<half>(), b2 = tB2.Get<half>();
+    AscendC::LocalTensor<half> bias1 = tBias1.Get<half>();
+    AscendC::LocalTensor<float> bias2 = tBias2.Get<float>(), c1 = tC.Get<float>();
+    AscendC::DataCopy(a1, aGm, AscendC::Nd2NzParams(1, M, K, 0, K, M, 1, 0));
+    AscendC::DataCopy(b1, bGm, AscendC::Nd2NzParams(1, K, N, 0, N, K, 1, 0));
+    AscendC::DataCopy(bias1, biasGm, N);
+    AscendC::PipeBarrier<PIPE_ALL>();
+    AscendC::DataCopy(bias2, bias1, {1, (uint16_t)(N * sizeof(half) / 64), 0, 0});
+    AscendC::LoadData3DParamsV2<half> p;
+    p.l1H = 1; p.l1W = M; p.channelSize = K; p.kExtension = K; p.mExtension = M;
+    AscendC::LoadData(a2, a1, p);
+    p.l1W = K; p.channelSize = N; p.kExtension = N; p.mExtension = K;
+    AscendC::LoadData(b2, b1, p);
+    AscendC::PipeBarrier<PIPE_ALL>();
+    AscendC::MmadParams mp;
+    mp.m = M; mp.n = N; mp.k = K;
+    AscendC::Mmad(c1, a2, b2, bias2, mp);
+    AscendC::PipeBarrier<PIPE_ALL>();
+    AscendC::FixpipeParamsV220 fp;
+    fp.nSize = N; fp.mSize = M; fp.srcStride = M; fp.dstStride = N;
+    AscendC::Fixpipe<float, float, AscendC::CFG_ROW_MAJOR>(cGm, c1, fp);
+}
+"""
+
+BIAS_SPEC = """
+kernel: mmbias
+source: kernel.cpp
+block_dim: 1
+inputs:
+  - {name: a, shape: [16, 32], dtype: float16, init: {randint: [-4, 4]}}
+  - {name: b, shape: [32, 32], dtype: float16, init: {randint: [-4, 4]}}
+  - {name: bias, shape: [32], dtype: float16, init: {randint: [-50, 50]}}
+outputs:
+  - {name: c, shape: [16, 32], dtype: float32}
+reference: |
+  c = a.astype(np.float32) @ b.astype(np.float32) + bias.astype(np.float32)
+tolerance: {rtol: 0, atol: 0}
+"""
+
+
+def test_bias_table_copy_widens_half_to_float(tmp_path: Path) -> None:
+    r = _run(tmp_path, BIAS_KERNEL, BIAS_SPEC)
+    assert r.correct, _errors(r)
+    assert not _errors(r)
