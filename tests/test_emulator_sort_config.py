@@ -106,3 +106,68 @@ def test_merge_sort_needs_a_multiple_of_32(tmp_path: Path) -> None:
     r = _run(tmp_path, n=40, ctype="float", dtype="float32", algo="MERGE_SORT", desc="False", desc_c="false", srcidx=0,
              init="{randint: [-6, 6]}", key=FLOAT_KEY)
     assert any("multiple of 32" in d.message for d in r.diagnostics), [d.message for d in r.diagnostics]
+
+
+# The high-level MrgSort (MrgSort-93.md): two lists of 32 sorted (score, index) records from Sort<float, false>
+# merged into one descending list; sortedNum holds the records taken from each list.
+MRG_KERNEL = r"""
+#include "kernel_operator.h"
+extern "C" __global__ __aicore__ void mrgk(GM_ADDR x, GM_ADDR y, GM_ADDR taken) {
+    AscendC::TPipe pipe;
+    AscendC::TBuf<AscendC::TPosition::VECCALC> bx, bi, bs, bd, bt;
+    pipe.InitBuffer(bx, 64 * sizeof(float));
+    pipe.InitBuffer(bi, 64 * sizeof(uint32_t));
+    pipe.InitBuffer(bs, 64 * 8);
+    pipe.InitBuffer(bd, 64 * 8);
+    pipe.InitBuffer(bt, 64 * 8);
+    AscendC::LocalTensor<float> lx = bx.Get<float>(), ls = bs.Get<float>(), ld = bd.Get<float>(), lt = bt.Get<float>();
+    AscendC::LocalTensor<uint32_t> li = bi.Get<uint32_t>();
+    AscendC::GlobalTensor<float> gx;
+    AscendC::GlobalTensor<uint32_t> gy;
+    AscendC::GlobalTensor<int32_t> gt;
+    gx.SetGlobalBuffer((__gm__ float*)x, 64);
+    gy.SetGlobalBuffer((__gm__ uint32_t*)y, 128);
+    gt.SetGlobalBuffer((__gm__ int32_t*)taken, 8);
+    AscendC::DataCopy(lx, gx, 64);
+    AscendC::PipeBarrier<PIPE_ALL>();
+    for (uint32_t i = 0; i < 64; i++) li.SetValue(i, i);
+    AscendC::Sort<float, false>(ls, lx, li, lt, 2);
+    AscendC::PipeBarrier<PIPE_ALL>();
+    AscendC::MrgSortSrcList<float> list(ls, ls[64], ls[64], ls[64]);
+    const uint16_t counts[4] = {32, 32, 0, 0};
+    uint32_t sortedNum[4] = {0, 0, 0, 0};
+    AscendC::MrgSort<float>(ld, list, counts, sortedNum, 0b11, 1);
+    AscendC::PipeBarrier<PIPE_ALL>();
+    AscendC::DataCopy(gy, ld.ReinterpretCast<uint32_t>(), 128);
+    for (int i = 0; i < 4; i++) gt.SetValue(i, (int32_t)sortedNum[i]);
+    for (int i = 4; i < 8; i++) gt.SetValue(i, 0);
+}
+"""
+
+MRG_SPEC = """
+kernel: mrgk
+source: kernel.cpp
+block_dim: 1
+inputs:
+  - {name: x, shape: [64], dtype: float32, init: {uniform: [-10, 10]}}
+outputs:
+  - {name: y, shape: [128], dtype: uint32}
+  - {name: taken, shape: [8], dtype: int32}
+reference: |
+  order = np.argsort(-x, kind="stable")
+  y = np.stack([x[order].view(np.uint32), order.astype(np.uint32)], axis=1).reshape(-1)
+  taken = np.array([32, 32, 0, 0, 0, 0, 0, 0], np.int32)
+tolerance: {rtol: 0, atol: 0}
+"""
+
+
+def test_high_level_mrgsort_merges_two_sorted_lists(tmp_path: Path) -> None:
+    r = _run_text(tmp_path, MRG_KERNEL, MRG_SPEC)
+    assert r.correct, [f"{d.category}: {d.message}" for d in r.diagnostics]
+    assert not [d for d in r.diagnostics if d.severity == "error"]
+
+
+def _run_text(tmp_path: Path, kernel: str, spec: str) -> RunResult:
+    (tmp_path / "kernel.cpp").write_text(textwrap.dedent(kernel), encoding="utf-8")
+    (tmp_path / "spec.yaml").write_text(textwrap.dedent(spec), encoding="utf-8")
+    return EmulatorToolchain().run(load_spec(tmp_path / "spec.yaml"), RunOptions(timeout=120))

@@ -239,6 +239,18 @@ inline void Sort(LocalTensor<T>& dstTensor, LocalTensor<U>& dstIndexTensor, cons
                                        &sharedTmpBuffer, calCount, loc);
 }
 
+// ---- MrgSort, the high-level form (高阶API/排序操作/MrgSort-93.md): the basic MrgSort (8-byte (score, index)
+// records, descending) with its parameters spelled out; sortedNum receives the records taken from each list.
+template <typename T, bool isExhaustedSuspension = false>
+inline void MrgSort(const LocalTensor<T>& dst, const MrgSortSrcList<T>& sortList, const uint16_t elementCountList[4],
+                    uint32_t sortedNum[4], uint16_t validBit, const int32_t repeatTime, EMU_LOC) {
+    static_assert(ascendc_emu::adv::is_f16_or_f32<T>::value, "MrgSort: half or float");
+    MrgSort4Info info(elementCountList, isExhaustedSuspension, validBit, (uint16_t)repeatTime);
+    MrgSort(dst, sortList, info, loc);
+    const ascendc_emu::VecRegs& r = ascendc_emu::vregs();
+    for (int i = 0; i < 4; i++) sortedNum[i] = r.mrg_counts[i];
+}
+
 // ---- Extract (Extract.md): (score, index) pairs back to values and uint32 indices; a repeat is 64 float or 128
 // half elements.
 template <typename T>
