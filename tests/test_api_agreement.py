@@ -31,10 +31,8 @@ pytestmark = pytest.mark.skipif(shutil.which("g++") is None, reason="g++ not ins
 MISSING_ALLOWED: dict[str, str] = {
     # advanced (lib/) APIs: the fp8 / hifloat8 destinations of Ascend950 are not emulated
     **{f"AscendQuant#{k}": "apilib (fp8/hifloat8)" for k in range(12, 24)},
-    # basic cube path for other architectures (LoadData from GM, Fixpipe of arch 3510 / M300): no branch yet
-    "LoadData#1": "cube (unowned)", "Fixpipe#0": "cube (unowned)", "Fixpipe#1": "cube (unowned)",
-    "Fixpipe#4": "cube (unowned)", "Fixpipe#5": "cube (unowned)", "Fixpipe#6": "cube (unowned)",
-    "Fixpipe#7": "cube (unowned)", "Fixpipe#9": "cube (unowned)",
+    # basic cube path: LoadData from GM (no branch yet)
+    "LoadData#1": "cube (unowned)",
 }
 
 # Catalogue signatures the generic probe cannot instantiate (non-type or pattern template parameters, a second

@@ -150,9 +150,23 @@ extern "C" __global__ __aicore__ void mm3d(GM_ADDR at, GM_ADDR b, GM_ADDR c) {
     mp.m = M; mp.n = N; mp.k = K;
     AscendC::Mmad(c1, a2, b2, mp);
     AscendC::PipeBarrier<PIPE_ALL>();
+#if FIX_FORM == 0
     AscendC::FixpipeParamsV220 fp;
     fp.nSize = N; fp.mSize = M; fp.srcStride = M; fp.dstStride = N;
     AscendC::Fixpipe<float, float, AscendC::CFG_ROW_MAJOR>(cGm, c1, fp);
+#elif FIX_FORM == 1
+    AscendC::FixpipeParamsM300 fp;
+    fp.nSize = N; fp.mSize = M; fp.srcStride = M; fp.dstStride = N;
+    AscendC::Fixpipe<float, float, AscendC::CFG_ROW_MAJOR>(cGm, c1, fp);
+#elif FIX_FORM == 2
+    AscendC::FixpipeParamsArch3510<AscendC::CO2Layout::ROW_MAJOR> fp;
+    fp.nSize = N; fp.mSize = M; fp.srcStride = M; fp.dstStride = N;
+    AscendC::Fixpipe<float, float, AscendC::CFG_ROW_MAJOR>(cGm, c1, fp);
+#else
+    AscendC::FixpipeParamsArch3510<AscendC::CO2Layout::NZ> fp;  // dstStride in elements: M rows of 8 floats
+    fp.nSize = N; fp.mSize = M; fp.srcStride = M; fp.dstStride = M * 8;
+    AscendC::Fixpipe<float, float, AscendC::CFG_NZ>(cGm, c1, fp);
+#endif
 }
 """
 
@@ -160,14 +174,17 @@ MATMUL_SPEC = """
 kernel: mm3d
 source: kernel.cpp
 block_dim: 1
+defines: {{FIX_FORM: {form}}}
 inputs:
-  - {name: at, shape: [64, 32], dtype: float16, init: {randint: [-4, 4]}}
-  - {name: b, shape: [64, 48], dtype: float16, init: {randint: [-4, 4]}}
+  - {{name: at, shape: [64, 32], dtype: float16, init: {{randint: [-4, 4]}}}}
+  - {{name: b, shape: [64, 48], dtype: float16, init: {{randint: [-4, 4]}}}}
 outputs:
-  - {name: c, shape: [32, 48], dtype: float32}
+  - {{name: c, shape: [32, 48], dtype: float32}}
 reference: |
   c = at.astype(np.float32).T @ b.astype(np.float32)
-tolerance: {rtol: 0, atol: 0}
+  if {form} == 3:
+      c = c.reshape(32, 6, 8).transpose(1, 0, 2).reshape(32, 48)
+tolerance: {{rtol: 0, atol: 0}}
 """
 
 # Forms the emulator reports instead of guessing: an 8-bit load to L0B, a channelSize that is not a multiple of C0
@@ -223,8 +240,9 @@ def test_load3d_convolution_with_padding_stride_dilation(tmp_path: Path, pro: in
     assert not _errors(r)
 
 
-def test_load3d_matmul_transposed_a_and_l0b(tmp_path: Path) -> None:
-    r = _run(tmp_path, MATMUL_KERNEL, MATMUL_SPEC)
+@pytest.mark.parametrize("form", [0, 1, 2, 3])  # Fixpipe with V220, M300, Arch3510 ROW_MAJOR, Arch3510 NZ
+def test_load3d_matmul_transposed_a_and_l0b(tmp_path: Path, form: int) -> None:
+    r = _run(tmp_path, MATMUL_KERNEL, MATMUL_SPEC.format(form=form))
     assert r.correct, _errors(r)
     assert not _errors(r)
 
