@@ -1,6 +1,6 @@
 """The register-level vector API (AscendC::Reg, Reg矢量计算 docs) on the emulator against NumPy: UpdateMask over a
 tail that is not a multiple of VL, ZEROING and MERGING destinations, CreateMask patterns, masked StoreAlign,
-binary / scalar / unary ops, Duplicate and Arange. Compiles with g++: slow."""
+binary / scalar / unary ops, Duplicate and Arange, the PostUpdate load / store forms. Compiles with g++: slow."""
 
 from __future__ import annotations
 
@@ -29,7 +29,7 @@ __simd_vf__ inline void Body(__ubuf__ float* x, __ubuf__ float* z, __ubuf__ floa
     AscendC::Reg::MaskReg mask;
     for (uint32_t i = 0; i < (N + L - 1) / L; i++) {
         mask = AscendC::Reg::UpdateMask<float>(count);
-        AscendC::Reg::LoadAlign(rx, x + i * L);
+        AscendC::Reg::LoadAlign<float, AscendC::Reg::PostLiteral::POST_MODE_UPDATE>(rx, x, (int32_t)L);
         AscendC::Reg::LoadAlign(rz, z + i * L);
         AscendC::Reg::Exp(t0, rx, mask);
         AscendC::Reg::Muls(t0, t0, 2.0f, mask);
@@ -37,7 +37,7 @@ __simd_vf__ inline void Body(__ubuf__ float* x, __ubuf__ float* z, __ubuf__ floa
         AscendC::Reg::Max(t0, t0, t1, mask);
         AscendC::Reg::Adds(t1, rz, 3.0f, mask);
         AscendC::Reg::Div(t0, t0, t1, mask);
-        AscendC::Reg::StoreAlign(y + i * L, t0, mask);
+        AscendC::Reg::StoreAlign<float, AscendC::Reg::PostLiteral::POST_MODE_UPDATE>(y, t0, (int32_t)L, mask);
     }
     AscendC::Reg::MaskReg all = AscendC::Reg::CreateMask<float>();
     AscendC::Reg::MaskReg m3 = AscendC::Reg::CreateMask<float, AscendC::Reg::MaskPattern::M3>();
@@ -45,7 +45,7 @@ __simd_vf__ inline void Body(__ubuf__ float* x, __ubuf__ float* z, __ubuf__ floa
     AscendC::Reg::LoadAlign(rz, z);
     AscendC::Reg::Duplicate<float, AscendC::Reg::MaskMergeMode::MERGING>(rz, -1.0f, m3);
     AscendC::Reg::StoreAlign(m, rz, all);
-    AscendC::Reg::LoadAlign(rx, x);
+    AscendC::Reg::LoadAlign(rx, x - 4 * L);  // x moved on by the PostUpdate loads
     AscendC::Reg::Adds(t0, rx, 1.0f, half);
     AscendC::Reg::StoreAlign(h, t0, all);
     AscendC::Reg::Arange(t1, 10.0f);

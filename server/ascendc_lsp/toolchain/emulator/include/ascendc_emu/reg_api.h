@@ -1,6 +1,6 @@
 // The register-level vector API (AscendC::Reg, Ascend 950), the core subset public kernels use most: RegTensor,
-// MaskReg (CreateMask, UpdateMask), aligned UB <-> register moves (LoadAlign, StoreAlign, DIST_NORM), element-wise
-// arithmetic (Add, Sub, Mul, Div, Max, Min; Adds, Muls, Maxs, Mins; Exp, Abs, Relu, Sqrt, Ln, Neg), Duplicate,
+// MaskReg (CreateMask, UpdateMask), aligned UB <-> register moves (LoadAlign, StoreAlign, DIST_NORM, with or
+// without PostUpdate), element-wise arithmetic (Add, Sub, Mul, Div, Max, Min; Adds, Muls, Maxs, Mins; Exp, Abs, Relu, Sqrt, Ln, Neg), Duplicate,
 // Arange, and asc_vf_call. Clean-room, from docs/zh/api/SIMD-API/基础API/Reg矢量计算/ (寄存器数据类型/RegTensor.md,
 // MaskReg.md; Reg数据搬入/连续对齐搬入（LoadAlign）.md; Reg数据搬出/连续对齐搬出（StoreAlign）.md; 基础算术/*.md;
 // 数据填充/Duplicate.md; 索引操作/Arange.md; 辅助数据类型/MaskMergeMode.md; VF调用/asc_vf_call.md).
@@ -30,6 +30,7 @@ struct DefaultType {};
 enum class MaskPattern { ALL, VL1, VL2, VL3, VL4, VL8, VL16, VL32, VL64, VL128, M3, M4, H, Q, ALLF = 15 };
 enum class MaskMergeMode { UNKNOWN, MERGING, ZEROING };
 enum class LoadDist { DIST_NORM };
+enum class PostLiteral { POST_MODE_NORMAL, POST_MODE_UPDATE };
 enum class StoreDist { DIST_NORM };
 enum class IndexOrder { INCREASE_ORDER, DECREASE_ORDER };
 
@@ -159,6 +160,22 @@ inline void StoreAlign(E* dstAddr, U& srcReg, MaskReg& mask, EMU_LOC) {
     if (!ub.emu_check_bytes(0, (uint64_t)last * sizeof(V), true, P_V, "StoreAlign", loc, 32)) return;
     for (uint32_t i = 0; i < last; i++)
         if (reg::lane_on<V>(mask, i)) memcpy(ub.ptr_ + i * sizeof(V), srcReg.bytes + i * sizeof(V), sizeof(V));
+}
+
+// PostUpdate forms: move VL bytes at the address, then advance the address by postUpdateStride elements
+// (POST_MODE_UPDATE; POST_MODE_NORMAL is documented as unsupported).
+template <typename T = DefaultType, PostLiteral postMode, LoadDist dist = LoadDist::DIST_NORM, typename U, typename E>
+inline void LoadAlign(U& dstReg, E*& srcAddr, int32_t postUpdateStride, EMU_LOC) {
+    static_assert(postMode == PostLiteral::POST_MODE_UPDATE, "LoadAlign: POST_MODE_NORMAL is not supported");
+    LoadAlign(dstReg, srcAddr, loc);
+    srcAddr += postUpdateStride;
+}
+template <typename T = DefaultType, PostLiteral postMode, StoreDist dist = StoreDist::DIST_NORM, typename U,
+          typename E>
+inline void StoreAlign(E*& dstAddr, U& srcReg, int32_t postUpdateStride, MaskReg& mask, EMU_LOC) {
+    static_assert(postMode == PostLiteral::POST_MODE_UPDATE, "StoreAlign: POST_MODE_NORMAL is not supported");
+    StoreAlign(dstAddr, srcReg, mask, loc);
+    dstAddr += postUpdateStride;
 }
 
 // ---- element-wise arithmetic (基础算术/*.md)
