@@ -114,6 +114,8 @@ inline int64_t GetBlockNum() { return ascendc_emu::rt().block_dim / ascendc_emu:
 inline int64_t GetSubBlockIdx() { return ascendc_emu::blk().idx % ascendc_emu::rt().task_ratio; }
 inline int64_t GetSubBlockNum() { return ascendc_emu::rt().task_ratio; }
 inline int64_t GetTaskRatio() { return ascendc_emu::rt().task_ratio; }
+// GetTaskRation: the older spelling public kernels still call (43 files of the public corpus); same value.
+inline int64_t GetTaskRation() { return GetTaskRatio(); }
 inline void InitSocState() {}
 // api/SIMD-API/基础API/资源管理/临时空间管理/workspace/SetSysWorkSpace.md: sets the pointer GetSysWorkSpacePtr returns
 inline void SetSysWorkspace(GM_ADDR workspace) { ascendc_emu::rt().sys_workspace = workspace; }

@@ -183,6 +183,7 @@ struct Block {
     bool counter_mode = false;
     uint64_t mask_hi = ~0ull, mask_lo = ~0ull;
     alignas(8) uint8_t api_regs[192] = {};  // special registers of the vector APIs (DEQSCALE, CMPMASK, reduce SPRs; vector_support.h)
+    alignas(8) uint8_t cube_regs[64] = {};  // special registers of the cube load path (FMATRIX, padding, repeat; cube_load3d.h)
     Flag flags[HE_MAX][8];
     uint8_t event_alloc[HE_MAX] = {};
     TPipeBase* pipe = nullptr;
