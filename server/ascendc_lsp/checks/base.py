@@ -15,6 +15,7 @@ from typing import Any
 
 import yaml
 
+from ascendc_lsp.hardware.limits import DEFAULT_SOC
 from ascendc_lsp.resources import knowledge_dir
 from ascendc_lsp.syntax.document import SourceDocument
 from ascendc_lsp.syntax.model import DocumentModel
@@ -138,7 +139,7 @@ class CheckContext:
 
     document: SourceDocument
     model: DocumentModel
-    soc_name: str = "Ascend910B"
+    soc_name: str = DEFAULT_SOC
     soc: Any = None  # ascendc_lsp.hardware.soc.SocProfile, loaded by the caller
     catalogue: Any = None  # ascendc_lsp.hardware.api_catalogue.ApiCatalogue
     soc_source: str | None = None  # where the SoC came from when the project chose it (for messages)

@@ -8,6 +8,7 @@ from typing import Any
 
 from ascendc_lsp.checks.base import CheckContext, Finding, registered_rules
 from ascendc_lsp.checks.project import KnownValues, ProjectContext, project_context
+from ascendc_lsp.hardware.limits import DEFAULT_SOC
 from ascendc_lsp.syntax.document import SourceDocument
 from ascendc_lsp.syntax.model import DocumentModel, build_model
 from ascendc_lsp.syntax.positions import Position, Span
@@ -56,12 +57,11 @@ def internal_finding(what: str, exc: BaseException) -> Finding:
 _SEVERITY_ORDER = {"error": 0, "warning": 1, "information": 2, "hint": 3}
 
 
-DEFAULT_SOC = "Ascend910B"
 
 
 @dataclass
 class CheckOptions:
-    """`soc_name` None: the SoC of the file's project (checks/project.py), else Ascend910B. `known`: concrete
+    """`soc_name` None: the SoC of the file's project (checks/project.py), else DEFAULT_SOC. `known`: concrete
     values (tiling fields, block_dim, tensor sizes) to fold in; None: those of a spec attached to the file.
     `use_project` False ignores the file's surroundings (a buffer checked on its own)."""
 

@@ -30,6 +30,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
 
+from ascendc_lsp.hardware.limits import DEFAULT_SOC
+
 _MAX_LEVELS = 6
 _TTL_SECONDS = 2.0
 _MAX_SCRIPT_BYTES = 512 * 1024
@@ -193,8 +195,6 @@ def _socs_of(text: str, kind: str) -> list[str]:
 
 
 def _choose(found: list[tuple[str, str, bool]], file_name: str = "") -> ProjectSoc:
-    from ascendc_lsp.hardware.soc import DEFAULT_SOC
-
     firm = [f for f in found if f[2]] or found
     socs = tuple(dict.fromkeys(name for name, _, _ in firm))
     chosen = DEFAULT_SOC if DEFAULT_SOC in socs else socs[0]
@@ -272,7 +272,7 @@ def known_values(
     )
 
 
-def effective_soc(path: str | Path | None, chosen: str | None, default: str = "Ascend910B") -> tuple[str, str | None]:
+def effective_soc(path: str | Path | None, chosen: str | None, default: str = DEFAULT_SOC) -> tuple[str, str | None]:
     """(SoC name, where it came from) for a file: the user's choice, else its project's, else the default."""
     if chosen:
         return chosen, None

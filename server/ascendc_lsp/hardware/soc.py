@@ -22,10 +22,11 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from ascendc_lsp.errors import UnknownSocError  # raised by get_soc; callers import it from here too
+from ascendc_lsp.hardware.limits import DEFAULT_SOC  # the one default SoC, named next to the profiles
 from ascendc_lsp.hardware.yaml_cache import Parsed, read_folder
 from ascendc_lsp.resources import knowledge_dir
 
-DEFAULT_SOC = "Ascend910B"
 SCHEMA_VERSION = 1
 VALUE_KINDS: tuple[str, ...] = ("documented", "measured", "derived", "assumption")
 LAYOUTS: tuple[str, ...] = ("split", "coupled")
@@ -53,18 +54,6 @@ class HardwareDataError(ValueError):
         self.problems = problems
         head = f"{len(problems)} problem(s) in hardware data"
         super().__init__(head + ":\n" + "\n".join(f"  {p}" for p in problems))
-
-
-class UnknownSocError(KeyError):
-    """`get_soc` was given a name no profile or variant carries."""
-
-    def __init__(self, name: str, known: list[str]) -> None:
-        self.name = name
-        self.known = known
-        super().__init__(f"unknown SoC {name!r}; known: {', '.join(known)}")
-
-    def __str__(self) -> str:
-        return str(self.args[0])
 
 
 # --------------------------------------------------------------------------------------------- model

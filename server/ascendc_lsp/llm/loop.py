@@ -26,6 +26,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
+from ascendc_lsp.hardware.limits import DEFAULT_SOC
 from ascendc_lsp.llm import prompts
 from ascendc_lsp.llm.client import Cancelled, ChatClient, Completion, LlmError, redact, redact_obj
 from ascendc_lsp.llm.extract import extract_code
@@ -201,7 +202,7 @@ class ToolchainEvaluator:
         folder.mkdir(parents=True, exist_ok=True)
         path = folder / f"{spec.kernel}.cpp"
         path.write_text(code, encoding="utf-8")
-        soc = self.soc or spec.soc or "Ascend910B"
+        soc = self.soc or spec.soc or DEFAULT_SOC
         static: list[dict[str, Any]] = []
         if self.static_checks:
             try:
@@ -573,7 +574,7 @@ class CheckedLoop:
         progress: ProgressCallback | None = None,
         cancel: threading.Event | None = None,
         mode: str = "generate",
-        soc: str = "Ascend910B",
+        soc: str = DEFAULT_SOC,
         workspace: Path | None = None,
     ) -> None:
         self.spec = spec

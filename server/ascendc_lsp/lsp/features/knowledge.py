@@ -31,6 +31,8 @@ from typing import Any, ClassVar
 from lsprotocol import types
 
 from ascendc_lsp.checks.base import Finding, Fix, Related, TextEdit
+from ascendc_lsp.errors import Cancelled
+from ascendc_lsp.hardware.limits import DEFAULT_SOC
 from ascendc_lsp.lsp.features.base import LanguageFeature
 from ascendc_lsp.lsp.protocol import (
     EXPLAIN_LOG,
@@ -50,10 +52,6 @@ log = logging.getLogger(__name__)
 COMPILE_TIMEOUT = 60.0
 MAX_TOOLCHAIN_FINDINGS = 30
 CODE_WINDOW = 4
-
-
-class Cancelled(Exception):
-    """A newer save superseded this compile."""
 
 
 @dataclass
@@ -115,7 +113,7 @@ def compile_emulator(
 
 
 def compile_cann(
-    text: str, path: str, cancel: threading.Event, cann_home: str = "", soc: str = "Ascend910B"
+    text: str, path: str, cancel: threading.Event, cann_home: str = "", soc: str = DEFAULT_SOC
 ) -> CompileOutput:
     from ascendc_lsp.toolchain import cann
 

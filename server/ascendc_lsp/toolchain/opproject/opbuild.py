@@ -21,9 +21,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ascendc_lsp.hardware.limits import DEFAULT_SOC
 from ascendc_lsp.toolchain.base import Diagnostic, RunOptions, RunResult
 from ascendc_lsp.toolchain.emulator import build
-from ascendc_lsp.toolchain.emulator.soc import DEFAULT_SOC, load_soc
+from ascendc_lsp.toolchain.emulator.soc import load_soc
 from ascendc_lsp.toolchain.opproject import host
 from ascendc_lsp.toolchain.opproject.discovery import (
     KernelEntry,

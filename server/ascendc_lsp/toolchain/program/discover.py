@@ -24,6 +24,7 @@ import shlex
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ascendc_lsp.hardware.limits import DEFAULT_SOC
 from ascendc_lsp.toolchain.program.cmake import CMakeError, Project, Target, read_project
 
 SOURCE_SUFFIXES = (".asc", ".cpp", ".cc", ".cxx", ".c")
@@ -75,7 +76,7 @@ class ProgramLayout:
     recipe: str = "default"  # readme | run.sh | default
     arch: str | None = None
     run_mode: str = "npu"
-    soc: str = "Ascend910B"
+    soc: str = DEFAULT_SOC
     notes: list[str] = field(default_factory=list)
     cmake: Project | None = None
 
@@ -335,7 +336,7 @@ def discover(
         )
     if soc is None:
         wanted = overrides.get("CMAKE_ASC_ARCHITECTURES") or _cmake_default(root, "CMAKE_ASC_ARCHITECTURES")
-        soc = ARCH_SOC.get(wanted or "", "Ascend910B")
+        soc = ARCH_SOC.get(wanted or "", DEFAULT_SOC)
     overrides["RUN_MODE"] = run_mode
     overrides["CMAKE_ASC_RUN_MODE"] = run_mode
     overrides["SOC_VERSION"] = soc_version_name(soc)
