@@ -29,8 +29,6 @@ import logging
 import os
 import re
 import sqlite3
-import sys
-import tempfile
 import time
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -41,6 +39,11 @@ from typing import Any, Protocol
 from ascendc_lsp.knowledge.embedding import TAG_MARKER, HashingEmbedder, ResourceEmbedder, build_idf
 from ascendc_lsp.knowledge.entries import Entry
 from ascendc_lsp.knowledge.triggers import template_words
+from ascendc_lsp.paths import (  # callers import them from here too
+    atomic_write,
+    cache_dir,
+    file_lock,
+)
 
 log = logging.getLogger(__name__)
 
@@ -50,79 +53,6 @@ SPACES: tuple[str, ...] = (SYNTACTIC, SEMANTIC)
 COLLECTIONS = {SYNTACTIC: "ascendc_syntactic_v1", SEMANTIC: "ascendc_semantic_v1"}
 DEFAULT_VALUE = 0.5
 BATCH = 500
-
-
-def cache_dir() -> Path:
-    """`$XDG_CACHE_HOME/ascendc-lsp` (when absolute) else `~/.cache/ascendc-lsp`."""
-    base = os.environ.get("XDG_CACHE_HOME")
-    root = Path(base) if base and Path(base).is_absolute() else Path.home() / ".cache"
-    return root / "ascendc-lsp"
-
-
-# ------------------------------------------------------------------------------------------------ locking
-
-
-class LockTimeout(TimeoutError):
-    """The store lock could not be taken in time (another process holds it)."""
-
-
-@contextlib.contextmanager
-def file_lock(path: Path, timeout: float = 60.0) -> Iterator[None]:
-    """An exclusive advisory lock on `path` (created if missing), across processes; re-entrant per process is NOT
-    supported, so callers take it once around a whole write."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
-    try:
-        deadline = time.monotonic() + timeout
-        if sys.platform == "win32":  # pragma: no cover - exercised on Windows only
-            import msvcrt
-
-            while True:
-                try:
-                    msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)
-                    break
-                except OSError:
-                    if time.monotonic() > deadline:
-                        raise LockTimeout(f"{path} is locked by another process") from None
-                    time.sleep(0.05)
-            try:
-                yield
-            finally:
-                os.lseek(fd, 0, os.SEEK_SET)
-                msvcrt.locking(fd, msvcrt.LK_UNLCK, 1)
-        else:
-            import fcntl
-
-            while True:
-                try:
-                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                    break
-                except BlockingIOError:
-                    if time.monotonic() > deadline:
-                        raise LockTimeout(f"{path} is locked by another process") from None
-                    time.sleep(0.02)
-            try:
-                yield
-            finally:
-                fcntl.flock(fd, fcntl.LOCK_UN)
-    finally:
-        os.close(fd)
-
-
-def atomic_write(path: Path, text: str) -> None:
-    """Write a file by temporary name + rename, so readers never see half of it."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
 
 
 # ------------------------------------------------------------------------------------------- documents

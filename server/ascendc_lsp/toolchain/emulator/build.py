@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
+from ascendc_lsp.paths import cache_dir
 from ascendc_lsp.toolchain import sandbox
 from ascendc_lsp.toolchain.base import CompileResult, Diagnostic
 from ascendc_lsp.toolchain.emulator import gccdiag
@@ -80,9 +81,7 @@ def include_dir() -> Path:
 
 
 def cache_root() -> Path:
-    base = os.environ.get("XDG_CACHE_HOME")
-    root = Path(base) if base and Path(base).is_absolute() else Path.home() / ".cache"
-    return root / "ascendc-lsp" / "emulator"
+    return cache_dir("emulator")
 
 
 def find_cxx() -> str | None:
