@@ -7,8 +7,8 @@ import pytest
 from ascendc_lsp.errors import UnknownSocError
 from ascendc_lsp.hardware import limits as limits_module
 from ascendc_lsp.hardware.budget import ub_capacity
-from ascendc_lsp.hardware.limits import DEFAULT_SOC, soc_limits
-from ascendc_lsp.hardware.soc import get_soc, soc_names
+from ascendc_lsp.hardware.limits import DEFAULT_SOC
+from ascendc_lsp.hardware.soc import get_soc, soc_limits, soc_names
 from ascendc_lsp.settings import Settings
 from ascendc_lsp.toolchain.emulator.soc import load_soc
 

@@ -69,7 +69,7 @@ def _count(minimum: int) -> Callable[[str], int]:
 
 
 class _Parser(argparse.ArgumentParser):
-    """argparse that exits with EXIT_USAGE (2) and a one-line hint, as the design page asks."""
+    """argparse that exits with EXIT_USAGE (2) and a one-line hint (exit codes: docs/architecture.md)."""
 
     def error(self, message: str) -> None:  # type: ignore[override]
         self.print_usage(sys.stderr)

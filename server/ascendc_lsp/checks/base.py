@@ -72,7 +72,8 @@ class Related:
 
 @dataclass(slots=True)
 class Finding:
-    """One diagnostic, in the JSON shape of the design page plus fixes and related locations."""
+    """One diagnostic, in the JSON shape of docs/architecture.md ("Shapes that cross layers") plus fixes and
+    related locations."""
 
     span: Span
     severity: str
@@ -191,8 +192,6 @@ def rule(rule_id: str) -> Callable[[RuleFunction], RuleFunction]:
     return register
 
 
-def registered_rules() -> dict[str, RuleFunction]:
-    # Importing the package imports every rule module, which registers them.
-    import ascendc_lsp.checks.rules  # noqa: F401
-
+def rules_registered_so_far() -> dict[str, RuleFunction]:
+    """The rules registered by the modules imported so far; `checks.rules.registered_rules()` imports them all."""
     return dict(_REGISTRY)

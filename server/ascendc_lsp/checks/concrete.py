@@ -18,7 +18,7 @@ import struct
 from pathlib import Path
 from typing import Any
 
-from ascendc_lsp.checks.project import KnownValues, known_values
+from ascendc_lsp.checks.values import KnownValues, known_values
 from ascendc_lsp.paths import atomic_write, cache_dir
 
 log = logging.getLogger(__name__)

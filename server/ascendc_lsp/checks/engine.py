@@ -6,7 +6,7 @@ import logging
 from dataclasses import dataclass
 from typing import Any
 
-from ascendc_lsp.checks.base import CheckContext, Finding, registered_rules
+from ascendc_lsp.checks.base import CheckContext, Finding, RuleFunction
 from ascendc_lsp.checks.project import KnownValues, ProjectContext, project_context
 from ascendc_lsp.hardware.limits import DEFAULT_SOC
 from ascendc_lsp.syntax.document import SourceDocument
@@ -91,6 +91,13 @@ def load_catalogue() -> object | None:
     except ImportError:
         return None
     return load_api_catalogue()
+
+
+def registered_rules() -> dict[str, RuleFunction]:
+    """Every rule by id; the rule modules are imported on the first check, not with the engine."""
+    from ascendc_lsp.checks.rules import registered_rules as every_rule
+
+    return every_rule()
 
 
 def run_rules(context: CheckContext, disabled: frozenset[str] = frozenset()) -> list[Finding]:

@@ -21,18 +21,17 @@ unknown. The fallbacks come from `../shared/reference/hardware-constraints.md`:
   the official Ascend950 samples cast uint32_t to float in kernel code
   (asc-devkit examples/01_simd_cpp_api/03_basic_api/02_reg_vector_compute/arange/arange.asc).
 
-`soc_limits(name)` is the same adapter by name (variants and aliases resolved by the profile loader): every
+`hardware.soc.soc_limits(name)` is the same adapter by name (variants and aliases resolved by the profile loader): every
 user of a SoC name (checks, the emulator's `soc.txt` and cost model, settings, prompts, the editor) reads its
 numbers there, and an unknown name is one error everywhere (`UnknownSocError`, listing the known SoCs).
 `DEFAULT_SOC` is the SoC used when nothing names one.
 
-`soc_for_arch(text)` maps what a project's build names (`dav-3510`, `3510`, `dav-c220-vec`, `dav-m200`) to a
+`hardware.soc.soc_for_arch(text)` maps what a project's build names (`dav-3510`, `3510`, `dav-c220-vec`, `dav-m200`) to a
 profile, through the profiles' `arch`, `npu_arch` and `core_targets`.
 """
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -218,51 +217,3 @@ def limits_for_soc(soc: Any, soc_name: str) -> Limits:
             _CACHE.clear()
         _CACHE[key] = cached
     return cached
-
-
-def soc_profile(name: str | None) -> Any:
-    """The loaded profile of a SoC name (None: `DEFAULT_SOC`); raises `UnknownSocError` listing the known SoCs.
-
-    Profiles that do not load (a broken file: `kb validate` reports it) give None, so runs and checks go on with
-    the documented defaults."""
-    from ascendc_lsp.hardware.soc import HardwareDataError, get_soc
-
-    try:
-        return get_soc(name or DEFAULT_SOC)
-    except HardwareDataError:
-        return None
-
-
-def soc_limits(name: str | None) -> Limits:
-    """The limits of a SoC by name (None: `DEFAULT_SOC`): its profile over the documented defaults.
-
-    Raises `UnknownSocError` (one message, listing the known SoCs) for a name no profile or alias carries."""
-    wanted = (name or DEFAULT_SOC).strip()
-    return limits_for_soc(soc_profile(wanted), wanted)
-
-
-_ARCH_NUMBER = re.compile(r"(?:dav-)?(\d{4})\b")
-
-
-def soc_for_arch(text: str) -> str | None:
-    """The profile named by a build's architecture (`dav-3510`, `3510`, `dav-c220-vec`, `dav-m200`), or None.
-
-    Several profiles may share an architecture (2201: Ascend910B and Ascend910_93): the default SoC wins,
-    else the first name in order."""
-    try:
-        from ascendc_lsp.hardware.soc import load_soc_profiles
-
-        profiles = load_soc_profiles()
-    except Exception:  # profiles unreadable: no mapping rather than a crash in a rule
-        return None
-    wanted = text.strip().lower()
-    number = _ARCH_NUMBER.fullmatch(wanted)
-    matches: list[str] = []
-    for name, profile in sorted(profiles.items()):
-        targets = [str(t).lower() for t in (profile.core_targets or {}).values()]
-        same_arch = number is not None and profile.arch == int(number.group(1))
-        if same_arch or (profile.npu_arch or "").lower() == wanted or wanted in targets:
-            matches.append(name)
-    if not matches:
-        return None
-    return DEFAULT_SOC if DEFAULT_SOC in matches else matches[0]

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from ascendc_lsp.errors import UnknownSocError  # raised by get_soc; callers import it from here too
-from ascendc_lsp.hardware.limits import DEFAULT_SOC  # the one default SoC, named next to the profiles
+from ascendc_lsp.hardware.limits import DEFAULT_SOC, Limits, limits_for_soc
 from ascendc_lsp.hardware.yaml_cache import Parsed, read_folder
 from ascendc_lsp.resources import knowledge_dir
 
@@ -653,3 +653,50 @@ def get_soc(name: str | None = None, directory: Path | str | None = None) -> Soc
 def clear_cache() -> None:
     """Forget loaded profiles (after the files change)."""
     _catalogue.cache_clear()
+
+
+# --------------------------------------------------------------------------------------------- by name
+
+
+def soc_profile(name: str | None) -> Any:
+    """The loaded profile of a SoC name (None: `DEFAULT_SOC`); raises `UnknownSocError` listing the known SoCs.
+
+    Profiles that do not load (a broken file: `kb validate` reports it) give None, so runs and checks go on with
+    the documented defaults."""
+    try:
+        return get_soc(name or DEFAULT_SOC)
+    except HardwareDataError:
+        return None
+
+
+def soc_limits(name: str | None) -> Limits:
+    """The limits of a SoC by name (None: `DEFAULT_SOC`): its profile over the documented defaults.
+
+    Raises `UnknownSocError` (one message, listing the known SoCs) for a name no profile or alias carries."""
+    wanted = (name or DEFAULT_SOC).strip()
+    return limits_for_soc(soc_profile(wanted), wanted)
+
+
+_ARCH_NUMBER = re.compile(r"(?:dav-)?(\d{4})\b")
+
+
+def soc_for_arch(text: str) -> str | None:
+    """The profile named by a build's architecture (`dav-3510`, `3510`, `dav-c220-vec`, `dav-m200`), or None.
+
+    Several profiles may share an architecture (2201: Ascend910B and Ascend910_93): the default SoC wins,
+    else the first name in order."""
+    try:
+        profiles = load_soc_profiles()
+    except Exception:  # profiles unreadable: no mapping rather than a crash in a rule
+        return None
+    wanted = text.strip().lower()
+    number = _ARCH_NUMBER.fullmatch(wanted)
+    matches: list[str] = []
+    for name, profile in sorted(profiles.items()):
+        targets = [str(t).lower() for t in (profile.core_targets or {}).values()]
+        same_arch = number is not None and profile.arch == int(number.group(1))
+        if same_arch or (profile.npu_arch or "").lower() == wanted or wanted in targets:
+            matches.append(name)
+    if not matches:
+        return None
+    return DEFAULT_SOC if DEFAULT_SOC in matches else matches[0]

@@ -36,7 +36,15 @@ from functools import cache
 from pathlib import Path
 from typing import Any, Protocol
 
-from ascendc_lsp.knowledge.embedding import TAG_MARKER, HashingEmbedder, ResourceEmbedder, build_idf
+from ascendc_lsp.knowledge.embedding import (
+    DEFAULT_DIM,
+    EMBEDDING_VERSION,
+    TAG_MARKER,
+    HashingEmbedder,
+    ResourceEmbedder,
+    build_idf,
+    idf_digest_of,
+)
 from ascendc_lsp.knowledge.entries import Entry
 from ascendc_lsp.knowledge.triggers import template_words
 from ascendc_lsp.paths import (  # callers import them from here too
@@ -129,7 +137,6 @@ def shipped_entries() -> tuple[list[Entry], list[Any]]:
 @cache
 def _shipped_idf_and_digest() -> tuple[dict[str, float], str]:
     from ascendc_lsp.knowledge.compiled import cached, files_key
-    from ascendc_lsp.knowledge.embedding import idf_digest_of
     from ascendc_lsp.knowledge.entries import default_entry_dir
 
     def build() -> tuple[dict[str, float], str]:
@@ -150,6 +157,73 @@ def shipped_idf() -> dict[str, float]:
 def shipped_hashing_embedder() -> HashingEmbedder:
     idf, digest = _shipped_idf_and_digest()
     return HashingEmbedder(idf=idf, idf_digest=digest)
+
+
+# ------------------------------------------------------------------------------------ chromadb adapters
+
+
+@cache
+def chroma_embedding_functions() -> tuple[type, type]:
+    """The chromadb embedding-function classes (registered once; imports chromadb)."""
+    from chromadb.api.types import Documents, EmbeddingFunction, Embeddings
+    from chromadb.utils.embedding_functions import register_embedding_function
+
+    @register_embedding_function
+    class AscendcHashingEF(EmbeddingFunction[Documents]):
+        def __init__(self, dim: int = DEFAULT_DIM) -> None:
+            self.dim = dim
+            self._embedder = HashingEmbedder(dim, shipped_idf())
+
+        def __call__(self, input: Documents) -> Embeddings:
+            import numpy as np
+
+            return [np.asarray(v, dtype=np.float32) for v in self._embedder.embed_many(input)]
+
+        @staticmethod
+        def name() -> str:
+            return "ascendc_hashing"
+
+        def get_config(self) -> dict[str, Any]:
+            return {"dim": self.dim, "version": EMBEDDING_VERSION}
+
+        @staticmethod
+        def build_from_config(config: dict[str, Any]) -> AscendcHashingEF:
+            return AscendcHashingEF(int(config.get("dim", DEFAULT_DIM)))
+
+        def default_space(self) -> str:  # type: ignore[override]
+            return "cosine"
+
+        def is_legacy(self) -> bool:
+            return False
+
+    @register_embedding_function
+    class AscendcResourceEF(EmbeddingFunction[Documents]):
+        def __init__(self) -> None:
+            self._embedder = ResourceEmbedder()
+
+        def __call__(self, input: Documents) -> Embeddings:
+            import numpy as np
+
+            return [np.asarray(v, dtype=np.float32) for v in self._embedder.embed_many(input)]
+
+        @staticmethod
+        def name() -> str:
+            return "ascendc_resources"
+
+        def get_config(self) -> dict[str, Any]:
+            return {"version": EMBEDDING_VERSION, "tags": len(self._embedder.lexicon.tags)}
+
+        @staticmethod
+        def build_from_config(config: dict[str, Any]) -> AscendcResourceEF:
+            return AscendcResourceEF()
+
+        def default_space(self) -> str:  # type: ignore[override]
+            return "cosine"
+
+        def is_legacy(self) -> bool:
+            return False
+
+    return AscendcHashingEF, AscendcResourceEF
 
 
 # ------------------------------------------------------------------------------------------ vector index
@@ -473,8 +547,6 @@ class KnowledgeStore:
             return self._indexes
         self.close()
         import chromadb
-
-        from ascendc_lsp.knowledge.embedding import chroma_embedding_functions
 
         hashing_ef, resource_ef = chroma_embedding_functions()
         if self.kind == "embedded":

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from ascendc_lsp.errors import UnknownSocError
-from ascendc_lsp.hardware.limits import DEFAULT_SOC, Limits, limits_for_soc, soc_profile
+from ascendc_lsp.hardware.limits import DEFAULT_SOC, Limits, limits_for_soc
 
 SOC_TXT_KEYS = (
     "ub_bytes",
@@ -89,6 +89,8 @@ def load_soc(name: str | None = None) -> SocInfo:
     """The SoC by name (case-insensitive, variants and aliases as the profiles name them).
 
     An unknown name gets the `DEFAULT_SOC` figures and `unknown` set (the runner warns with its message)."""
+    from ascendc_lsp.hardware.soc import soc_profile  # the profile loader, imported on the first run only
+
     soc = (name or DEFAULT_SOC).strip()
     unknown: UnknownSocError | None = None
     try:
