@@ -70,10 +70,6 @@ class Limits:
     def ub_usable_bytes(self) -> int:
         return self.ub_bytes - self.ub_reserved_bytes
 
-    @property
-    def l1_usable_bytes(self) -> int:
-        return self.l1_bytes - self.l1_reserved_bytes
-
     def mask_width(self, dtype_size: int) -> int:
         """Widest continuous mask for an element size: 128 for 16-bit, 64 for 32-bit, 32 for 64-bit types."""
         return min(128, self.bytes_per_repeat // max(dtype_size, 1))

@@ -34,7 +34,7 @@ from __future__ import annotations
 import json
 import os
 import re
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -1322,17 +1322,6 @@ def parse_log(text: str | bytes | None) -> list[LogEvent]:
         return []
 
 
-def parse_lines(lines: Iterable[str]) -> list[LogEvent]:
-    """Parse an iterable of lines (already split)."""
-    return parse_log("\n".join(lines))
-
-
-def iter_errors(events: Iterable[LogEvent]) -> Iterator[LogEvent]:
-    for ev in events:
-        if ev.severity == "error":
-            yield ev
-
-
 # --------------------------------------------------------------------------------------------------------
 # Location mapping
 # --------------------------------------------------------------------------------------------------------
@@ -1460,16 +1449,6 @@ def map_locations(
                     break
         out.append(new)
     return out
-
-
-def summarize(events: Sequence[LogEvent]) -> dict[str, Any]:
-    """Counts per kind and severity, for reports and tests."""
-    kinds: dict[str, int] = {}
-    sev: dict[str, int] = {}
-    for ev in events:
-        kinds[ev.kind] = kinds.get(ev.kind, 0) + 1
-        sev[ev.severity] = sev.get(ev.severity, 0) + 1
-    return {"events": len(events), "kinds": kinds, "severities": sev}
 
 
 # Cues (which tool printed a log, which side of an operator project failed) live in a small module of their own

@@ -512,10 +512,6 @@ class EmulatorToolchain(Toolchain):
         )
 
 
-def default_toolchain() -> EmulatorToolchain:
-    return EmulatorToolchain()
-
-
 def run_spec_file(path: str | os.PathLike[str], **kwargs: object) -> RunResult:
     """Load a spec file and run it on the emulator (kwargs: RunOptions fields)."""
     from ascendc_lsp.toolchain.spec import load_spec
