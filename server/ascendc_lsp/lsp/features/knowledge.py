@@ -76,6 +76,7 @@ def compile_emulator(
         COMPILE_MEMORY,
         DIAG_FLAGS,
         find_cxx,
+        gxx_command,
         include_dir,
     )
 
@@ -90,10 +91,9 @@ def compile_emulator(
     with tempfile.TemporaryDirectory(prefix="ascendc-lsp-save-") as tmp:
         copy = Path(tmp) / name
         copy.write_text(text, encoding="utf-8")
-        cmd = [cxx, *BASE_FLAGS, *DIAG_FLAGS, "-fsyntax-only", "-x", "c++", f"-I{include_dir()}"]
-        if folder and Path(folder).is_dir():
-            cmd.append(f"-I{folder}")
-        cmd.append(str(copy))
+        includes: list[str | Path] = [include_dir(), *([folder] if folder and Path(folder).is_dir() else [])]
+        cmd = gxx_command(cxx, [copy], flags=[*BASE_FLAGS, *DIAG_FLAGS], include_dirs=includes, mode="syntax",
+                          language="c++")  # fmt: skip
         res = sandbox.run_sandboxed(
             cmd,
             Path(tmp),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from ascendc_lsp.toolchain.logs.events import LogEvent, LogNote
 from ascendc_lsp.toolchain.logs.patterns import (
@@ -36,7 +37,9 @@ def compiler_line(st: ParseState, i: int, s: str, raw: str) -> bool:
     m = _GCC_REQUIRED_RE.match(s)
     if m:
         note = LogNote(m.group("msg"), m.group("file"), _int(m.group("line")), _int(m.group("col")))
-        if st.cur_diag is not None and st.cur_diag.kind == "compiler-diagnostic":
+        # g++ prints an error's instantiation context before it (`X: In instantiation of ...:` then `required
+        # from` lines): once such a chain has started, the lines belong to the next error, not the last one.
+        if not st.pending_notes and st.cur_diag is not None and st.cur_diag.kind == "compiler-diagnostic":
             st.cur_diag.notes.append(note)
             st.extend(st.cur_diag, i)
         else:
@@ -84,7 +87,7 @@ def compiler_line(st: ParseState, i: int, s: str, raw: str) -> bool:
             ev.extra["fatal"] = True
         if file.endswith((".cmake", "CMakeLists.txt")):
             ev.kind, ev.tool = "cmake", "cmake"
-        ev.notes = st.pending_notes
+        ev.notes = [replace(n, context=True) for n in st.pending_notes]
         st.pending_notes = []
         _diag_details(st, ev)
         st.cur_diag = st.emit(ev, i)

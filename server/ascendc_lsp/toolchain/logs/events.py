@@ -39,6 +39,7 @@ class LogNote:
     file: str | None = None
     line: int | None = None
     column: int | None = None
+    context: bool = False  # printed before its diagnostic (include chain, g++ instantiation context), not after
 
     def to_json(self) -> dict[str, Any]:
         return {"message": self.message, "file": self.file, "line": self.line, "column": self.column}
