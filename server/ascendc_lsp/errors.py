@@ -4,6 +4,8 @@
   not readable, binary, a path that cannot be checked); the message names the problem in one line. The CLI maps
   it to its usage exit code (2).
 - `Cancelled`: the caller asked to stop (a cancellation event was set, or a newer request superseded this one).
+- `DataProblem`: one problem in one data file (a SoC profile, the API catalogue, a knowledge entry), reported in
+  lists so that a validation names every problem at once.
 - `UnknownSocError`: a SoC name no profile, variant or alias carries; the message lists the known SoCs. A
   `KeyError`, so `except LookupError` callers keep catching it.
 """
@@ -11,6 +13,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 
 class InputError(ValueError):
@@ -31,3 +34,18 @@ class UnknownSocError(KeyError):
 
     def __str__(self) -> str:
         return str(self.args[0])
+
+
+@dataclass(frozen=True)
+class DataProblem:
+    """One problem in one data file: `field` is a dotted path such as `memory.ub_bytes` or `context.messages[2]`."""
+
+    file: str
+    field: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.file}: {self.field}: {self.message}"
+
+    def to_json(self) -> dict[str, str]:
+        return {"file": self.file, "field": self.field, "message": self.message}

@@ -22,7 +22,10 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from ascendc_lsp.errors import UnknownSocError  # raised by get_soc; callers import it from here too
+from ascendc_lsp.errors import (  # raised by get_soc; callers import it from here too
+    DataProblem,
+    UnknownSocError,
+)
 from ascendc_lsp.hardware.limits import DEFAULT_SOC, Limits, limits_for_soc
 from ascendc_lsp.hardware.yaml_cache import Parsed, read_folder
 from ascendc_lsp.resources import knowledge_dir
@@ -35,16 +38,7 @@ LAYOUTS: tuple[str, ...] = ("split", "coupled")
 # --------------------------------------------------------------------------------------------- errors
 
 
-@dataclass(frozen=True)
-class HardwareProblem:
-    """One problem in one data file: `field` is a dotted path such as `memory.ub_bytes` or `variants.X.cores.aic`."""
-
-    file: str
-    field: str
-    message: str
-
-    def __str__(self) -> str:
-        return f"{self.file}: {self.field}: {self.message}"
+HardwareProblem = DataProblem  # `field` such as `memory.ub_bytes` or `variants.X.cores.aic`
 
 
 class HardwareDataError(ValueError):
