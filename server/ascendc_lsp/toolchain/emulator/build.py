@@ -565,22 +565,12 @@ def _failure_diagnostics(
             return False
         return any(p.startswith(r) for r in user_roots)
 
-    def line_text(f: str, line0: int) -> str:
-        try:
-            with open(f, encoding="utf-8", errors="replace") as fh:
-                for i, text in enumerate(fh):
-                    if i == line0:
-                        return text.rstrip("\n")
-        except OSError:
-            pass
-        return ""
-
     def hint(msg: gccdiag.GccMessage) -> str | None:
         if os.path.basename(msg.file) == "harness.cpp":
             return harness_hint(spec)
         return None
 
-    diags = gccdiag.to_diagnostics(res.stderr, is_user, (src, fallback_line), line_text, hint)
+    diags = gccdiag.to_diagnostics(res.stderr, is_user, (src, fallback_line), gccdiag.file_line, hint)
     if not diags:
         tail = (res.stderr or res.stdout).strip().splitlines()[-3:]
         diags = [

@@ -150,6 +150,18 @@ def to_diagnostics(
     return diags
 
 
+def file_line(path: str, line0: int) -> str:
+    """Line `line0` (0-based) of a file, "" when it cannot be read: what `to_diagnostics` needs as `line_text`."""
+    try:
+        with open(path, encoding="utf-8", errors="replace") as handle:
+            for i, text in enumerate(handle):
+                if i == line0:
+                    return text.rstrip("\n")
+    except OSError:
+        pass
+    return ""
+
+
 def _token_end(line: str, byte_col: int) -> int:
     b = line.encode("utf-8")
     i = max(0, byte_col)
