@@ -24,6 +24,7 @@ from urllib.parse import quote
 from ascendc_lsp import __version__, safeio
 from ascendc_lsp.checks.base import Finding, rule_table
 from ascendc_lsp.checks.engine import CheckOptions, check_document
+from ascendc_lsp.errors import InputError
 from ascendc_lsp.settings import Settings, settings_for_path
 from ascendc_lsp.syntax.document import SourceDocument, decode_source
 
@@ -31,10 +32,6 @@ SOURCE_SUFFIXES = frozenset({".cpp", ".cc", ".cxx", ".h", ".hpp", ".hh", ".asc",
 _SKIP_DIRS = frozenset({".git", ".venv", "venv", "node_modules", "build", "out", "dist", "__pycache__", ".ascendc"})
 _KERNEL_MARKERS = (b"__aicore__", b"kernel_operator.h", b"__global__", b"AscendC::")
 MAX_FILE_BYTES = safeio.MAX_SOURCE_BYTES  # a 50 MB source ran for more than 15 minutes
-
-
-class InputError(Exception):
-    """A path the user named cannot be checked; the message says why."""
 
 
 def is_kernel_source(path: Path, head: bytes) -> bool:

@@ -1,6 +1,6 @@
 """The `Toolchain` interface shared by the emulator and the CANN backends, and its typed results.
 
-`RunResult.to_json()` gives exactly the `run` shape of the design page
+`RunResult.to_json()` gives exactly the `run` shape of docs/architecture.md ("Shapes that cross layers")
 (`stage_reached`, `compiled`, `ran`, `correct`, `diagnostics`, `max_abs_error`, `mismatches`, `estimate`)
 plus extra fields tools may use (`max_rel_error`, `first_mismatch`, `outputs`, `category`, timings).
 
@@ -26,7 +26,7 @@ STAGES: tuple[str, ...] = ("compile", "run", "verify", "done")
 
 @dataclass
 class Diagnostic:
-    """One finding, in the LSP-like JSON shape of the design page (0-based line, UTF-16 character)."""
+    """One finding, in the diagnostic JSON shape of docs/architecture.md (0-based line, UTF-16 character)."""
 
     message: str
     severity: Severity = "error"

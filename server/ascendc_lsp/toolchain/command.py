@@ -13,7 +13,7 @@ import importlib
 import json
 import sys
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TextIO
 
 from ascendc_lsp.toolchain.base import RunOptions, RunResult, Toolchain, ToolchainUnavailable
 from ascendc_lsp.toolchain.opproject.testcase import TestCase
@@ -324,11 +324,3 @@ def print_text(r: RunResult, spec: KernelSpec, out: TextIO) -> None:
             out.write(f"  {where}: {d.severity} [{tag}] {first}\n")
             for line in rest:
                 out.write(f"      {line}\n")
-
-
-def run_json(spec_path: str, **kwargs: Any) -> dict[str, Any]:
-    """Programmatic helper: run a spec on the emulator and return the JSON shape (raises SpecError)."""
-    from ascendc_lsp.toolchain.emulator.runner import EmulatorToolchain
-
-    spec = load_spec(spec_path)
-    return EmulatorToolchain().run(spec, RunOptions(**kwargs)).to_json()

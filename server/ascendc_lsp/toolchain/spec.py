@@ -1,6 +1,6 @@
 """Kernel spec (YAML) loading and validation, for `ascendc-lsp run` and `generate`.
 
-The format is fixed by the design page (`design/architecture.md`, "Kernel spec"). Every problem is raised as a
+The format is fixed by docs/kernel-spec.md. Every problem is raised as a
 `SpecError` whose message names the file and the field (`spec.yaml: inputs[1].dtype: ...`); callers print it on
 one line. Unknown keys are not fatal: they become `KernelSpec.warnings` ("did you mean ...").
 

@@ -19,6 +19,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
+from ascendc_lsp.hardware.limits import DEFAULT_SOC
 from ascendc_lsp.toolchain import sandbox
 from ascendc_lsp.toolchain.base import CompileResult, Diagnostic, RunOptions, RunResult, Toolchain
 from ascendc_lsp.toolchain.emulator import build, cost, report
@@ -192,10 +193,10 @@ class EmulatorToolchain(Toolchain):
         res = RunResult(kernel=spec.kernel, soc=soc.name, source=str(src), backend=self.name)
         for w in spec.warnings:
             res.diagnostics.append(Diagnostic(message=w, severity="warning", code="spec", file=spec.origin))
-        if not soc.known:
+        if soc.unknown is not None:
             res.diagnostics.append(
                 Diagnostic(
-                    message=f"unknown SoC '{soc.name}': using the Ascend910B figures",
+                    message=f"{soc.unknown}; using the {DEFAULT_SOC} figures",
                     severity="warning",
                     code="spec",
                     file=spec.origin,
@@ -509,10 +510,6 @@ class EmulatorToolchain(Toolchain):
             file=str(src),
             data={"output": name, "first_mismatch": fm},
         )
-
-
-def default_toolchain() -> EmulatorToolchain:
-    return EmulatorToolchain()
 
 
 def run_spec_file(path: str | os.PathLike[str], **kwargs: object) -> RunResult:

@@ -380,17 +380,7 @@ def _compile_diagnostics(project: OpProject, res: sandbox.SandboxResult) -> list
     def is_user(f: str) -> bool:
         return f.startswith(repo)
 
-    def line_text(f: str, line0: int) -> str:
-        try:
-            with open(f, encoding="utf-8", errors="replace") as fh:
-                for i, text in enumerate(fh):
-                    if i == line0:
-                        return text.rstrip("\n")
-        except OSError:
-            pass
-        return ""
-
-    diags = gccdiag.to_diagnostics(res.stderr, is_user, fallback, line_text, lambda _m: None)
+    diags = gccdiag.to_diagnostics(res.stderr, is_user, fallback, gccdiag.file_line, lambda _m: None)
     for d in diags:
         d.code = "host-compile"
         d.message = f"op_host does not compile on the CPU host shims: {d.message}"
