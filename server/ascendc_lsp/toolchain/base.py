@@ -182,6 +182,7 @@ class RunResult:
     isolation: str = ""
     stdout: str = ""
     stderr: str = ""
+    trace_file: str | None = None  # where --trace wrote the Perfetto/Chrome trace (absolute), once written
 
     @property
     def category(self) -> str | None:
@@ -227,6 +228,7 @@ class RunResult:
             "run_seconds": round(self.run_seconds, 3),
             "exit_code": self.exit_code,
             "isolation": self.isolation,
+            "trace_file": self.trace_file,
         }
 
 

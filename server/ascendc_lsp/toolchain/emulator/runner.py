@@ -321,6 +321,7 @@ class EmulatorToolchain(Toolchain):
                 if opts.trace_out is not None:
                     try:
                         cost.write_perfetto(sched, opts.trace_out)
+                        res.trace_file = str(opts.trace_out.resolve())
                     except OSError as exc:
                         res.diagnostics.append(
                             Diagnostic(

@@ -443,6 +443,7 @@ def _collect(
     if opts.trace_out is not None and schedules:
         try:
             write_program_trace(schedules, opts.trace_out)
+            res.trace_file = str(opts.trace_out.resolve())
         except OSError as exc:
             res.diagnostics.append(
                 Diagnostic(
@@ -634,6 +635,8 @@ def print_text(r: ProgramRunResult, out: TextIO) -> None:
         out.write(f"  total estimate: {r.estimate.microseconds:.2f} us over {len(r.launches)} launches\n")
     for n in r.notes:
         out.write(f"  note: {n}\n")
+    if r.trace_file:
+        out.write(f"trace: wrote {r.trace_file} (open it in https://ui.perfetto.dev or chrome://tracing)\n")
     if r.diagnostics:
         out.write("diagnostics:\n")
         for d in r.diagnostics:
