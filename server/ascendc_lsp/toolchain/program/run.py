@@ -517,12 +517,14 @@ def write_program_trace(schedules: list[cost.Schedule], path: Path) -> None:
                 if ev.get("name") == "process_name":
                     ev["args"] = {"name": f"launch {n}: " + str(ev.get("args", {}).get("name", ""))}
                 if "ts" in ev:
-                    ev["ts"] = round(float(ev["ts"]) + offset_us, 4)
+                    shifted, end = cost.shifted_slice(float(ev["ts"]), ev.get("dur"), offset_us)
+                    ev["ts"] = shifted
+                    if end is not None:
+                        ev["dur"] = end
                 events.append(ev)
             offset_us += sched.estimate.microseconds
     doc = {
         "traceEvents": events,
-        "displayTimeUnit": "ns",
         "otherData": {"generator": "ascendc-lsp emulator cost model", "launches": len(schedules)},
     }
     path.write_text(json.dumps(doc), encoding="utf-8")
