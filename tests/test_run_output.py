@@ -109,3 +109,17 @@ def test_the_l0c_overrun_twin_names_l0c_the_cube_fault_and_the_trace(tmp_path: P
     assert "Mmad writes 4,096 B at L0C 0x0..0x1000, past its CO1 tensor's buffer in L0C" in out
     assert "507015 errorStr: The operation address of L0C exceeds the maximum range of L0C." in out
     assert "ub address out of bounds" not in out and "507035" not in out
+
+
+def test_the_estimate_is_labelled_uncalibrated_and_its_pipes_explained() -> None:
+    from ascendc_lsp.toolchain.base import Estimate
+
+    est = Estimate(cycles=20948, microseconds=11.64, bottleneck="mte2", pipes={"s": 2560, "v": 48, "mte2": 7189,
+                   "mte3": 3601, "m": 0}, lower_microseconds=11.49, upper_microseconds=14.94,
+                   launch_microseconds=7.5, provenance="model:soc-profile")  # fmt: skip
+    text = _text(_result(correct=True, outputs=[OutputCheck("c", elements=1024)], estimate=est))
+    assert "estimate (cost model, uncalibrated: not measured on an NPU): 11.64 us = 20,948 cycles" in text
+    assert "including a launch of 7.5 us; the model's bounds 11.49-14.94 us" in text
+    assert "busy cycles per pipe on the critical core: s 2,560  v 48  mte2 7,189  mte3 3,601\n" in text
+    assert "(s = scalar unit, v = vector unit, mte2 = GM -> UB/L1 copies, mte3 = UB -> GM copies)" in text
+    assert "cube unit" not in text  # only the pipes that were busy are explained

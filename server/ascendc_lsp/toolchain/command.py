@@ -302,6 +302,18 @@ def _why_not_correct(r: RunResult, failing: list[str]) -> str:
     return "see the diagnostics below"
 
 
+# what each pipe of the estimate's busy line does (the AI Core's instruction queues)
+_PIPE_WORDS = {
+    "s": "= scalar unit",
+    "v": "= vector unit",
+    "m": "= cube unit (Mmad)",
+    "mte1": "= L1 -> L0A/L0B copies",
+    "mte2": "= GM -> UB/L1 copies",
+    "mte3": "= UB -> GM copies",
+    "fix": "= Fixpipe, L0C -> GM/L1",
+}
+
+
 def _value(x: Any) -> str:
     return f"{x:.6g}" if isinstance(x, float) else str(x)
 
@@ -348,14 +360,18 @@ def print_text(r: RunResult, spec: KernelSpec, out: TextIO) -> None:
         out.write("  outputs: not compared (the run did not finish)\n")
     e = r.estimate
     if e is not None:
+        calibrated = e.provenance.startswith(("measured:", "model:calibrated"))
         out.write(
-            f"estimate: {e.microseconds:.2f} us ({e.cycles:,} cycles at {e.clock_ghz:g} GHz, "
-            f"bounds {e.lower_microseconds:.2f}-{e.upper_microseconds:.2f} us, launch {e.launch_microseconds:.1f} us), "
-            f"bottleneck {e.bottleneck} [{e.provenance}]\n"
+            f"estimate{'' if calibrated else ' (cost model, uncalibrated: not measured on an NPU)'}: "
+            f"{e.microseconds:.2f} us = {e.cycles:,} cycles at {e.clock_ghz:g} GHz including a launch of "
+            f"{e.launch_microseconds:.1f} us; the model's bounds {e.lower_microseconds:.2f}-"
+            f"{e.upper_microseconds:.2f} us; bottleneck {e.bottleneck} [{e.provenance}]\n"
         )
-        busy = "  ".join(f"{k} {v:,}" for k, v in e.pipes.items() if v)
+        busy = [(k, v) for k, v in e.pipes.items() if v]
         if busy:
-            out.write(f"  busy cycles on the critical core: {busy}\n")
+            out.write("  busy cycles per pipe on the critical core: " + "  ".join(f"{k} {v:,}" for k, v in busy) + "\n")
+            legend = ", ".join(f"{k} {_PIPE_WORDS[k]}" for k, _ in busy if k in _PIPE_WORDS)
+            out.write(f"  ({legend})\n")
         for n in e.notes:
             out.write(f"  note: {n}\n")
     if r.trace_file:
