@@ -1,6 +1,7 @@
 """Cancelling `ascendc.server.runKernel` (the editor's "Cancel" on the run's progress) answers RequestCancelled,
 stops the kernel's process (no descendant of the server is left spinning) and leaves the server answering.
-The slow kernel is the end-to-end test's own fixture: a copy behind about 10^11 scalar steps."""
+The slow kernel is the end-to-end test's own fixture: a copy behind 10^12 scalar steps, far longer than the
+run's own limit, so only the cancel can stop it in time."""
 
 from __future__ import annotations
 
@@ -58,20 +59,26 @@ def test_cancel_request_answers_cancelled_kills_the_kernel_and_the_server_keeps_
     try:
         peer.initialize()
         peer.send_message(request(2, "workspace/executeCommand",
-                                  {"command": RUN_KERNEL.id, "arguments": [{"specPath": str(SLOW_SPEC), "trace": False}]}))  # fmt: skip
+                                  {"command": RUN_KERNEL.id, "arguments": [{"specPath": str(SLOW_SPEC), "timeout": 3600}]}))  # fmt: skip
         # the server asks for a progress token, then begins the run's progress: the work is under way
         create = peer.wait(lambda m: m.get("method") == "window/workDoneProgress/create", timeout=60)
         peer.send_message({"jsonrpc": "2.0", "id": create["id"], "result": None})
+        token = create["params"]["token"]
         peer.wait(lambda m: m.get("method") == "$/progress" and m["params"]["value"].get("kind") == "begin", 60)
-        deadline = time.monotonic() + 240
+        # generous bounds, not a speed target: the kernel alone would spin for far longer (its run limit is an hour)
+        deadline = time.monotonic() + 300
         while not _descendants(peer.proc.pid) and time.monotonic() < deadline:  # g++ or the kernel itself
             time.sleep(0.2)
         assert _descendants(peer.proc.pid), "the run started no process"
         peer.send_message(notification("$/cancelRequest", {"id": 2}))
+        # the command itself is cancelled (pygls alone only dropped the answer): its progress ends, then the answer
+        peer.wait(lambda m: m.get("method") == "$/progress" and m["params"]["token"] == token
+                  and m["params"]["value"].get("kind") == "end", 30)  # fmt: skip
         answer = peer.response(2, timeout=30)
         assert answer["error"]["code"] == -32800, answer  # RequestCancelled
         # the kernel is stopped: once the compile (not cancelled: its cache serves the next run) ends, the run
         # is killed as it starts, so no process is left below the server
+        deadline = time.monotonic() + 300
         while _descendants(peer.proc.pid) and time.monotonic() < deadline:
             time.sleep(0.5)
         assert not _descendants(peer.proc.pid), "the cancelled kernel is still running"

@@ -1,9 +1,9 @@
 #include "kernel_operator.h"
 
-// Slow on purpose: a scalar loop of about 10^11 steps before a plain copy (minutes in the emulator). The
+// Slow on purpose: a scalar loop of 10^12 steps before a plain copy (far longer than any run timeout). The
 // end-to-end test starts "Run Kernel" on it and cancels the run; tests/test_run_cancel.py does the same over
 // the server command.
-constexpr uint64_t SPIN_STEPS = 100000000000ULL;
+constexpr uint64_t SPIN_STEPS = 1000000000000ULL;
 constexpr int32_t LENGTH = 1024;
 
 class KernelSlowCopy {
