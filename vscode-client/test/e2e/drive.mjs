@@ -140,8 +140,9 @@ try {
     const input = page.locator('.quick-input-widget input');
     await input.waitFor({ state: 'visible', timeout: 10000 });
     await input.fill(KERNEL);
-    await page.locator('.quick-input-list .monaco-list-row').first().waitFor({ timeout: 20000 });
-    await page.keyboard.press('Enter');
+    const row = page.locator('.quick-input-list .monaco-list-row', { hasText: KERNEL }).first();
+    await row.waitFor({ timeout: 20000 });
+    await row.click(); // Enter was sometimes lost while the workbench was saving settings.json
     await page.locator('.monaco-editor .view-lines').filter({ hasText: 'InitBuffer' }).first().waitFor({ timeout: 20000 });
   });
 
@@ -296,14 +297,16 @@ try {
 
   /** Opens a workspace file by name through Quick Open and waits for its tab. */
   async function openFile(name) {
+    // F1 reaches the workbench even when a webview has the focus (Ctrl+P may not); no '>' = Quick Open
     await page.keyboard.press('Escape');
-    await page.keyboard.press('Control+P');
+    await page.keyboard.press('F1');
     const input = page.locator('.quick-input-widget input');
     await input.waitFor({ state: 'visible', timeout: 10000 });
     await input.fill(name);
-    await page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first().waitFor({ timeout: 20000 });
-    await page.keyboard.press('Enter');
-    await page.locator('.tabs-container .tab.active', { hasText: name }).waitFor({ timeout: 20000 });
+    const row = page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first();
+    await row.waitFor({ timeout: 30000 });
+    await row.click();
+    await page.locator('.tabs-container .tab.active', { hasText: name }).first().waitFor({ timeout: 30000 });
   }
 
   await step('Run Kernel cancelled: the panel says so, the kernel stops, the server keeps answering', 420000, async () => {
@@ -323,6 +326,10 @@ try {
     if ((await page.locator('.notifications-toasts .notification-toast', { hasText: 'running slow_copy.cpp' }).count()) > 0) {
       throw new Error('the progress notification is still shown after Cancel');
     }
+    // the server's own progress for the run ends too (the command itself was cancelled, not only its answer)
+    const serverProgress = page.locator('.statusbar-item', { hasText: 'run: slow_copy.yaml' });
+    for (let i = 0; i < 60 && (await serverProgress.count()) > 0; i++) await page.waitForTimeout(500);
+    if ((await serverProgress.count()) > 0) throw new Error('the server still reports the cancelled run in progress');
     await page.waitForTimeout(500);
     await shot(page, '06b-run-cancelled.png');
     // the server keeps answering: the next run (add_custom.cpp, compile cached) is CORRECT
