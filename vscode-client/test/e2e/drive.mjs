@@ -384,10 +384,9 @@ try {
         const text = fs.readFileSync(target, 'utf8');
         if (!/-I\S*toolchain\/emulator\/include/.test(text) || !text.includes('ASCENDC_EMU_IDE')) throw new Error(`.clangd lacks the emulator headers: ${text}`);
         await page.locator('.notifications-toasts .notification-toast', { hasText: 'wrote .clangd' }).first().waitFor({ timeout: 10000 });
-        // the toast is asserted; the screenshot shows what was written, not a toast over the editor
+        // the toast is asserted; the screenshot shows the written file in the explorer, not a toast over the editor
         await clearNotifications(page);
-        await openFile('.clangd');
-        await page.locator('.monaco-editor .view-lines').filter({ hasText: 'CompileFlags' }).first().waitFor({ timeout: 15000 });
+        await page.locator('.explorer-folders-view .monaco-list-row', { hasText: '.clangd' }).first().waitFor({ timeout: 15000 });
         await page.waitForTimeout(500);
         await shot(page, '08c-configure-clangd.png');
         return `.clangd: ${text.split('\n').find((l) => l.includes('Add:'))?.trim().slice(0, 120)}`;
