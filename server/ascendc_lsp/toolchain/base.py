@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import abc
 import math
+import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
@@ -182,6 +183,7 @@ class RunResult:
     isolation: str = ""
     stdout: str = ""
     stderr: str = ""
+    trace_file: str | None = None  # where --trace wrote the Perfetto/Chrome trace (absolute), once written
 
     @property
     def category(self) -> str | None:
@@ -227,6 +229,7 @@ class RunResult:
             "run_seconds": round(self.run_seconds, 3),
             "exit_code": self.exit_code,
             "isolation": self.isolation,
+            "trace_file": self.trace_file,
         }
 
 
@@ -251,6 +254,8 @@ class RunOptions:
     strict_gm: bool = False  # GM accesses past the requested bytes are errors (no runtime padding)
     strict_assert: bool = False  # ASSERT / ASCENDC_ASSERT trap as in the CPU-debug build
     ub_reserve: str = "auto"  # auto | always | off (--cce-disable-asc-reserved-ubuf)
+    # set by the caller (an editor whose user cancelled) to stop the kernel's run early: the result then says so
+    cancel: threading.Event | None = None
 
 
 class ToolchainUnavailable(Exception):

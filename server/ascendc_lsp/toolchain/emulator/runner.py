@@ -285,11 +285,26 @@ class EmulatorToolchain(Toolchain):
                 memory_bytes=max(sandbox.DEFAULT_MEMORY_BYTES, 4 * gm_bytes + (1 << 30)),
                 file_bytes=max(sandbox.DEFAULT_FILE_BYTES, 2 * gm_bytes),
             )
-            sr = sandbox.run_sandboxed(argv, rundir, limits, read_paths=[cr.binary.parent])
+            sr = sandbox.run_sandboxed(argv, rundir, limits, read_paths=[cr.binary.parent], cancel=opts.cancel)
             res.run_seconds = sr.seconds
             res.exit_code = sr.returncode
             res.isolation = sr.isolation
             res.stdout, res.stderr = sr.stdout[-20000:], sr.stderr[-20000:]
+            if sr.cancelled:  # the caller stopped it: no verdict on the outputs, no estimate of a partial run
+                text = lines(str(src), entry_line)
+                res.diagnostics.append(
+                    Diagnostic(
+                        message=f"the run was cancelled after {sr.seconds:.1f} s (the kernel was stopped)",
+                        severity="information",
+                        code="cancelled",
+                        line=entry_line,
+                        character=len(text) - len(text.lstrip()),
+                        end_line=entry_line,
+                        end_character=len(text.rstrip()),
+                        file=str(src),
+                    )
+                )
+                return res
             reports = report.read_jsonl(rundir / "report.jsonl")
             rdiags = report.to_diagnostics(reports, src, lines, entry_line)
             res.diagnostics.extend(rdiags)
@@ -322,6 +337,7 @@ class EmulatorToolchain(Toolchain):
                 if opts.trace_out is not None:
                     try:
                         cost.write_perfetto(sched, opts.trace_out)
+                        res.trace_file = str(opts.trace_out.resolve())
                     except OSError as exc:
                         res.diagnostics.append(
                             Diagnostic(

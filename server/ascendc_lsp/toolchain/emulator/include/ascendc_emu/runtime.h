@@ -334,6 +334,14 @@ EMU_RT_FN NpuCode npu_code(const char* category)
 #else
 ;
 #endif
+// An overrun of a cube-side local buffer (L1, L0A/L0B, L0C, BiasTable, FixpipeBuffer) faults on the AI Core as an
+// aicore exception (507015), not as the vector core's "ub address out of bounds" (507035); L0C's errorStr is the
+// runtime's own wording (emulator-memo section 5, row 30). nullptr for UB: the category's default applies.
+inline const NpuCode* local_bounds_code(int space) {
+    static const NpuCode l0c{"507015", "The operation address of L0C exceeds the maximum range of L0C."};
+    static const NpuCode cube{"507015", ""};
+    return space == SP_UB || space == SP_GM ? nullptr : space == SP_L0C ? &l0c : &cube;
+}
 
 inline uint64_t hash_key(const char* check, const char* file, int line, long extra) {
     uint64_t h = 1469598103934665603ull;
