@@ -148,9 +148,34 @@ def test_known_values_decide_the_ub_total_and_the_last_block() -> None:
     assert gm and gm[0][1] == "error" and "64 elements outside" in gm[0][3]
 
 
-def test_without_values_the_ub_total_is_information() -> None:
+def test_without_values_the_ub_total_is_information_naming_the_values_that_decide_it() -> None:
     found = [f for f in _check(_kernel()) if f[0] == "ASC001"]
     assert found and found[0][1] == "information" and "needs the tiling values" in found[0][3]
+    assert "from block_dim, tileNum, totalLength" in found[0][3]
+
+
+def test_no_information_where_no_tiling_value_would_decide_the_total() -> None:
+    # The length comes from a kernel argument the host passes (not a tiling field a spec gives): whatever
+    # values are attached, the total stays unknown, so saying it "needs the tiling values" is noise.
+    text = _kernel().replace("op.Init(x, z, tiling_data.totalLength, tiling_data.tileNum);",
+                             "op.Init(x, z, *((__gm__ uint32_t *)workspace), tiling_data.tileNum);")
+    assert not [f for f in _check(text) if f[0] == "ASC001"]
+
+
+def test_attached_values_that_miss_a_field_are_named() -> None:
+    known = known_values("case.yaml", {"totalLength": 65536}, block_dim=8)
+    found = [f for f in _check(_kernel(), known=known) if f[0] == "ASC001"]
+    assert found and found[0][1] == "information"
+    assert "from tileNum" in found[0][3] and "case.yaml does not give them" in found[0][3]
+
+
+def test_buffers_of_known_size_already_over_ub_need_no_values() -> None:
+    text = _kernel().replace("pipe.InitBuffer(inQueueX, BUFFER_NUM, this->tileLength * sizeof(half));",
+                             "pipe.InitBuffer(inQueueX, BUFFER_NUM, this->tileLength * sizeof(half));\n"
+                             "        pipe.InitBuffer(big, 300 * 1024);").replace(
+                                 "    TPipe pipe;", "    TPipe pipe;\n    TBuf<TPosition::VECCALC> big;")
+    found = [f for f in _check(text) if f[0] == "ASC001"]
+    assert [f[1] for f in found] == ["error"]
 
 
 def test_class_constants_reach_out_of_line_methods() -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from ascendc_lsp.checks.arith import arith
+from ascendc_lsp.checks.arith import Arith, Value, arith, probe_arith
 from ascendc_lsp.checks.base import CheckContext, Finding, Fix, rule
 from ascendc_lsp.checks.fixes import fix, replace
 from ascendc_lsp.checks.limits import limits_for
@@ -22,6 +22,20 @@ def _parts(uses: list[BufferUse]) -> str:
     )
 
 
+def _sized_arguments(context: CheckContext, use: BufferUse, analysis: Arith) -> list[Value | None]:
+    """The count and length arguments of a buffer's InitBuffer as the analysis reads them (count None: 1)."""
+    args = use.init.call.args
+    count_arg, length_arg = (args[1], args[2]) if use.init.num is not None else (None, args[1])
+    values: list[Value | None] = []
+    for arg in (count_arg, length_arg):
+        if arg is None:
+            values.append(Value.const(1))
+            continue
+        node = node_for(context, arg.start_byte, arg.end_byte)
+        values.append(analysis.value(node) if node is not None else None)
+    return values
+
+
 def _with_known_values(context: CheckContext, uses: list[BufferUse], align: int) -> tuple[int, list[str]] | None:
     """The UB total when the attached tiling values size every buffer the file alone cannot: (total, the
     values used); None when some buffer stays unknown."""
@@ -32,21 +46,37 @@ def _with_known_values(context: CheckContext, uses: list[BufferUse], align: int)
         if use.total is not None:
             total += use.total
             continue
-        args = use.init.call.args
-        count_arg, length_arg = (args[1], args[2]) if use.init.num is not None else (None, args[1])
-        values = []
-        for arg in (count_arg, length_arg):
-            if arg is None:
-                values.append(1)
-                continue
-            node = node_for(context, arg.start_byte, arg.end_byte)
-            value = analysis.value(node) if node is not None else None
+        sizes = []
+        for value in _sized_arguments(context, use, analysis):
             if value is None or value.fact.value is None or value.fact.value <= 0:
                 return None
             used |= value.used
-            values.append(value.fact.value)
-        total += values[0] * ((values[1] + align - 1) // align * align)
+            sizes.append(value.fact.value)
+        total += sizes[0] * ((sizes[1] + align - 1) // align * align)
     return total, sorted(used)
+
+
+def _values_that_decide(context: CheckContext, uses: list[BufferUse]) -> list[str]:
+    """The tiling values (fields, block_dim) that would size every buffer of unknown size, when values for
+    them would; [] when some buffer stays unknown whatever a spec gives (then no spec decides the total)."""
+    analysis = probe_arith(context)
+    needed: set[str] = set()
+    for use in uses:
+        if use.total is not None:
+            continue
+        for value in _sized_arguments(context, use, analysis):
+            if value is None or value.fact.value is None:
+                return []
+            needed |= value.used
+    known: set[str] = set()
+    if context.known is not None:
+        known = set(context.known.fields) | ({"block_dim"} if context.known.block_dim is not None else set())
+    return sorted(needed - known)
+
+
+def _names(names: list[str], most: int = 4) -> str:
+    shown = ", ".join(names[:most])
+    return shown + (f" and {len(names) - most} more" if len(names) > most else "")
 
 
 @rule("ASC001")
@@ -71,11 +101,16 @@ def ub_budget(context: CheckContext) -> Iterator[Finding]:
                     severity=None if over else "warning",
                 )
                 continue
-            if folded is None:
+            # Information only where values would decide the total (the buffers of known size do not already
+            # exceed UB, and values for the tiling fields they depend on would size every other buffer).
+            needed = _values_that_decide(context, uses) if folded is None and total <= limits.ub_usable_bytes else []
+            if needed:
+                where = (f"{context.known.origin} does not give them" if context.known is not None else
+                         "attach a kernel spec or an op test case to fold them in")
                 yield context.finding(
                     "ASC001", first_unknown.call.span,
                     f"The UB total of these buffers needs the tiling values to decide ({budget.unknown('UB')} of "
-                    "runtime size): attach a kernel spec or an op test case to fold them in",
+                    f"runtime size, from {_names(needed)}): {where}",
                     severity="information",
                 )
         if not known or total <= limits.ub_usable_bytes:
