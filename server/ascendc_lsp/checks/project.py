@@ -23,6 +23,7 @@ Everything is cached per folder and re-read at most every `_TTL_SECONDS` (the ed
 
 from __future__ import annotations
 
+import contextvars
 import re
 import time
 from collections.abc import Mapping
@@ -97,26 +98,68 @@ class ProjectContext:
     known: KnownValues | None = None
 
 
-_CACHE: dict[str, tuple[float, ProjectContext]] = {}
+# (path, (mtime_ns, size)) of every file and folder a context was read from; (-1, -1): it did not exist.
+Stamps = tuple[tuple[str, tuple[int, int]], ...]
+
+
+@dataclass
+class _Entry:
+    checked: float  # monotonic time of the last stamp check
+    stamps: Stamps
+    context: ProjectContext
+
+
+_CACHE: dict[str, _Entry] = {}
+_RECORDING: contextvars.ContextVar[dict[str, tuple[int, int]] | None] = contextvars.ContextVar(
+    "project_reads", default=None
+)
+
+
+def stamp(path: Path) -> tuple[int, int]:
+    try:
+        status = path.stat()
+    except OSError:
+        return (-1, -1)
+    return (status.st_mtime_ns, status.st_size)
+
+
+def watch(path: Path) -> None:
+    """Record that the context being computed depends on `path` (a folder: on its list of entries). Called
+    before the path is read, so a change made while it is read makes the recorded stamp stale, not the cache."""
+    recording = _RECORDING.get()
+    if recording is not None and str(path) not in recording:
+        recording[str(path)] = stamp(path)
+
+
+def _fresh(stamps: Stamps) -> bool:
+    return all(stamp(Path(path)) == recorded for path, recorded in stamps)
 
 
 def project_context(path: str | Path | None) -> ProjectContext:
-    """The project facts for a file (an empty context for unsaved buffers and files outside any project)."""
+    """The project facts for a file (an empty context for unsaved buffers and files outside any project).
+
+    Cached per file with the stamps of everything it was read from: re-checked (one stat per path, no
+    parsing) at most every `_TTL_SECONDS`, recomputed only when one of them changed."""
     if not path:
         return ProjectContext()
     file = Path(path)
     key = str(file)
     now = time.monotonic()
     cached = _CACHE.get(key)
-    if cached is not None and now - cached[0] < _TTL_SECONDS:
-        return cached[1]
+    if cached is not None and (now - cached.checked < _TTL_SECONDS or _fresh(cached.stamps)):
+        cached.checked = now
+        return cached.context
+    reads: dict[str, tuple[int, int]] = {}
+    token = _RECORDING.set(reads)
     try:
         context = ProjectContext(soc=_project_soc(file), known=_attached_values(file))
     except OSError:
         context = ProjectContext()
+    finally:
+        _RECORDING.reset(token)
     if len(_CACHE) > 256:
         _CACHE.clear()
-    _CACHE[key] = (now, context)
+    _CACHE[key] = _Entry(now, tuple(reads.items()), context)
     return context
 
 
@@ -131,6 +174,7 @@ def _project_soc(file: Path) -> ProjectSoc | None:
     home = Path.home()
     folder = file.parent
     for _ in range(_MAX_LEVELS):
+        watch(folder)
         if not folder.is_dir() or folder == home:
             return None
         found = _evidence_in(folder)
@@ -143,6 +187,7 @@ def _project_soc(file: Path) -> ProjectSoc | None:
 
 
 def _read(path: Path) -> str | None:
+    watch(path)
     try:
         if not path.is_file() or path.stat().st_size > _MAX_SCRIPT_BYTES:
             return None
@@ -165,6 +210,7 @@ def _evidence_in(folder: Path) -> list[tuple[str, str, bool]]:
                 for name in _socs_of(match.group(1), kind):
                     found.append((name, f"{path.name}:{line} ({match.group(1)})", firm))
     op_host = folder / "op_host"
+    watch(op_host)
     if op_host.is_dir():
         for path in sorted(op_host.glob("*.cpp"))[:32]:
             text = _read(path)
@@ -213,6 +259,7 @@ def _choose(found: list[tuple[str, str, bool]], file_name: str = "") -> ProjectS
 def _attached_values(file: Path) -> KnownValues | None:
     """The values of the first spec next to the file (or one folder up) whose `source` is the file."""
     for folder in (file.parent, file.parent.parent):
+        watch(folder)
         if not folder.is_dir():
             continue
         for spec_path in sorted(folder.glob("*.yaml"))[:16]:
