@@ -254,3 +254,47 @@ def test_an_op_test_case_attaches_the_host_tiling_values(tmp_path: Path, monkeyp
     project.clear_cache()
     cached = attached_test_case_values(kernel)  # now from the disk cache, without a host run
     assert cached is not None and cached.block_dim == 4 and cached.tensor_elements["x"] == 64 * 128
+
+
+def test_class_constants_declared_after_their_use_size_the_ub_total() -> None:
+    # The official samples declare `static constexpr` tile sizes at the end of the class, after Init uses them.
+    text = """#include "kernel_operator.h"
+class K {
+public:
+    __aicore__ inline void Init()
+    {
+        pipe.InitBuffer(inQueueX, BUFFER_NUM, TILE_M * TILE_N * sizeof(float) * 64);
+        pipe.InitBuffer(outQueueZ, BUFFER_NUM, TILE_M * TILE_N * sizeof(float));
+    }
+private:
+    static constexpr uint32_t BUFFER_NUM = 2;
+    static constexpr uint32_t TILE_M = 64U;
+    static constexpr uint32_t TILE_N = 128U;
+    AscendC::TPipe pipe;
+    AscendC::TQue<AscendC::TPosition::VECIN, BUFFER_NUM> inQueueX;
+    AscendC::TQue<AscendC::TPosition::VECOUT, BUFFER_NUM> outQueueZ;
+};
+"""
+    found = [f for f in _check(text) if f[0] == "ASC001"]
+    assert [(f[1], f[2]) for f in found] == [("error", _line(text, "* 64);"))]
+    assert "UB use 4,259,840 B exceeds" in found[0][3]
+
+
+def test_a_buffer_of_unknown_position_larger_than_any_memory() -> None:
+    # The buffer is a member of another object (its TPosition is not in the file): 4 MiB fits nowhere on chip.
+    text = """#include "kernel_operator.h"
+class K {
+public:
+    __aicore__ inline void Init()
+    {
+        ctx.pipe.InitBuffer(ctx.work, BYTES * 1024);
+        ctx.pipe.InitBuffer(ctx.small, BYTES);
+    }
+private:
+    static constexpr uint32_t BYTES = 4096;
+    Context ctx;
+};
+"""
+    found = [f for f in _check(text) if f[0] == "ASC001"]
+    assert [(f[1], f[2]) for f in found] == [("error", _line(text, "BYTES * 1024"))]
+    assert "ctx.work takes 4,194,304 B, more than any on-chip memory of Ascend910B" in found[0][3]
