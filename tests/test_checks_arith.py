@@ -298,3 +298,14 @@ private:
     found = [f for f in _check(text) if f[0] == "ASC001"]
     assert [(f[1], f[2]) for f in found] == [("error", _line(text, "BYTES * 1024"))]
     assert "ctx.work takes 4,194,304 B, more than any on-chip memory of Ascend910B" in found[0][3]
+
+
+def test_a_shifted_block_offset_after_a_cast_of_a_parenthesised_pointer() -> None:
+    # `(__gm__ half *)(x) + n * i`: the grammar reads `(x)` as a cast of `+n`; the rule reads it as a compiler.
+    def kernel(offset: str) -> str:
+        return _kernel(offset=offset).replace("(__gm__ half *)x + ", "(__gm__ half *)(x) + ")
+
+    text = kernel("this->blockLength * (GetBlockIdx() + 1)")
+    found = [f for f in _check(text) if f[0] == "ASC029"]
+    assert len(found) == 1 and found[0][2] == _line(text, "(__gm__ half *)(x)")
+    assert not [f for f in _check(kernel("this->blockLength * GetBlockIdx()")) if f[0] == "ASC029"]
