@@ -117,7 +117,7 @@ def test_two_counts_that_cannot_both_be_aligned() -> None:
     text = _kernel(row="this->rowLen + 3")
     found = [f for f in _check(text) if f[0] == "ASC005"]
     assert len(found) == 1 and found[0][2] == _line(text, "rowLen + 3")
-    assert "6 B more than the DataCopy of rowLen" in found[0][3]
+    assert "3 element(s) more than the DataCopy of rowLen" in found[0][3]
     assert f"line {_line(text, '], rowLen)')}" in found[0][3]
 
 
@@ -309,3 +309,26 @@ def test_a_shifted_block_offset_after_a_cast_of_a_parenthesised_pointer() -> Non
     found = [f for f in _check(text) if f[0] == "ASC029"]
     assert len(found) == 1 and found[0][2] == _line(text, "(__gm__ half *)(x)")
     assert not [f for f in _check(kernel("this->blockLength * GetBlockIdx()")) if f[0] == "ASC029"]
+
+
+def test_counts_in_if_constexpr_branches_pair_only_when_compiled_together() -> None:
+    text = """#include "kernel_operator.h"
+template <typename T>
+__aicore__ inline void Copy(AscendC::LocalTensor<T> dst, AscendC::LocalTensor<T> src, int32_t count)
+{
+    int32_t numPerBlock = 32 / sizeof(T);
+    if constexpr (IsSame<T, float>::value) {
+        DataCopy(dst, src, numPerBlock);
+    } else {
+        DataCopy(dst, src, numPerBlock + 1);
+    }
+    if constexpr (IsSame<T, float>::value) {
+        DataCopy(dst, src, numPerBlock + 2);
+    }
+    DataCopy(dst, src, count);
+}
+"""
+    found = [f for f in _check(text) if f[0] == "ASC005"]
+    # `+ 1` (the else branch) meets no copy compiled with it; `+ 2` is compiled with the first (same condition).
+    assert [f[2] for f in found] == [_line(text, "numPerBlock + 2")]
+    assert "2 element(s) more than the DataCopy of numPerBlock" in found[0][3]
