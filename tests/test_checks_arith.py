@@ -332,3 +332,44 @@ __aicore__ inline void Copy(AscendC::LocalTensor<T> dst, AscendC::LocalTensor<T>
     # `+ 1` (the else branch) meets no copy compiled with it; `+ 2` is compiled with the first (same condition).
     assert [f[2] for f in found] == [_line(text, "numPerBlock + 2")]
     assert "2 element(s) more than the DataCopy of numPerBlock" in found[0][3]
+
+
+def test_a_missing_free_is_placed_on_its_own_path() -> None:
+    # Freed in the else branch only: the finding covers the then branch's last use, not the other path's free.
+    text = """#include "kernel_operator.h"
+using namespace AscendC;
+class K {
+public:
+    __aicore__ inline void Compute(LocalTensor<float> &sum, uint32_t num)
+    {
+        LocalTensor<float> x = inQueueX.DeQue<float>();
+        if constexpr (FAST) {
+            Add(sum, x, x, num);
+            PipeBarrier<PIPE_V>();
+            Mul(sum, sum, sum, num);
+            PipeBarrier<PIPE_V>();
+            Mul(sum, sum, sum, num);
+            PipeBarrier<PIPE_V>();
+            Mul(sum, sum, sum, num);
+            PipeBarrier<PIPE_V>();
+            Mul(sum, sum, sum, num);
+            PipeBarrier<PIPE_V>();
+            Mul(sum, sum, sum, num);
+        } else {
+            Mul(sum, x, x, num);
+            inQueueX.FreeTensor(x);
+        }
+        PipeBarrier<PIPE_V>();
+        Mul(sum, sum, sum, num);
+        PipeBarrier<PIPE_V>();
+        Mul(sum, sum, sum, num);
+        PipeBarrier<PIPE_V>();
+        Mul(sum, sum, sum, num);
+        PipeBarrier<PIPE_V>();
+        Mul(sum, sum, sum, num);
+    }
+    TQue<TPosition::VECIN, 1> inQueueX;
+};
+"""
+    found = [f for f in _check(text) if f[0] == "ASC008"]
+    assert len(found) == 1 and found[0][2] == _line(text, "Add(sum, x, x, num);")
