@@ -2,11 +2,13 @@
 
 On a generated 1,000-line kernel (copies of tests/fixtures/kernels/add_double_buffer.cpp with renamed
 symbols), each server gets the same sequence of incremental edits; for each edit we time didChange ->
-publishDiagnostics for that version. Then hover, documentSymbol and completion requests are timed.
+publishDiagnostics for that version. `--edit comment` types in a trailing comment (ascendc-lsp then keeps the
+findings, moved with the text: lsp/state.py); `--edit code` changes a constant's value in the middle of the file
+(8 <-> 81), so every edit is checked again. Then hover, documentSymbol and completion requests are timed.
 Server RSS (current and peak) is read from /proc at the end.
 
 clangd (Debian's clangd-19) gets a stub kernel_operator.h and a compile_commands.json in a temp folder.
-Usage: python bench/lsp_latency.py [--edits 200] [--no-clangd] [--lines 1000]
+Usage: python bench/lsp_latency.py [--edits 200] [--no-clangd] [--lines 1000] [--edit comment|code]
 Targets (issues 2 and 3): our didChange->diagnostics p99 <= 50 ms and median <= half of clangd's;
 completion p99 <= 30 ms.
 """
@@ -173,7 +175,19 @@ def _rss(pid: int) -> tuple[float, float]:
     return values.get("VmRSS", 0.0), values.get("VmHWM", 0.0)
 
 
-async def measure(name: str, command: list[str], workdir: Path, text: str, edits: int) -> Result:
+def edit_place(lines: list[str], kind: str) -> tuple[int, int]:
+    """(line, column) of the edits: the end of a trailing comment, or after a constant's value, mid-file."""
+    line = len(lines) // 2
+    if kind == "comment":
+        while "//" not in lines[line]:
+            line += 1
+        return line, len(lines[line])
+    while not re.search(r"TILE_NUM_\d+ = \d+;", lines[line]):
+        line += 1
+    return line, lines[line].index(";")
+
+
+async def measure(name: str, command: list[str], workdir: Path, text: str, edits: int, kind: str) -> Result:
     process = await asyncio.create_subprocess_exec(
         *command, cwd=workdir, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.DEVNULL, limit=64 * 1024 * 1024,
@@ -192,16 +206,13 @@ async def measure(name: str, command: list[str], workdir: Path, text: str, edits
     await client.diagnostics_for(uri, 1, timeout=120)
 
     lines = text.splitlines()
-    edit_line = len(lines) // 2
-    while "//" not in lines[edit_line]:
-        edit_line += 1
-    column = len(lines[edit_line])
+    edit_line, column = edit_place(lines, kind)
     for k in range(edits):
         version = k + 2
         insert = k % 2 == 0
         change = {
             "range": {"start": {"line": edit_line, "character": column}, "end": {"line": edit_line, "character": column if insert else column + 1}},
-            "text": "x" if insert else "",
+            "text": ("x" if kind == "comment" else "1") if insert else "",
         }
         started = time.perf_counter()
         await client.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": version}, "contentChanges": [change]})
@@ -254,6 +265,7 @@ async def main() -> int:
     parser.add_argument("--edits", type=int, default=200)
     parser.add_argument("--lines", type=int, default=1000)
     parser.add_argument("--no-clangd", action="store_true")
+    parser.add_argument("--edit", choices=["comment", "code"], default="comment", help="what the edits change")
     args = parser.parse_args()
 
     text = generate_kernel(args.lines)
@@ -264,7 +276,7 @@ async def main() -> int:
         env_home = work / "home"
         env_home.mkdir()
         ours = [sys.executable, "-m", "ascendc_lsp", "serve", "--stdio"]
-        results.append(await measure("ascendc-lsp", ours, work, text, args.edits))
+        results.append(await measure("ascendc-lsp", ours, work, text, args.edits, args.edit))
         clangd = shutil.which("clangd-19") or shutil.which("clangd")
         if not args.no_clangd and clangd:
             include = work / "stub"
@@ -274,11 +286,12 @@ async def main() -> int:
                 "directory": str(work), "file": str(work / "kernel.cpp"),
                 "arguments": ["clang++", "-std=c++17", f"-I{include}", "-fsyntax-only", str(work / "kernel.cpp")],
             }]), encoding="utf-8")
-            results.append(await measure("clangd", [clangd, "--log=error", "--background-index=false", "-j=1"], work, text, args.edits))
+            results.append(await measure("clangd", [clangd, "--log=error", "--background-index=false", "-j=1"], work, text, args.edits, args.edit))
         elif not args.no_clangd:
             print("clangd not found (apt-get install clangd-19): measuring ascendc-lsp only", file=sys.stderr)
 
-    print(f"\nLatency on a {text.count(chr(10)) + 1}-line kernel, {args.edits} incremental edits (milliseconds)\n")
+    print(f"\nLatency on a {text.count(chr(10)) + 1}-line kernel, {args.edits} incremental {args.edit} edits "
+          "(milliseconds)\n")
     print("| server / request | p50 | p95 | p99 | n |")
     print("|---|---:|---:|---:|---:|")
     for r in results:

@@ -20,6 +20,8 @@ from pygls.protocol.language_server import lsp_method
 from pygls.uris import to_fs_path
 
 from ascendc_lsp import __version__
+from ascendc_lsp.lsp.aggregate import Contributor, aggregated, empty_answer, merge_options
+from ascendc_lsp.lsp.convert import to_diagnostic
 from ascendc_lsp.lsp.features import FEATURES
 from ascendc_lsp.lsp.features.base import LanguageFeature, guarded, typed_command
 from ascendc_lsp.lsp.protocol import COMMANDS
@@ -55,13 +57,21 @@ class AscendcLanguageServer(LanguageServer):
     # -- core ----------------------------------------------------------------------------------
 
     def _register(self) -> None:
+        contributors: dict[str, list[Contributor]] = {}
+        options: dict[str, list[Any]] = {}
         for feature in self.features:
             for method, spec in type(feature).methods.items():
-                handler = guarded(f"{type(feature).__name__}.{spec.handler}", getattr(feature, spec.handler), spec.empty)
-                if spec.options is not None:
-                    self.feature(method, spec.options)(handler)
-                else:
-                    self.feature(method)(handler)
+                name = f"{type(feature).__name__}.{spec.handler}"
+                contributors.setdefault(method, []).append(Contributor(name, getattr(feature, spec.handler)))
+                options.setdefault(method, []).append(spec.options)
+        for method, group in contributors.items():
+            handler = guarded(method, aggregated(method, group), empty_answer(method))
+            merged = merge_options(method, options[method])
+            if merged is not None:
+                self.feature(method, merged)(handler)
+            else:
+                self.feature(method)(handler)
+        for feature in self.features:
             for command_id, attribute in type(feature).commands.items():
                 self.command(command_id)(typed_command(COMMANDS[command_id], getattr(feature, attribute)))
 
@@ -115,6 +125,19 @@ class AscendcLanguageServer(LanguageServer):
     def _on_close(self, params: types.DidCloseTextDocumentParams) -> None:
         self.documents.close(params.text_document.uri)
         self._each("document_closed", params.text_document.uri)
+
+    def publish_diagnostics(self, state: DocumentState) -> bool:
+        """Publish a version's findings (rules, carried or computed, plus the last save's toolchain findings);
+        a version that is no longer current is dropped (False): its results would overwrite newer ones."""
+        if not self.documents.is_current(state):
+            return False
+        findings = [*(state.findings or []), *state.history.toolchain_findings]
+        self.text_document_publish_diagnostics(
+            types.PublishDiagnosticsParams(
+                uri=state.uri, version=state.version, diagnostics=[to_diagnostic(f, state.uri) for f in findings]
+            )
+        )
+        return True
 
     def forget_document(self, uri: str, why: str) -> None:
         """Drop a document whose text is no longer known to match the client's; its diagnostics are cleared."""

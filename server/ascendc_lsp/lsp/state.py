@@ -1,21 +1,87 @@
-"""Open documents: each version's parsed document and (lazily) its model."""
+"""The one owner of per-document state (after clangd's TUScheduler).
+
+Per open URI the store keeps the current version (`DocumentState`: text, tree, model, budgets, findings) and what
+outlives a version (the last built model for completion, the toolchain findings of the last save). Every feature
+reads documents from here; nothing else keeps per-document state.
+
+* The model and the budgets of a version are built once, under the version's lock, by whoever asks first (the
+  diagnostics worker or a request on the event loop): the other caller waits for that build instead of repeating it.
+* A version is current until the next change; `is_current` is how publishers drop a stale version's results.
+* `close` drops everything of the URI: the states of older versions are referenced by no one after that.
+* An edit that only touches a comment or whitespace between tokens keeps the previous version's findings, moved
+  with the text (`carry_findings`): the rules never read comments, so re-checking would give the same findings.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import asyncio
+import threading
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
 
-from ascendc_lsp.checks.base import Finding
+import tree_sitter
+
+from ascendc_lsp.checks.base import Finding, Fix, Related, TextEdit
 from ascendc_lsp.syntax.document import SourceDocument
 from ascendc_lsp.syntax.model import DocumentModel, build_model
+from ascendc_lsp.syntax.positions import Position, Span
+
+if TYPE_CHECKING:
+    from ascendc_lsp.hardware.budget import ClassBudget
 
 
 @dataclass
+class DocumentHistory:
+    """What a document keeps across its versions (freed with the document)."""
+
+    last_model: DocumentModel | None = None  # the newest model built, of this or an older version
+    clean_model: DocumentModel | None = None  # the newest model of a version without syntax errors
+    toolchain_findings: list[Finding] = field(default_factory=list)  # from the last on-save compile
+    # work scheduled for the document (lsp/features/diagnostics.py, knowledge.py); `cancel_work` on close
+    check_timer: asyncio.TimerHandle | None = None  # the debounced rules run
+    last_check: float = 0.0  # event-loop time the last rules run started
+    checking: bool = False  # a rules run is in flight (one at a time per document)
+    recheck: bool = False  # a newer version arrived during it: run again when it ends
+    warm_timer: asyncio.TimerHandle | None = None  # builds the model of a version whose findings were carried
+    compile_task: asyncio.Task[None] | None = None  # the on-save toolchain compile
+    compile_cancel: threading.Event | None = None  # kills that compile's process
+
+    def cancel_work(self) -> None:
+        if self.check_timer is not None:
+            self.check_timer.cancel()
+            self.check_timer = None
+        self.recheck = False
+        if self.warm_timer is not None:
+            self.warm_timer.cancel()
+            self.warm_timer = None
+        if self.compile_cancel is not None:
+            self.compile_cancel.set()
+            self.compile_cancel = None
+        if self.compile_task is not None:
+            self.compile_task.cancel()
+            self.compile_task = None
+
+    def remember(self, model: DocumentModel) -> None:
+        if self.last_model is None or self.last_model.document.version <= model.document.version:
+            self.last_model = model
+        if not model.document.tree.root_node.has_error:
+            self.clean_model = model
+
+
 class DocumentState:
-    uri: str
-    document: SourceDocument
-    findings: list[Finding] = field(default_factory=list)
-    toolchain_findings: list[Finding] = field(default_factory=list)
-    _model: DocumentModel | None = None
+    """One version of one open document. Derived values are computed at most once."""
+
+    __slots__ = ("__weakref__", "_budgets", "_lock", "_model", "document", "findings", "history", "uri")
+
+    def __init__(self, uri: str, document: SourceDocument, history: DocumentHistory) -> None:
+        self.uri = uri
+        self.document = document
+        self.history = history
+        # None until the rules ran on this version (or the previous version's findings were carried over)
+        self.findings: list[Finding] | None = None
+        self._model: DocumentModel | None = None
+        self._budgets: list[ClassBudget] | None = None
+        self._lock = threading.Lock()
 
     @property
     def version(self) -> int:
@@ -23,39 +89,219 @@ class DocumentState:
 
     @property
     def model(self) -> DocumentModel:
-        if self._model is None or self._model.document is not self.document:
-            self._model = build_model(self.document)
+        model = self._model
+        if model is not None:
+            return model
+        with self._lock:
+            if self._model is None:
+                self._model = build_model(self.document)
+                self.history.remember(self._model)
+            return self._model
+
+    def built_model(self) -> DocumentModel | None:
+        """The model if it is already built (never builds)."""
         return self._model
+
+    @property
+    def budgets(self) -> list[ClassBudget]:
+        """UB/L1 budgets per class (hardware/budget.py), once per version: the status bar and the lenses share them."""
+        budgets = self._budgets
+        if budgets is not None:
+            return budgets
+        from ascendc_lsp.hardware.budget import class_budgets
+
+        model = self.model
+        with self._lock:
+            if self._budgets is None:
+                self._budgets = class_budgets(model)
+            return self._budgets
 
 
 class DocumentStore:
-    """Parsed state per URI. Each change re-parses incrementally from the previous version."""
+    """The open documents, by URI."""
 
     def __init__(self) -> None:
         self._states: dict[str, DocumentState] = {}
 
-    def open(self, uri: str, text: str, version: int, path: str = "") -> DocumentState:
-        state = DocumentState(uri, SourceDocument(text, path=path, version=version))
-        self._states[uri] = state
-        return state
-
     def update(self, uri: str, text: str, version: int, path: str = "") -> DocumentState:
+        """The new current version of `uri` (opened when it was not). The tree is re-parsed incrementally from the
+        previous version's."""
         previous = self._states.get(uri)
         if previous is None:
-            return self.open(uri, text, version, path)
-        document = SourceDocument(text, path=path or previous.document.path, version=version, previous=previous.document)
-        state = DocumentState(uri, document, findings=previous.findings, toolchain_findings=previous.toolchain_findings)
+            state = DocumentState(uri, SourceDocument(text, path=path, version=version), DocumentHistory())
+        else:
+            document = SourceDocument(
+                text, path=path or previous.document.path, version=version, previous=previous.document
+            )
+            state = DocumentState(uri, document, previous.history)
+            if previous.findings is not None:
+                state.findings = carry_findings(previous.document, document, previous.findings)
         self._states[uri] = state
         return state
 
     def close(self, uri: str) -> None:
-        self._states.pop(uri, None)
+        """Forget `uri`: its scheduled work is cancelled and nothing of it stays referenced here."""
+        state = self._states.pop(uri, None)
+        if state is not None:
+            state.history.cancel_work()
 
     def get(self, uri: str) -> DocumentState | None:
         return self._states.get(uri)
 
+    def is_current(self, state: DocumentState) -> bool:
+        return self._states.get(state.uri) is state
+
     def __contains__(self, uri: str) -> bool:
         return uri in self._states
 
+    def __len__(self) -> int:
+        return len(self._states)
+
     def uris(self) -> list[str]:
         return list(self._states)
+
+    def recent_model(self, uri: str) -> DocumentModel | None:
+        """The current version's model when built, else the newest built one (requests that can answer from a
+        slightly older model, like completion, need not wait for a build)."""
+        state = self._states.get(uri)
+        if state is None:
+            return None
+        return state.built_model() or state.history.last_model or state.model
+
+    def clean_model(self, uri: str) -> DocumentModel | None:
+        state = self._states.get(uri)
+        return state.history.clean_model if state is not None else None
+
+    def set_toolchain_findings(self, uri: str, findings: list[Finding]) -> DocumentState | None:
+        """Record an on-save compile's findings; the current state (to publish) or None when the URI is closed."""
+        state = self._states.get(uri)
+        if state is not None:
+            state.history.toolchain_findings = findings
+        return state
+
+
+# ------------------------------------------------------------------------------------------- comment-only edits
+
+
+@dataclass(frozen=True)
+class _Shift:
+    """An edit of bytes [start, old_end) into [start, new_end), as positions: everything at or after `old_end`
+    moves by `lines`, and on `old_end`'s line also by `columns`."""
+
+    start: Position
+    old_end: Position
+    new_end: Position
+
+    def move(self, position: Position) -> Position | None:
+        key = (position.line, position.character)
+        if key <= (self.start.line, self.start.character):
+            return position
+        if key < (self.old_end.line, self.old_end.character):
+            return None  # inside the edited text
+        if position.line == self.old_end.line:
+            return Position(self.new_end.line, self.new_end.character + position.character - self.old_end.character)
+        return Position(position.line + self.new_end.line - self.old_end.line, position.character)
+
+    def span(self, span: Span) -> Span | None:
+        start, end = self.move(span.start), self.move(span.end)
+        if start is None or end is None:
+            return None
+        return Span(start, end)
+
+
+def _trivia_edit(old: SourceDocument, new: SourceDocument) -> _Shift | None:
+    """The edit from `old` to `new` when it lies inside one comment or between tokens (whitespace), in both
+    versions, outside any syntax error; None otherwise (or when the documents are not one edit apart)."""
+    a, b = old.parsed, new.parsed
+    limit = min(len(a), len(b))
+    start = 0
+    # the common prefix and suffix (C-speed slice compares, bisected like syntax/document.py does)
+    lo, hi = 0, limit
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if a[:mid] == b[:mid]:
+            lo = mid
+        else:
+            hi = mid - 1
+    start = lo
+    lo, hi = 0, limit - start
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if a[len(a) - mid :] == b[len(b) - mid :]:
+            lo = mid
+        else:
+            hi = mid - 1
+    old_end, new_end = len(a) - lo, len(b) - lo
+    if start == old_end == new_end:
+        at = old.lines.position(start)
+        return _Shift(at, at, at)  # the same text (a didChange that changed nothing): every position stays
+    # The enclosing comment (or node) must be the same one in both versions, only longer or shorter by the
+    # edit: a `\\` typed at the end of a `//` comment, for one, makes the next line part of it.
+    before, after = _inside_trivia(old, start, old_end), _inside_trivia(new, start, new_end)
+    if before is None or before != after:
+        return None
+    return _Shift(old.lines.position(start), old.lines.position(old_end), new.lines.position(new_end))
+
+
+def _inside_trivia(document: SourceDocument, start: int, end: int) -> tuple[str, int, int] | None:
+    """(node type, bytes before the edit, bytes after it) of the comment or node around an edit of trivia."""
+    data, parsed = document.data, document.parsed
+    changed = parsed[start:end]
+    root = document.tree.root_node
+    node = root.descendant_for_byte_range(start, end)
+    if end == start and start > 0 and (node is None or node.type != "comment"):
+        node = root.descendant_for_byte_range(start - 1, start)  # an insertion at the end of a comment
+        if node is not None and (node.type != "comment" or node.end_byte != start):
+            node = root.descendant_for_byte_range(start, end)
+    if node is None:
+        return None
+    if node.type == "comment":
+        if not (node.start_byte <= start and end <= node.end_byte):
+            return None
+        # A comment in the rewritten bytes that is not one in the source is AscendC syntax the dialect layer hid
+        # from tree-sitter (a `<<<...>>>` launch): the rules read it.
+        if data[node.start_byte : node.start_byte + 2] not in (b"//", b"/*"):
+            return None
+    elif changed.strip(b" \t") or node.child_count == 0:
+        return None  # only spaces and tabs between two tokens (not inside a token, not a line break)
+    # Nothing inside an ERROR node: syntax-error messages quote the text around.
+    walk: tree_sitter.Node | None = node
+    while walk is not None:
+        if walk.is_error or walk.is_missing:
+            return None
+        walk = walk.parent
+    if root.has_error:
+        return None
+    return (node.type, start - node.start_byte, node.end_byte - end)
+
+
+def carry_findings(old: SourceDocument, new: SourceDocument, findings: list[Finding]) -> list[Finding] | None:
+    """`findings` of `old`, moved to their place in `new`, when the edit cannot change what the rules see
+    (comments and spacing); None when the new version must be checked."""
+    if new.path != old.path:
+        return None
+    shift = _trivia_edit(old, new)
+    if shift is None:
+        return None
+    moved: list[Finding] = []
+    for finding in findings:
+        span = shift.span(finding.span)
+        if span is None:
+            return None
+        related: list[Related] = []
+        for item in finding.related:
+            item_span = shift.span(item.span)
+            if item_span is None:
+                return None
+            related.append(replace(item, span=item_span))
+        fixes: list[Fix] = []
+        for fix in finding.fixes:
+            edits: list[TextEdit] = []
+            for edit in fix.edits:
+                edit_span = shift.span(edit.span)
+                if edit_span is None:
+                    return None
+                edits.append(replace(edit, span=edit_span))
+            fixes.append(replace(fix, edits=tuple(edits)))
+        moved.append(replace(finding, span=span, related=related, fixes=fixes))
+    return moved

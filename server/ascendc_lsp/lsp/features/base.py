@@ -1,7 +1,9 @@
 """The small core that features plug into (after esbonio's LanguageFeature).
 
-A feature declares the LSP methods it serves as data (`methods`), and gets lifecycle hooks from the
-server. Adding a feature is adding a class to `FEATURES` in lsp/features/__init__.py.
+A feature declares the LSP methods it contributes to as data (`methods`), and gets lifecycle hooks from the
+server. Several features may contribute to one method: the core merges their answers (lsp/aggregate.py).
+Per-document state is the server's `documents` store (lsp/state.py); features keep none of their own.
+Adding a feature is adding a class to `FEATURES` in lsp/features/__init__.py.
 """
 
 from __future__ import annotations
@@ -26,11 +28,11 @@ log = logging.getLogger(__name__)
 
 @dataclass(frozen=True)
 class Method:
-    """One LSP method served by a feature: the handler's attribute name and the registration options."""
+    """One LSP method a feature contributes to: the handler's attribute name and the registration options (merged
+    with the other contributors' by lsp/aggregate.py)."""
 
     handler: str
     options: Any = None
-    empty: Any = None  # what the client gets if the handler fails
 
 
 class LanguageFeature:

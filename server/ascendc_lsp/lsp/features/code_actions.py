@@ -16,7 +16,6 @@ class CodeActionsFeature(LanguageFeature):
         types.TEXT_DOCUMENT_CODE_ACTION: Method(
             "code_actions",
             options=types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix]),
-            empty=[],
         )
     }
 

@@ -9,7 +9,7 @@ edit; the context itself is always read from the current text); the diagnostics 
 from __future__ import annotations
 
 import logging
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from lsprotocol import types
 
@@ -17,8 +17,6 @@ from ascendc_lsp.hardware.api_hover import api_markdown
 from ascendc_lsp.hardware.completion import Candidate, complete, parse_snippet
 from ascendc_lsp.lsp.convert import to_position
 from ascendc_lsp.lsp.features.base import LanguageFeature, Method
-from ascendc_lsp.lsp.state import DocumentState
-from ascendc_lsp.syntax.model import DocumentModel
 
 log = logging.getLogger(__name__)
 
@@ -65,37 +63,9 @@ class CompletionFeature(LanguageFeature):
         types.TEXT_DOCUMENT_COMPLETION: Method(
             "completion",
             options=types.CompletionOptions(trigger_characters=TRIGGER_CHARACTERS, resolve_provider=True),
-            empty=types.CompletionList(is_incomplete=False, items=[]),
         ),
-        types.COMPLETION_ITEM_RESOLVE: Method("resolve", empty=None),
+        types.COMPLETION_ITEM_RESOLVE: Method("resolve"),
     }
-
-    def __init__(self, server: Any) -> None:
-        super().__init__(server)
-        self._last_models: dict[str, DocumentModel] = {}
-        self._clean_models: dict[str, DocumentModel] = {}  # the last model of a version without syntax errors
-
-    def document_closed(self, uri: str) -> None:
-        self._last_models.pop(uri, None)
-        self._clean_models.pop(uri, None)
-
-    def _remember(self, uri: str, model: DocumentModel) -> None:
-        self._last_models[uri] = model
-        if not model.document.tree.root_node.has_error:
-            self._clean_models[uri] = model
-
-    def _model(self, state: DocumentState) -> DocumentModel:
-        current = state._model
-        if current is not None and current.document is state.document:
-            self._remember(state.uri, current)
-            return current
-        previous = self._last_models.get(state.uri)
-        if previous is None:
-            model = state.model
-            self._remember(state.uri, model)
-            return model
-        # The diagnostics pass builds the current model (off the event loop); a later request picks it up.
-        return previous
 
     def _snippet_support(self) -> bool:
         try:
@@ -113,14 +83,16 @@ class CompletionFeature(LanguageFeature):
         context = params.context
         if context is not None and context.trigger_kind == types.CompletionTriggerKind.TriggerCharacter:
             trigger = context.trigger_character
+        # The diagnostics pass builds the current model (off the event loop); until then the newest built one serves.
+        model = self.server.documents.recent_model(state.uri) or state.model
         result = complete(
             state.document,
-            self._model(state),
+            model,
             to_position(params.position),
             self.server.settings.soc,
             self.server.soc_profile(),
             trigger,
-            self._clean_models.get(state.uri),
+            self.server.documents.clean_model(state.uri),
         )
         snippets = self._snippet_support()
         return types.CompletionList(

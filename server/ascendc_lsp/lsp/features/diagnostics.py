@@ -10,8 +10,7 @@ from lsprotocol import types
 
 from ascendc_lsp.checks.base import Finding
 from ascendc_lsp.checks.engine import CheckOptions, check_document
-from ascendc_lsp.hardware.budget import class_budgets, ub_capacity
-from ascendc_lsp.lsp.convert import to_diagnostic
+from ascendc_lsp.hardware.budget import ub_capacity
 from ascendc_lsp.lsp.features.base import LanguageFeature
 from ascendc_lsp.lsp.state import DocumentState
 from ascendc_lsp.settings import Settings
@@ -22,29 +21,38 @@ STATUS_NOTIFICATION = "ascendc/status"
 
 
 class DiagnosticsFeature(LanguageFeature):
+    """Runs the rules on each version off the event loop and publishes them through the server core (which drops
+    a version that is no longer current). The schedule lives in the document's history (lsp/state.py)."""
+
     def __init__(self, server: Any) -> None:
         super().__init__(server)
-        self._pending: dict[str, asyncio.TimerHandle] = {}
-        self._last_run: dict[str, float] = {}
-        self._running: set[str] = set()
-        self._rerun: set[str] = set()
+        # bumped when what the rules depend on besides the text changes (settings, an op test case's values):
+        # a run that started before gives findings that are never kept
+        self._generation = 0
 
     def document_opened(self, state: DocumentState) -> None:
-        self._schedule(state.uri, delay=0.0)
+        self._schedule(state, delay=0.0)
 
     def document_changed(self, state: DocumentState) -> None:
+        if state.findings is not None:
+            # an edit of comments or spacing: the previous version's findings, moved with the text (lsp/state.py);
+            # the model (hover, lenses, symbols) is built once the typing pauses, off the event loop
+            self.server.publish_diagnostics(state)
+            self._warm_later(state)
+            return
         if not self.server.settings.diagnostics.onType:
             return
         # Leading-edge debounce: the first edit after a quiet period runs at once; edits arriving
         # within the debounce window of a run (a burst of typing or a paste) are coalesced.
+        history = state.history
         debounce = self.server.settings.diagnostics.debounceMs / 1000
         now = asyncio.get_running_loop().time()
-        quiet = state.uri not in self._pending and now - self._last_run.get(state.uri, 0.0) >= debounce
-        self._schedule(state.uri, delay=0.0 if quiet else debounce)
+        quiet = history.check_timer is None and now - history.last_check >= debounce
+        self._schedule(state, delay=0.0 if quiet else debounce)
 
     def document_saved(self, state: DocumentState) -> None:
         if not self.server.settings.diagnostics.onType:
-            self._schedule(state.uri, delay=0.0)
+            self._schedule(state, delay=0.0)
         if state.document.path:
             # An op test case next to the kernel: its host TilingFunc runs now (off the event loop, cached by
             # content), never on a keystroke; the check that follows folds its values in.
@@ -65,53 +73,83 @@ class DiagnosticsFeature(LanguageFeature):
             return
         if values is not None:
             clear_cache()
-            self._schedule(state.uri, delay=0.0)
+            self._generation += 1
+            current = self.server.documents.get(state.uri)
+            if current is not None:
+                current.findings = None  # the known values changed: check again
+                self._schedule(current, delay=0.0)
 
     def document_closed(self, uri: str) -> None:
-        self._last_run.pop(uri, None)
-        handle = self._pending.pop(uri, None)
-        if handle is not None:
-            handle.cancel()
         self.server.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
 
     def settings_changed(self, settings: Settings) -> None:
+        self._generation += 1
         for uri in self.server.documents.uris():
-            self._schedule(uri, delay=0.0)
+            state = self.server.documents.get(uri)
+            if state is not None:
+                state.findings = None  # the SoC or the disabled rules may have changed
+                self._schedule(state, delay=0.0)
 
-    def _schedule(self, uri: str, delay: float) -> None:
-        handle = self._pending.pop(uri, None)
-        if handle is not None:
-            handle.cancel()
-        loop = asyncio.get_running_loop()
-        self._pending[uri] = loop.call_later(delay, self._run, uri)
+    def _warm_later(self, state: DocumentState) -> None:
+        history = state.history
+        if history.warm_timer is not None:
+            history.warm_timer.cancel()
+        delay = max(0.3, self.server.settings.diagnostics.debounceMs / 1000)  # a pause in the typing
+        history.warm_timer = asyncio.get_running_loop().call_later(delay, self._warm, state)
+
+    def _warm(self, state: DocumentState) -> None:
+        state.history.warm_timer = None
+        if self.server.documents.is_current(state) and state.built_model() is None:
+            asyncio.get_running_loop().create_task(asyncio.to_thread(lambda: state.model))
+
+    def _schedule(self, state: DocumentState, delay: float) -> None:
+        history = state.history
+        if history.check_timer is not None:
+            history.check_timer.cancel()
+        history.check_timer = asyncio.get_running_loop().call_later(delay, self._run, state.uri)
 
     def _run(self, uri: str) -> None:
-        self._pending.pop(uri, None)
         state = self.server.documents.get(uri)
         if state is None:  # closed while waiting
             return
-        if uri in self._running:
-            self._rerun.add(uri)  # one run per document at a time; the newest text runs next
+        history = state.history
+        history.check_timer = None
+        if history.checking:
+            history.recheck = True  # one run per document at a time; the newest text runs next
             return
-        self._last_run[uri] = asyncio.get_running_loop().time()
-        self._running.add(uri)
-        asyncio.get_running_loop().create_task(self._compute(state))
+        if state.findings is not None:
+            self.server.publish_diagnostics(state)
+            return
+        history.last_check = asyncio.get_running_loop().time()
+        history.checking = True
+        asyncio.get_running_loop().create_task(self.check(state))
 
-    async def _compute(self, state: DocumentState) -> None:
-        uri = state.uri
+    async def check(self, state: DocumentState) -> bool:
+        """Run the rules on `state` in a worker thread and publish them; False when the version went stale on the
+        way (its findings are then never published)."""
+        history = state.history
+        published = False
+        generation = self._generation
         try:
             # Off the event loop: a huge file must not stall hover or completion while it is checked.
-            state.findings = await asyncio.to_thread(self.findings_for, state)
-            if self.server.documents.get(uri) is state:  # still the current version
-                self.publish(state)
-                self._send_status(state)
+            findings = await asyncio.to_thread(self.findings_for, state)
+            if generation == self._generation:
+                state.findings = findings
+                published = self.server.publish_diagnostics(state)
+                if published:
+                    self._send_status(state)
+            else:
+                history.recheck = True
         except Exception:
-            log.exception("diagnostics failed for %s", uri)
+            log.exception("diagnostics failed for %s", state.uri)
         finally:
-            self._running.discard(uri)
-        if uri in self._rerun:
-            self._rerun.discard(uri)
-            self._schedule(uri, delay=0.0)
+            history.checking = False
+        if history.recheck:
+            history.recheck = False
+            current = self.server.documents.get(state.uri)
+            if current is not None:
+                self._schedule(current, delay=0.0)
+        return published
 
     def findings_for(self, state: DocumentState) -> list[Finding]:
         settings = self.server.settings
@@ -121,27 +159,10 @@ class DiagnosticsFeature(LanguageFeature):
         )
         return check_document(state.document, options, model=state.model)
 
-    def refresh(self, state: DocumentState) -> None:
-        """Check and publish synchronously (for callers that already run off the hot path)."""
-        state.findings = self.findings_for(state)
-        self.publish(state)
-        self._send_status(state)
-
-    def publish(self, state: DocumentState) -> None:
-        findings = state.findings + state.toolchain_findings
-        self.server.text_document_publish_diagnostics(
-            types.PublishDiagnosticsParams(
-                uri=state.uri,
-                version=state.version,
-                diagnostics=[to_diagnostic(f, state.uri) for f in findings],
-            )
-        )
-
     def _send_status(self, state: DocumentState) -> None:
         soc = self.server.soc_profile()
         ub_bytes, reserved = ub_capacity(soc, self.server.settings.soc)
-        budgets = class_budgets(state.model)
-        used = max((b.total("UB") for b in budgets), default=0)
+        used = max((b.total("UB") for b in state.budgets), default=0)
         self.server.protocol.notify(
             STATUS_NOTIFICATION,
             {

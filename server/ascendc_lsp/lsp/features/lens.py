@@ -15,7 +15,6 @@ from ascendc_lsp.hardware.api_hover import call_markdown
 from ascendc_lsp.hardware.budget import ClassBudget, budget_table_markdown, class_budgets, ub_capacity
 from ascendc_lsp.lsp.convert import to_position, to_range
 from ascendc_lsp.lsp.features.base import LanguageFeature, Method
-from ascendc_lsp.lsp.features.symbols import HoverFeature
 from ascendc_lsp.lsp.protocol import SHOW_BUDGET, CommandError, ErrorCode, ShowBudgetParams, ShowBudgetResult
 from ascendc_lsp.syntax.constfold import parse_number_literal
 from ascendc_lsp.syntax.model import DocumentModel
@@ -57,12 +56,14 @@ def _lens_span(model: DocumentModel, budget: ClassBudget) -> Span | None:
     return function.name_span if function is not None else None
 
 
-def budget_lenses(model: DocumentModel, soc_name: str, soc: object | None) -> list[BudgetLens]:
+def budget_lenses(
+    model: DocumentModel, soc_name: str, soc: object | None, budgets: list[ClassBudget] | None = None
+) -> list[BudgetLens]:
     """One lens per class (or free function) with InitBuffer calls: `UB 24.0 KB / 184.0 KB usable (13.0%) on <SoC>
     · 192.0 KB - 8.0 KB reserved`."""
     ub_bytes, reserved = ub_capacity(soc, soc_name)
     lenses: list[BudgetLens] = []
-    for budget in class_budgets(model):
+    for budget in class_budgets(model) if budgets is None else budgets:
         span = _lens_span(model, budget)
         if span is None:
             continue
@@ -85,9 +86,11 @@ def budget_lenses(model: DocumentModel, soc_name: str, soc: object | None) -> li
     return lenses
 
 
-def budget_markdown(model: DocumentModel, owner: str | None, soc_name: str, soc: object | None) -> str | None:
+def budget_markdown(
+    model: DocumentModel, owner: str | None, soc_name: str, soc: object | None, budgets: list[ClassBudget] | None = None
+) -> str | None:
     ub_bytes, reserved = ub_capacity(soc, soc_name)
-    for budget in class_budgets(model):
+    for budget in class_budgets(model) if budgets is None else budgets:
         if budget.owner == owner:
             heading = f"**{owner or 'kernel functions'}**: on-chip buffers\n\n"
             return heading + budget_table_markdown(budget, soc_name, ub_bytes, reserved)
@@ -147,7 +150,7 @@ def size_hints(model: DocumentModel, span: Span | None = None) -> list[SizeHint]
 
 class CodeLensFeature(LanguageFeature):
     methods: ClassVar[dict[str, Method]] = {
-        types.TEXT_DOCUMENT_CODE_LENS: Method("code_lens", options=types.CodeLensOptions(resolve_provider=False), empty=[])
+        types.TEXT_DOCUMENT_CODE_LENS: Method("code_lens", options=types.CodeLensOptions(resolve_provider=False))
     }
     commands: ClassVar[dict[str, str]] = {SHOW_BUDGET.id: "show_budget"}
 
@@ -165,7 +168,7 @@ class CodeLensFeature(LanguageFeature):
                     arguments=[{"uri": params.text_document.uri, "owner": lens.owner}],
                 ),
             )
-            for lens in budget_lenses(state.model, soc_name, self.server.soc_profile())
+            for lens in budget_lenses(state.model, soc_name, self.server.soc_profile(), state.budgets)
         ]
 
     def show_budget(self, params: ShowBudgetParams) -> ShowBudgetResult:
@@ -173,7 +176,9 @@ class CodeLensFeature(LanguageFeature):
         state = self.server.documents.get(params.uri)
         if state is None:
             raise CommandError(f"{params.uri} is not open", ErrorCode.NOT_AVAILABLE, SHOW_BUDGET.id)
-        text = budget_markdown(state.model, params.owner, self.server.settings.soc, self.server.soc_profile())
+        text = budget_markdown(
+            state.model, params.owner, self.server.settings.soc, self.server.soc_profile(), state.budgets
+        )
         if text is None:
             raise CommandError(f"no UB budget in {params.uri}" + (f" for {params.owner}" if params.owner else ""),
                                command=SHOW_BUDGET.id)  # fmt: skip
@@ -183,7 +188,7 @@ class CodeLensFeature(LanguageFeature):
 
 
 class InlayHintsFeature(LanguageFeature):
-    methods: ClassVar[dict[str, Method]] = {types.TEXT_DOCUMENT_INLAY_HINT: Method("inlay_hints", empty=[])}
+    methods: ClassVar[dict[str, Method]] = {types.TEXT_DOCUMENT_INLAY_HINT: Method("inlay_hints")}
 
     def inlay_hints(self, params: types.InlayHintParams) -> list[types.InlayHint]:
         state = self.server.documents.get(params.text_document.uri)
@@ -202,19 +207,17 @@ class InlayHintsFeature(LanguageFeature):
         ]
 
 
-class ApiCallHoverFeature(HoverFeature):
-    """The model's hover, with what the document says about an API call under the cursor on top (folded count,
-    32-byte alignment, dtype support on the SoC)."""
+class ApiCallHoverFeature(LanguageFeature):
+    """What the document says about an API call under the cursor (folded count, 32-byte alignment, dtype support
+    on the SoC); merged above the model's hover (symbols.HoverFeature) by the core."""
+
+    methods: ClassVar[dict[str, Method]] = {types.TEXT_DOCUMENT_HOVER: Method("hover")}
 
     def hover(self, params: types.HoverParams) -> types.Hover | None:
-        base = super().hover(params)
         state = self.server.documents.get(params.text_document.uri)
         if state is None:
-            return base
-        extra = call_markdown(state.model, to_position(params.position), self.server.settings.soc, self.server.soc_profile())
-        if not extra:
-            return base
-        text = extra
-        if base is not None and isinstance(base.contents, types.MarkupContent) and base.contents.value:
-            text = f"{extra}\n\n---\n\n{base.contents.value}"
+            return None
+        text = call_markdown(state.model, to_position(params.position), self.server.settings.soc, self.server.soc_profile())
+        if not text:
+            return None
         return types.Hover(contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value=text))

@@ -9,8 +9,8 @@ Commands
   model); otherwise show why, with the best attempt saved under `.ascendc/attempts/`.
 
 Code actions: "Rewrite with LLM (checked)" as a quick fix on our diagnostics and as `refactor.rewrite` (and
-`source`) on request; "Optimise with LLM (checked)" likewise. pygls serves one code-action handler per server,
-so this feature extends the quick-fix feature (CodeActionsFeature) and takes its place in FEATURES.
+`source`) on request; "Optimise with LLM (checked)" likewise; the core merges them with the quick fixes
+(code_actions.py).
 """
 
 from __future__ import annotations
@@ -26,8 +26,7 @@ from lsprotocol import types
 from pygls.uris import from_fs_path, to_fs_path
 
 from ascendc_lsp.lsp.convert import SOURCE
-from ascendc_lsp.lsp.features.base import Method
-from ascendc_lsp.lsp.features.code_actions import CodeActionsFeature
+from ascendc_lsp.lsp.features.base import LanguageFeature, Method
 from ascendc_lsp.lsp.protocol import (
     GENERATE_KERNEL,
     OPTIMISE_KERNEL,
@@ -56,33 +55,25 @@ REWRITE_TITLE = "Rewrite with LLM (checked)"
 OPTIMISE_TITLE = "Optimise with LLM (checked)"
 
 
-def _parent_kinds() -> list[str]:
-    method = CodeActionsFeature.methods.get(types.TEXT_DOCUMENT_CODE_ACTION)
-    options = method.options if method is not None else None
-    kinds = list(getattr(options, "code_action_kinds", None) or [types.CodeActionKind.QuickFix])
-    return [str(k.value if hasattr(k, "value") else k) for k in kinds]
-
-
 def _wants(only: list[str] | None, kind: str) -> bool:
     if not only:
         return True
     return any(kind == o or kind.startswith(o + ".") for o in only)
 
 
-class LlmFeature(CodeActionsFeature):
+class LlmFeature(LanguageFeature):
     methods: ClassVar[dict[str, Method]] = {
         types.TEXT_DOCUMENT_CODE_ACTION: Method(
             "code_actions",
             options=types.CodeActionOptions(
                 code_action_kinds=[
-                    *_parent_kinds(),
+                    types.CodeActionKind.QuickFix,
                     types.CodeActionKind.RefactorRewrite,
                     types.CodeActionKind.Source,
                     KIND_REWRITE,
                     KIND_OPTIMISE,
                 ]
             ),
-            empty=[],
         )
     }
     commands: ClassVar[dict[str, str]] = {
@@ -94,14 +85,6 @@ class LlmFeature(CodeActionsFeature):
     # -- code actions ------------------------------------------------------------------------------
 
     def code_actions(self, params: types.CodeActionParams) -> list[types.CodeAction]:
-        actions: list[types.CodeAction] = list(super().code_actions(params))
-        try:
-            actions.extend(self._llm_actions(params))
-        except Exception:
-            log.exception("cannot offer the LLM code actions")
-        return actions
-
-    def _llm_actions(self, params: types.CodeActionParams) -> list[types.CodeAction]:
         uri = params.text_document.uri
         state = self.server.documents.get(uri)
         if state is None:
@@ -233,50 +216,20 @@ class LlmFeature(CodeActionsFeature):
     # -- generateKernel ------------------------------------------------------------------------
 
     async def generate_kernel(self, params: GenerateKernelParams) -> GenerateKernelResult:
-        import yaml
-
         from ascendc_lsp.llm.generate import Services, generate_kernel
         from ascendc_lsp.llm.loop import LoopConfig
-        from ascendc_lsp.toolchain.spec import SpecError, load_spec, spec_from_dict
+        from ascendc_lsp.llm.spec_input import SpecInputError, generation_target
 
         if params.spec is None and not params.spec_path:
             raise CommandError("generateKernel needs specPath or an inline spec", ErrorCode.INVALID_PARAMS, GENERATE)
-        spec_text: str | None = None
-        write_spec: Path | None = None
+        spec_path = params.spec_path
+        if spec_path and spec_path.startswith("file:"):
+            spec_path = to_fs_path(spec_path) or spec_path
         try:
-            if params.spec is None:
-                raw = str(params.spec_path)
-                spec_path = Path(to_fs_path(raw) or raw) if raw.startswith("file:") else Path(raw)
-                if not spec_path.is_absolute():
-                    spec_path = self._workspace_root(Path.cwd()) / spec_path
-                spec = load_spec(spec_path)
-                base = spec_path.parent
-            else:
-                folder = params.folder or (str(Path(params.spec_path).parent) if params.spec_path else None)
-                base = Path(folder) if folder else self._workspace_root(Path.cwd())
-                kernel = str(params.spec.get("kernel") or "kernel")
-                data = dict(params.spec)
-                data.setdefault("source", f"{kernel}.cpp")
-                spec_text = yaml.safe_dump(data, sort_keys=False, allow_unicode=True)
-                write_spec = base / f"{kernel}.spec.yaml"
-                spec = spec_from_dict(data, base_dir=base, path=write_spec, origin=str(write_spec))
-        except SpecError as exc:
+            target = generation_target(spec_path, params.spec, params.folder, params.out, self._workspace_root(Path.cwd()))
+        except SpecInputError as exc:
             raise CommandError(str(exc), command=GENERATE) from None
-        out = Path(params.out) if params.out else (spec.source or base / f"{spec.kernel}.cpp")
-        if not out.is_absolute():
-            out = base / out
-        if write_spec is None and out.parent.resolve() != base.resolve():
-            from ascendc_lsp import safeio
-
-            try:
-                text = safeio.read_text(Path(str(spec.path)), safeio.MAX_SPEC_BYTES, "spec file") if spec.path else ""
-                data = safeio.load_yaml(text) if text else {}
-            except (OSError, ValueError, yaml.YAMLError) as exc:
-                raise CommandError(f"{spec.path}: {exc}", command=GENERATE) from None
-            if isinstance(data, dict):
-                data["source"] = out.name
-                spec_text = yaml.safe_dump(data, sort_keys=False, allow_unicode=True)
-                write_spec = out.parent / f"{spec.kernel}.spec.yaml"
+        spec, out, write_spec, spec_text = target.spec, target.out, target.write_spec, target.spec_text
         client, _config = self._client_and_config(GENERATE)
         config = LoopConfig(
             max_iterations=max(1, params.max_iterations), refine=max(0, params.refine), use_knowledge=not params.no_knowledge

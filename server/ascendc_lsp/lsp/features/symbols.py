@@ -36,7 +36,7 @@ def _symbol(item: OutlineItem) -> types.DocumentSymbol:
 
 
 class SymbolsFeature(LanguageFeature):
-    methods: ClassVar[dict[str, Method]] = {types.TEXT_DOCUMENT_DOCUMENT_SYMBOL: Method("document_symbols", empty=[])}
+    methods: ClassVar[dict[str, Method]] = {types.TEXT_DOCUMENT_DOCUMENT_SYMBOL: Method("document_symbols")}
 
     def document_symbols(self, params: types.DocumentSymbolParams) -> list[types.DocumentSymbol]:
         state = self.server.documents.get(params.text_document.uri)
@@ -46,7 +46,7 @@ class SymbolsFeature(LanguageFeature):
 
 
 class HoverFeature(LanguageFeature):
-    methods: ClassVar[dict[str, Method]] = {types.TEXT_DOCUMENT_HOVER: Method("hover", empty=None)}
+    methods: ClassVar[dict[str, Method]] = {types.TEXT_DOCUMENT_HOVER: Method("hover")}
 
     def hover(self, params: types.HoverParams) -> types.Hover | None:
         state = self.server.documents.get(params.text_document.uri)
