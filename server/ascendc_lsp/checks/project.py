@@ -28,6 +28,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from ascendc_lsp.checks.reads import recording_reads, stamp, watch
 from ascendc_lsp.checks.values import KnownValues, known_values
 from ascendc_lsp.hardware.limits import DEFAULT_SOC
 
@@ -76,26 +77,44 @@ class ProjectContext:
     known: KnownValues | None = None
 
 
-_CACHE: dict[str, tuple[float, ProjectContext]] = {}
+# (path, (mtime_ns, size)) of every file and folder a context was read from; (-1, -1): it did not exist.
+Stamps = tuple[tuple[str, tuple[int, int]], ...]
+
+
+@dataclass
+class _Entry:
+    checked: float  # monotonic time of the last stamp check
+    stamps: Stamps
+    context: ProjectContext
+
+
+_CACHE: dict[str, _Entry] = {}
+def _fresh(stamps: Stamps) -> bool:
+    return all(stamp(Path(path)) == recorded for path, recorded in stamps)
 
 
 def project_context(path: str | Path | None) -> ProjectContext:
-    """The project facts for a file (an empty context for unsaved buffers and files outside any project)."""
+    """The project facts for a file (an empty context for unsaved buffers and files outside any project).
+
+    Cached per file with the stamps of everything it was read from: re-checked (one stat per path, no
+    parsing) at most every `_TTL_SECONDS`, recomputed only when one of them changed."""
     if not path:
         return ProjectContext()
     file = Path(path)
     key = str(file)
     now = time.monotonic()
     cached = _CACHE.get(key)
-    if cached is not None and now - cached[0] < _TTL_SECONDS:
-        return cached[1]
-    try:
-        context = ProjectContext(soc=_project_soc(file), known=_attached_values(file))
-    except OSError:
-        context = ProjectContext()
+    if cached is not None and (now - cached.checked < _TTL_SECONDS or _fresh(cached.stamps)):
+        cached.checked = now
+        return cached.context
+    with recording_reads() as reads:
+        try:
+            context = ProjectContext(soc=_project_soc(file), known=_attached_values(file))
+        except OSError:
+            context = ProjectContext()
     if len(_CACHE) > 256:
         _CACHE.clear()
-    _CACHE[key] = (now, context)
+    _CACHE[key] = _Entry(now, tuple(reads.items()), context)
     return context
 
 
@@ -110,6 +129,7 @@ def _project_soc(file: Path) -> ProjectSoc | None:
     home = Path.home()
     folder = file.parent
     for _ in range(_MAX_LEVELS):
+        watch(folder)
         if not folder.is_dir() or folder == home:
             return None
         found = _evidence_in(folder)
@@ -122,6 +142,7 @@ def _project_soc(file: Path) -> ProjectSoc | None:
 
 
 def _read(path: Path) -> str | None:
+    watch(path)
     try:
         if not path.is_file() or path.stat().st_size > _MAX_SCRIPT_BYTES:
             return None
@@ -144,6 +165,7 @@ def _evidence_in(folder: Path) -> list[tuple[str, str, bool]]:
                 for name in _socs_of(match.group(1), kind):
                     found.append((name, f"{path.name}:{line} ({match.group(1)})", firm))
     op_host = folder / "op_host"
+    watch(op_host)
     if op_host.is_dir():
         for path in sorted(op_host.glob("*.cpp"))[:32]:
             text = _read(path)
@@ -189,6 +211,7 @@ def _choose(found: list[tuple[str, str, bool]], file_name: str = "") -> ProjectS
 def _attached_values(file: Path) -> KnownValues | None:
     """The values of the first spec next to the file (or one folder up) whose `source` is the file."""
     for folder in (file.parent, file.parent.parent):
+        watch(folder)
         if not folder.is_dir():
             continue
         for spec_path in sorted(folder.glob("*.yaml"))[:16]:

@@ -203,6 +203,11 @@ _SCAN_QUERY = """
 (optional_parameter_declaration) @param
 (update_expression) @update
 (call_expression) @call
+(field_declaration_list) @scope
+(declaration_list) @scope
+(for_statement) @scope
+(function_definition) @scope
+(for_range_loop) @scope
 """
 
 
@@ -275,13 +280,6 @@ _SCOPES = frozenset({"compound_statement", "field_declaration_list", "declaratio
                      "for_statement", "function_definition", "for_range_loop"})
 
 
-def _scope(node: tree_sitter.Node) -> tuple[int, int, bool]:
-    for parent in ancestors(node):
-        if parent.type in _SCOPES:
-            return parent.start_byte, parent.end_byte, parent.type == "field_declaration_list"
-    return 0, 1 << 62, False
-
-
 def _declared_names(declarator: tree_sitter.Node | None, get: Callable[[tree_sitter.Node], str]) -> str | None:
     node = declarator
     while node is not None and node.type not in ("identifier", "field_identifier"):
@@ -302,18 +300,48 @@ def scalar_decls(context: CheckContext) -> dict[str, list[ScalarDecl]]:
     found: dict[str, list[ScalarDecl]] = {}
     document = context.document
     nodes = scan(context)
-    for node in nodes.get("decl") + nodes.get("field") + nodes.get("param"):
+    decls = sorted(nodes.get("decl") + nodes.get("field") + nodes.get("param"), key=lambda n: n.start_byte)
+    for node, scope in zip(decls, _innermost_scopes(context, decls), strict=True):
         type_node = node.child_by_field_name("type")
         if type_node is None:
             continue
         type_text = document.node_text(type_node).replace("const", "").strip()
-        scope = _scope(node)
         for declarator in node.children_by_field_name("declarator"):
             name = _declared_names(declarator, document.node_text)
             if name:
                 found.setdefault(name, []).append(ScalarDecl(name, type_text, node.start_byte, *scope))
     context.__dict__["_scalar_decls"] = found
     return found
+
+
+def _innermost_scopes(context: CheckContext, decls: list[tree_sitter.Node]) -> list[tuple[int, int, bool]]:
+    """The innermost scope (start, end, is a class body) holding each node (sorted by start), by one sweep over the scope nodes of the scan instead of a
+    parent walk per node (tree-sitter finds a parent by descending from the root: the walk was a sixth of a
+    check on a 1,000-line file). Nodes of a tree nest, so the open scopes form a stack."""
+    nodes = scan(context)
+    root = context.document.tree.root_node
+    scopes = sorted(
+        [(n.start_byte, n.end_byte, n.type == "field_declaration_list") for n in nodes.get("scope") + nodes.get("block")]
+        + [(root.start_byte, root.end_byte, False)],
+        key=lambda s: (s[0], -s[1]),
+    )
+    out: list[tuple[int, int, bool]] = []
+    stack: list[tuple[int, int, bool]] = []
+    j = 0
+    for node in decls:
+        start, end = node.start_byte, node.end_byte
+        while j < len(scopes) and scopes[j][0] <= start:
+            while stack and stack[-1][1] <= scopes[j][0]:
+                stack.pop()
+            stack.append(scopes[j])
+            j += 1
+        while stack and stack[-1][1] <= start:
+            stack.pop()
+        enclosing = next(
+            (s for s in reversed(stack) if s[1] >= end and (s[0], s[1]) != (start, end)), (0, 1 << 62, False)
+        )
+        out.append(enclosing)
+    return out
 
 
 def visible_decl(context: CheckContext, name: str, at_byte: int, members_only: bool = False) -> ScalarDecl | None:
