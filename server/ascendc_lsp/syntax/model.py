@@ -245,6 +245,15 @@ class DocumentModel:
             self._indexes[key] = (len(items), index)
         return index
 
+    def derived(self, key: str, compute: Callable[[DocumentModel], Any]) -> Any:
+        """A value derived from this model only, computed once (budgets are read by two rules, hover, completion,
+        the lenses and the status bar). Concurrent first readers may both compute it; the value is the same."""
+        cached = self._indexes.get(f"derived:{key}")
+        if cached is None:
+            cached = (compute(self),)
+            self._indexes[f"derived:{key}"] = cached
+        return cached[0]
+
     def buffer(self, name: str) -> BufferDecl | None:
         found = self._index("buffers", self.buffers, "name").get(name)
         return found[0] if found else None
