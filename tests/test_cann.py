@@ -10,8 +10,9 @@ and the run/verify path; they say nothing about whether real CANN accepts the ge
 from __future__ import annotations
 
 import os
+import shutil
 import stat
-import sys
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -260,42 +261,59 @@ def test_harness_texts(tmp_path: Path) -> None:
     assert "aclrtSynchronizeStream(stream)" in npu and '"aclrtlaunch_add_custom.h"' in npu
 
 
-FAKE_KERNEL_OK = """\
-import numpy as np
-x = np.fromfile("x.bin", dtype=np.float32); y = np.fromfile("y.bin", dtype=np.float32)
-(x + y).astype(np.float32).tofile("z.out.bin")
-print("[SUCCESS][AIV_0][pid 1] exit success!")
+# The fake binaries run in the sandbox, which shows them the system directories and the toolkit, not this
+# interpreter's prefix: the fake CPU twin is a small C program built here, the other fakes are shell scripts.
+FAKE_KERNEL_OK_C = """\
+#include <stdio.h>
+int main(void) {
+    float x[64], y[64], z[64];
+    FILE* fx = fopen("x.bin", "rb"); FILE* fy = fopen("y.bin", "rb");
+    if (!fx || !fy || fread(x, 4, 64, fx) != 64 || fread(y, 4, 64, fy) != 64) return 2;
+    for (int i = 0; i < 64; ++i) z[i] = x[i] + y[i];
+    FILE* fz = fopen("z.out.bin", "wb"); fwrite(z, 4, 64, fz); fclose(fz);
+    puts("[SUCCESS][AIV_0][pid 1] exit success!");
+    return 0;
+}
 """
 
 FAKE_KERNEL_TWIN_ERROR = """\
-import sys
-print("[ERROR][Block_1][AIV_0][{src}:4][CheckParams][pid 7] Failed to check blockCount value in DataCopy, "
-      "its valid range is 0 ~ 4095, current value is 5000.", file=sys.stderr)
-sys.exit(134)
+#!/bin/sh
+echo "[ERROR][Block_1][AIV_0][{src}:4][CheckParams][pid 7] Failed to check blockCount value in DataCopy, \
+its valid range is 0 ~ 4095, current value is 5000." >&2
+exit 134
 """
 
 
-def _fake_cmake(tmp_path: Path, kernel_body: str) -> Path:
-    """fake cmake: configure is a no-op; --build writes build/cann_kernel, a Python script (a fake binary)."""
-    body_file = tmp_path / "fake_kernel_body.py"
-    body_file.write_text(kernel_body, encoding="utf-8")
+def _fake_kernel_ok(tmp_path: Path) -> Path:
+    cc = shutil.which("cc") or shutil.which("gcc")
+    if cc is None:
+        pytest.skip("no C compiler to build the fake CPU twin")
+    src = tmp_path / "fake_twin.c"
+    src.write_text(FAKE_KERNEL_OK_C, encoding="utf-8")
+    out = tmp_path / "fakebin" / "fake_cann_kernel"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    subprocess.run([cc, "-O1", "-o", str(out), str(src)], check=True)
+    return out
+
+
+def _fake_cmake(tmp_path: Path, kernel: Path | str) -> Path:
+    """fake cmake: configure is a no-op; --build copies the fake kernel (a program or a script) to build/cann_kernel.
+    It lives next to the fake kernel, a directory the toolchain lets cmake read."""
+    if isinstance(kernel, str):
+        kernel = _exe(tmp_path / "fakebin" / "fake_cann_kernel", kernel)
     return _exe(
         tmp_path / "fakebin" / "cmake",
-        f"#!{sys.executable}\n"
-        "import sys, pathlib, stat\n"
-        "args = sys.argv[1:]\n"
-        "if args and args[0] == '--build':\n"
-        "    out = pathlib.Path(args[1]) / 'cann_kernel'\n"
-        f"    out.write_text('#!{sys.executable}\\n' + open({str(body_file)!r}).read())\n"
-        "    out.chmod(out.stat().st_mode | stat.S_IXUSR)\n"
-        "    print('[100%] Built target cann_kernel')\n"
-        "sys.exit(0)\n",
+        "#!/bin/sh\n"
+        'if [ "$1" = "--build" ]; then\n'
+        f'    cp "{kernel}" "$2/cann_kernel" && echo "[100%] Built target cann_kernel"\n'
+        "fi\n"
+        "exit 0\n",
     )
 
 
 def test_run_cpu_twin_with_fakes_verifies_outputs(tmp_path: Path) -> None:
     home = make_fake_toolkit(tmp_path)
-    cmake = _fake_cmake(tmp_path, FAKE_KERNEL_OK)
+    cmake = _fake_cmake(tmp_path, _fake_kernel_ok(tmp_path))
     tc = CannToolchain(
         env={"ASCEND_HOME_PATH": str(home), "PATH": os.environ.get("PATH", "")}, cmake=str(cmake)
     )

@@ -239,3 +239,40 @@ def test_required_modules(tmp_path: Path) -> None:
         },
     )
     assert required_modules(tmp_path / "gen.py") == ["ml_dtypes", "torch"]
+
+
+def test_oversized_sample_files_are_refused_with_the_limit(tmp_path: Path) -> None:
+    """Every file discovery reads is capped (safeio.MAX_SOURCE_BYTES): a huge source, README or CMakeLists.txt is
+    a one-line error naming it and the limit, before a byte of it is read (sparse files: no disk is used)."""
+    from ascendc_lsp import safeio
+
+    big = safeio.MAX_SOURCE_BYTES + 1
+    src = tmp_path / "plain"
+    src.mkdir()
+    (src / "kernel.asc").write_text("__global__ void k() {}\n", encoding="utf-8")
+    with open(src / "main.cpp", "wb") as f:
+        f.truncate(big)
+    with pytest.raises(DiscoveryError, match=r"main\.cpp: source too large \(16\.0 MiB.*the limit is 16\.0 MiB\)"):
+        discover(src / "main.cpp")
+
+    readme = tmp_path / "readme"
+    readme.mkdir()
+    with open(readme / "README.md", "wb") as f:
+        f.truncate(big)
+    with pytest.raises(DiscoveryError, match=r"README\.md: README too large"):
+        readme_recipe(readme)
+
+    cmake = tmp_path / "cmake"
+    cmake.mkdir()
+    with open(cmake / "CMakeLists.txt", "wb") as f:
+        f.truncate(big)
+    with pytest.raises(CMakeError, match=r"CMakeLists\.txt: CMake file too large"):
+        read_project(cmake, {})
+
+
+def test_a_device_or_fifo_is_not_a_program(tmp_path: Path) -> None:
+    fifo = tmp_path / "main.cpp"
+    os.mkfifo(fifo)
+    for path in (Path("/dev/zero"), fifo):
+        with pytest.raises(DiscoveryError, match="not a regular file or folder"):
+            discover(path)

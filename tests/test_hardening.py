@@ -310,3 +310,39 @@ def test_code_nested_past_the_depth_limit_gets_its_syntax_checked_only() -> None
     assert [f.code for f in findings] == [engine.TOO_DEEP_CODE] and findings[0].severity == "warning"
     shallow = engine.check_document(SourceDocument(_kernel("if (a) {\n" * 400 + "a++;\n" + "}\n" * 400)))
     assert engine.TOO_DEEP_CODE not in [f.code for f in shallow]
+
+
+def test_the_editor_path_models_deep_code_boundedly() -> None:
+    """The language server builds the model itself (hover, lenses, outline, then diagnostics with that model): 20,000
+    nested loops around an API call took 30 s in one build. Past the depth limit the model is empty at once, every
+    feature answers from it, and the diagnostics still say why."""
+    from ascendc_lsp.lsp.features.lens import size_hints
+    from ascendc_lsp.lsp.state import DocumentHistory, DocumentState
+    from ascendc_lsp.syntax.describe import describe
+    from ascendc_lsp.syntax.model import MAX_TREE_DEPTH
+    from ascendc_lsp.syntax.outline import build_outline
+    from ascendc_lsp.syntax.positions import Position
+
+    depth = MAX_TREE_DEPTH + 100
+    body = "for (int i = 0; i < 8; ++i) {\n" * depth + "AscendC::DataCopy(x, y, 8);\n" + "}\n" * depth
+    state = DocumentState("file:///deep.cpp", SourceDocument(_kernel(body)), DocumentHistory())
+    model = state.model
+    assert model.too_deep and not model.functions and not model.calls
+    assert describe(model, Position(depth, 4), "Ascend910B", None) is None
+    assert build_outline(model) == [] and state.budgets == [] and size_hints(model) == []
+    findings = engine.check_document(state.document, model=model)
+    assert [f.code for f in findings] == [engine.TOO_DEEP_CODE]
+    # nesting under the limit is modelled as before
+    shallow_text = _kernel("for (int i = 0; i < 8; ++i) {\n" * 50 + "}\n" * 50)
+    shallow = DocumentState("file:///ok.cpp", SourceDocument(shallow_text), DocumentHistory())
+    assert not shallow.model.too_deep and shallow.model.functions
+
+
+@pytest.mark.parametrize("bad", ["k\ud800.cpp", "k\x00.cpp"])
+def test_a_path_no_file_can_have_is_a_spec_error(tmp_path: Path, bad: str) -> None:
+    """bench/fuzz.py found `run` ending in an internal error (UnicodeEncodeError from os.lstat) on such a path."""
+    from ascendc_lsp.toolchain.spec import SpecError, spec_from_dict
+
+    spec = {"kernel": "k", "block_dim": 1, "source": bad, "outputs": [{"name": "y", "shape": [8], "dtype": "float32"}]}
+    with pytest.raises(SpecError, match=r"source: .* is not a usable path"):
+        spec_from_dict(spec, base_dir=tmp_path)

@@ -129,3 +129,33 @@ def test_edit_inside_chinese_comment_line() -> None:
     edited = doc.apply([TextChange(Span(Position(0, 8), Position(0, 9)), "yy")])
     assert edited.text.splitlines()[0] == "// 中文注释 yy"
     assert not edited.tree.root_node.has_error
+
+
+def test_class_at_finds_the_innermost_class_among_nested_and_sibling_ones() -> None:
+    text = (
+        "class Outer {\n"
+        "  static constexpr int A = 1;\n"
+        "  struct Inner { static constexpr int B = 2; int x; };\n"
+        "  int after_inner;\n"
+        "  struct Second { int y; };\n"
+        "};\n"
+        "int between;\n"
+        "class Last { static constexpr int C = 3; };\n"
+    )
+    model = model_of(text)
+    by_name = {c.name: c for c in model.classes}
+    assert set(by_name) == {"Outer", "Inner", "Second", "Last"}
+
+    def at(fragment: str) -> str | None:
+        found = model.class_at(text.index(fragment))
+        return found.name if found is not None else None
+
+    assert at("int x") == "Inner" and at("int y") == "Second"
+    assert at("after_inner") == "Outer", "after a nested class ends, its outer class holds the offset"
+    assert at("between") is None and at("static constexpr int C") == "Last"
+    assert model._enclosing_class_of(by_name["Second"]) is by_name["Outer"]
+    assert model._enclosing_class_of(by_name["Outer"]) is None
+    # class constants are filed under every class whose body holds them (the nested one and its outer class)
+    constants = model._class_constants()
+    assert "B" in constants["Inner"] and "B" in constants["Outer"] and "A" in constants["Outer"]
+    assert "C" in constants["Last"] and "C" not in constants.get("Outer", {})

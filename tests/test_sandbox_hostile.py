@@ -177,6 +177,47 @@ def test_memory_is_limited_for_the_whole_sandbox(tmp_path: Path, mode: str, monk
 
 
 @pytest.mark.parametrize("mode", ["bwrap", "unshare", "rlimits"], indirect=True)
+def test_shared_pages_count_once(tmp_path: Path, mode: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Four forked children share their parent's 300 MiB copy-on-write: summed RSS sees 1.5 GiB, the memory held
+    is 300 MiB. Under a 1 GiB limit the sandbox lives (the watcher counts PSS), and finishes on its own."""
+    if sandbox._proportional_bytes(os.getpid()) is None:
+        pytest.skip("no /proc/PID/smaps_rollup here: the watcher falls back to summed RSS")
+    monkeypatch.setenv(sandbox.ALLOW_UNISOLATED_ENV, "1")
+    code = """
+        import os, time
+        block = bytearray(300 << 20)
+        for i in range(0, len(block), 4096):
+            block[i] = 1
+        children = []
+        for _ in range(4):
+            pid = os.fork()
+            if pid == 0:
+                total = 0
+                for i in range(0, len(block), 4096):  # read every page: resident in the child too, still shared
+                    total += block[i]
+                time.sleep(2)
+                os._exit(0 if total == len(block) // 4096 else 3)
+            children.append(pid)
+        codes = [os.waitpid(pid, 0)[1] for pid in children]
+        print("children", codes)
+    """
+    r = _py(code, tmp_path, Limits(timeout=40, memory_bytes=1 << 30))
+    assert not r.memory_exceeded, r.stderr
+    assert r.returncode == 0 and "children [0, 0, 0, 0]" in r.stdout, (r.returncode, r.stdout, r.stderr)
+
+
+def test_tree_memory_counts_pss_with_an_rss_fallback() -> None:
+    page = os.sysconf("SC_PAGE_SIZE")
+    me = os.getpid()
+    table = sandbox._proc_table()
+    rss = table[me][1] * page
+    held = sandbox.tree_memory_bytes([me], table, page)
+    assert 0 < held <= rss
+    gone = 2**22 + 12345  # no such process: counted with the RSS the table gives
+    assert sandbox.tree_memory_bytes([gone], {gone: (1, 10)}, page) == 10 * page
+
+
+@pytest.mark.parametrize("mode", ["bwrap", "unshare", "rlimits"], indirect=True)
 def test_fork_bomb_is_bounded(tmp_path: Path, mode: str, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv(sandbox.ALLOW_UNISOLATED_ENV, "1")
     # a bounded bomb (at most 2^9 processes, so a broken sandbox cannot take the machine down)

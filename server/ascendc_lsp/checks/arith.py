@@ -272,10 +272,7 @@ class Arith:
         return f"global.{name}"
 
     def _class_at(self, offset: int) -> str | None:
-        best = None
-        for cls in self.model.classes:
-            if cls.start_byte <= offset < cls.end_byte and (best is None or cls.start_byte > best.start_byte):
-                best = cls
+        best = self.model.class_at(offset)
         return best.name if best is not None else None
 
     # -- writes --------------------------------------------------------------------------------------------

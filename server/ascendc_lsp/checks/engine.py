@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
-from typing import Any
 
 from ascendc_lsp.checks.base import CheckContext, Finding, registered_rules
 from ascendc_lsp.checks.project import KnownValues, ProjectContext, project_context
 from ascendc_lsp.syntax.document import SourceDocument
-from ascendc_lsp.syntax.model import DocumentModel, build_model
+from ascendc_lsp.syntax.model import MAX_TREE_DEPTH, DocumentModel, build_model, tree_depth
 from ascendc_lsp.syntax.positions import Position, Span
 
 log = logging.getLogger(__name__)
@@ -19,28 +18,7 @@ log = logging.getLogger(__name__)
 INTERNAL_CODE = "internal-error"
 
 
-# Deeper syntax trees get their syntax checked only: tree-sitter finds a node's parent by walking down from the
-# root, so the model's and the rules' ancestor walks are quadratic in depth (20,000 nested #if: 15 s in one walk).
-MAX_TREE_DEPTH = 5000
-TOO_DEEP_CODE = "too-deep"
-
-
-def tree_depth(root: Any, stop_at: int) -> int:
-    """The depth of the syntax tree (iterative; stops counting past `stop_at`)."""
-    cursor = root.walk()
-    depth = deepest = 0
-    while True:
-        if cursor.goto_first_child():
-            depth += 1
-            if depth > deepest:
-                deepest = depth
-                if deepest > stop_at:
-                    return deepest
-            continue
-        while not cursor.goto_next_sibling():
-            if not cursor.goto_parent():
-                return deepest
-            depth -= 1
+TOO_DEEP_CODE = "too-deep"  # past syntax.model.MAX_TREE_DEPTH only the syntax is checked (the model is empty)
 
 
 def internal_finding(what: str, exc: BaseException) -> Finding:
@@ -119,19 +97,18 @@ def check_document(
     """Syntax errors plus every rule's findings, sorted by position then severity."""
     options = options or CheckOptions()
     findings = syntax_findings(document)
-    depth = tree_depth(document.tree.root_node, MAX_TREE_DEPTH)
-    if depth > MAX_TREE_DEPTH:
+    if model is None:
+        try:
+            model = build_model(document)  # measures the depth first: past the limit, an empty model at once
+        except Exception as exc:
+            log.exception("cannot model %s", document.path or "<buffer>")
+            return [*findings, internal_finding("the document model", exc)]
+    if model.too_deep or (model.depth is None and tree_depth(document.tree.root_node, MAX_TREE_DEPTH) > MAX_TREE_DEPTH):
         start = Position(0, 0)
         return [*findings, Finding(
             span=Span(start, start), severity="warning", code=TOO_DEEP_CODE,
             message=f"the code nests more than {MAX_TREE_DEPTH:,} levels deep: only its syntax was checked",
         )]  # fmt: skip
-    if model is None:
-        try:
-            model = build_model(document)
-        except Exception as exc:
-            log.exception("cannot model %s", document.path or "<buffer>")
-            return [*findings, internal_finding("the document model", exc)]
     project = project_context(document.path) if options.use_project else ProjectContext()
     soc_name = options.soc_name or (project.soc.soc if project.soc is not None else DEFAULT_SOC)
     known = options.known or project.known

@@ -253,6 +253,8 @@ class DocumentModel:
     using_namespaces: list[str] = field(default_factory=list)
     type_aliases: dict[str, str] = field(default_factory=dict)
     template_bindings: dict[str, dict[str, str]] = field(default_factory=dict)
+    too_deep: bool = False  # the tree nests past MAX_TREE_DEPTH: nothing was extracted (see build_model)
+    depth: int | None = None  # the syntax tree's depth as build_model measured it (counted up to MAX_TREE_DEPTH + 1)
     _indexes: dict[str, Any] = field(default_factory=dict, repr=False)
 
     @property
@@ -329,12 +331,54 @@ class DocumentModel:
         return None
 
     def _function_starts(self) -> list[int]:
+        # Extended, not rebuilt, while extraction appends functions (function_at is asked in between: rebuilding on
+        # every growth was quadratic in a large file); rebuilt when the list was reordered (sorted after the pass).
         cached = self._indexes.get("function_starts")
-        if cached is None or cached[0] != len(self.functions):
-            cached = (len(self.functions), [f.start_byte for f in self.functions])
+        functions = self.functions
+        if cached is None or cached[0] > len(functions) or (
+            cached[0] and functions[cached[0] - 1].start_byte != cached[1][cached[0] - 1]
+        ):
+            cached = [0, []]
             self._indexes["function_starts"] = cached
         starts: list[int] = cached[1]
+        if cached[0] < len(functions):
+            starts.extend(f.start_byte for f in functions[cached[0] :])
+            cached[0] = len(functions)
         return starts
+
+    def class_at(self, offset: int) -> ClassInfo | None:
+        """The innermost class whose range holds `offset` (start <= offset < end), in O(log n + nesting)."""
+        classes = self.classes
+        cached = self._indexes.get("class_tree")
+        if cached is None or cached[0] != len(classes):
+            ordered = sorted(classes, key=lambda c: (c.start_byte, -c.end_byte))
+            parents: list[int] = []
+            open_stack: list[int] = []
+            for i, cls in enumerate(ordered):
+                while open_stack and ordered[open_stack[-1]].end_byte <= cls.start_byte:
+                    open_stack.pop()
+                parents.append(open_stack[-1] if open_stack else -1)
+                open_stack.append(i)
+            cached = (len(classes), ordered, [c.start_byte for c in ordered], parents)
+            self._indexes["class_tree"] = cached
+        _, ordered, starts, parents = cached
+        # the last class starting at or before offset; if it does not hold offset, only its ancestors can
+        index = bisect_right(starts, offset) - 1
+        while index >= 0:
+            cls = ordered[index]
+            if cls.start_byte <= offset < cls.end_byte:
+                return cls
+            index = parents[index]
+        return None
+
+    def _enclosing_class_of(self, cls: ClassInfo) -> ClassInfo | None:
+        """The class whose range holds `cls` (a nested class's outer class), else None."""
+        if cls.start_byte <= 0:
+            return None
+        outer = self.class_at(cls.start_byte - 1)
+        while outer is not None and not (outer.start_byte <= cls.start_byte and cls.end_byte <= outer.end_byte):
+            outer = self._enclosing_class_of(outer)
+        return outer
 
     def constant(self, name: str, at_byte: int) -> Constant | None:
         """The innermost declaration of `name` whose scope contains `at_byte` and precedes it."""
@@ -402,9 +446,12 @@ class DocumentModel:
         for const in self.constants[cached[0]:]:
             if not const.is_constant or const.scope_start == 0:
                 continue
-            for cls in self.classes:
-                if cls.start_byte <= const.scope_start and const.scope_end <= cls.end_byte:
+            # the classes holding the scope: the innermost one holding its start, then its enclosing ones
+            cls = self.class_at(const.scope_start)
+            while cls is not None:
+                if const.scope_end <= cls.end_byte:
                     found.setdefault(cls.name, {}).setdefault(const.name, const)
+                cls = self._enclosing_class_of(cls)
         cached[0] = len(self.constants)
         return found
 
@@ -469,6 +516,8 @@ class _Extractor:
     def _resolve(self, name: str, at_byte: int) -> Number | None:
         const = self.model.constant(name, at_byte)
         if const is None:
+            if name not in self.model._template_param_names():
+                return None  # the common case, without a walk over every class of the file
             # Template parameters bound by the single instantiation of their class.
             for cls in self.model.classes:
                 if cls.start_byte <= at_byte <= cls.end_byte and name in cls.template_params:
@@ -706,7 +755,9 @@ class _Extractor:
             is_extern_c=is_extern_c,
         )
         self.model.functions.append(function)
-        owner = cls or next((c for c in self.model.classes if c.name == class_name), None)
+        # by the name index: a scan of every class per function was quadratic in a file of many kernels
+        named = self.model._index("classes", self.model.classes, "name").get(class_name) if class_name else None
+        owner = cls or (named[0] if named else None)
         if owner is not None:
             owner.methods.append(function)
 
@@ -929,5 +980,35 @@ def _call_name(call: tree_sitter.Node, get_text: NodeText) -> tuple[str, list[st
     return "", []
 
 
+# Deeper syntax trees are not modelled: tree-sitter finds a node's parent by walking down from the root, so the
+# extraction's ancestor walks are quadratic in depth (20,000 nested loops: 30 s in one model build). Every caller
+# (check, hover, lenses, completion) then gets an empty model, at once; `check` reports the depth.
+MAX_TREE_DEPTH = 5000
+
+
+def tree_depth(root: tree_sitter.Node, stop_at: int) -> int:
+    """The depth of the syntax tree (iterative; stops counting past `stop_at`)."""
+    cursor = root.walk()
+    depth = deepest = 0
+    while True:
+        if cursor.goto_first_child():
+            depth += 1
+            if depth > deepest:
+                deepest = depth
+                if deepest > stop_at:
+                    return deepest
+            continue
+        while not cursor.goto_next_sibling():
+            if not cursor.goto_parent():
+                return deepest
+            depth -= 1
+
+
 def build_model(doc: SourceDocument) -> DocumentModel:
-    return _Extractor(doc).run()
+    """The document's model; an empty one marked `too_deep` when the code nests past MAX_TREE_DEPTH."""
+    depth = tree_depth(doc.tree.root_node, MAX_TREE_DEPTH)
+    if depth > MAX_TREE_DEPTH:
+        return DocumentModel(document=doc, too_deep=True, depth=depth)
+    model = _Extractor(doc).run()
+    model.depth = depth
+    return model

@@ -3,8 +3,9 @@ Python script) with limits and without network.
 
 Always: resource limits (RLIMIT_AS, RLIMIT_CPU, RLIMIT_NOFILE, RLIMIT_FSIZE, no core dumps), a new session /
 process group that is killed as a whole on timeout, a wall-clock timeout, stdout/stderr captured and capped, and
-a watcher that bounds the whole sandbox (every process in it together): resident memory (`Limits.memory_bytes`)
-and the number of processes (`Limits.max_processes`); over either, everything is killed and the result says so.
+a watcher that bounds the whole sandbox (every process in it together): memory (`Limits.memory_bytes`, the sum of
+the processes' PSS, so pages they share count once; summed RSS where /proc/PID/smaps_rollup is missing) and the
+number of processes (`Limits.max_processes`); over either, everything is killed and the result says so.
 
 Isolation, best available, detected once per process:
 1. `bwrap` (bubblewrap): new user/pid/net/ipc/uts/cgroup namespaces, running as uid/gid 65534 (nobody), no
@@ -27,6 +28,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import resource
 import shutil
 import signal
@@ -130,7 +132,29 @@ class Sandbox:
 # detection
 
 
-def _bwrap_prefix(workdir: Path, read_paths: Sequence[Path], write_paths: Sequence[Path]) -> list[str]:
+def _symlink_args(paths: Sequence[Path], bound: set[str]) -> list[str]:
+    """Recreate the symlinks on the way to the given paths (a toolkit's `latest` -> `8.0.RC1`), so a path names the
+    same thing inside the sandbox as outside; only their resolved targets are bound. A link that lies inside a bound
+    directory is already visible and is left alone."""
+    args: list[str] = []
+    made: set[str] = set()
+    visible = [*bound, *(d for d in _SYSTEM_RO if os.path.isdir(d) and not os.path.islink(d))]
+    for p in paths:
+        parts = Path(os.path.abspath(p)).parts
+        for i in range(2, len(parts) + 1):
+            prefix = str(Path(*parts[:i]))
+            if prefix in made or prefix in _SYSTEM_RO or not os.path.islink(prefix):
+                continue
+            if any(prefix.startswith(b.rstrip("/") + "/") for b in visible):
+                continue
+            made.add(prefix)
+            args += ["--symlink", str(Path(prefix).resolve()), prefix]
+    return args
+
+
+def _bwrap_prefix(
+    workdir: Path, read_paths: Sequence[Path], write_paths: Sequence[Path], device_paths: Sequence[Path] = ()
+) -> list[str]:
     bwrap = shutil.which("bwrap") or "/usr/bin/bwrap"
     args = [bwrap, "--unshare-all", "--unshare-user", "--uid", str(SANDBOX_UID), "--gid", str(SANDBOX_UID)]
     args += ["--die-with-parent", "--new-session", "--cap-drop", "ALL", "--hostname", "sandbox"]
@@ -155,6 +179,11 @@ def _bwrap_prefix(workdir: Path, read_paths: Sequence[Path], write_paths: Sequen
         if os.path.exists(s):
             seen.add(s)
             args += ["--bind", s, s]
+    for p in device_paths:
+        s = str(Path(p).resolve())
+        if s.startswith("/dev/") and os.path.exists(s):
+            args += ["--dev-bind", s, s]
+    args += _symlink_args([*read_paths, workdir, *write_paths], seen)
     # the root is bwrap's own tmpfs, where it creates the parents of the bound paths: read-only, so nothing can be
     # written outside the work and /tmp directories even where it would vanish afterwards
     args += ["--remount-ro", "/"]
@@ -269,19 +298,21 @@ def run_sandboxed(
     isolation: str | None = None,
     untrusted: bool = True,
     cancel: threading.Event | None = None,
+    device_paths: Sequence[Path] = (),
 ) -> SandboxResult:
     """Run argv in workdir under the limits and the best isolation; never raises for child failures.
 
     `untrusted` (the default) refuses to run without bubblewrap unless the user allowed it
     (ASCENDC_LSP_ALLOW_UNISOLATED=1); pass False only for our own code (building the emulator's runtime).
-    Setting `cancel` kills the sandbox early (the result's `cancelled` is then True)."""
+    Setting `cancel` kills the sandbox early (the result's `cancelled` is then True). `device_paths` are device
+    nodes under /dev the child may use (an NPU's /dev/davinci*), bound as they are under bubblewrap."""
     lim = limits or Limits()
     mode = isolation or isolation_mode()
     if untrusted and mode != "bwrap" and not allow_unisolated():
         return SandboxResult(None, "", "", 0.0, isolation=mode, error=UNISOLATED_REFUSAL.format(mode=mode))
     prefix: list[str] = []
     if mode == "bwrap":
-        prefix = _bwrap_prefix(workdir, list(read_paths), list(write_paths))
+        prefix = _bwrap_prefix(workdir, list(read_paths), list(write_paths), list(device_paths))
     elif mode == "unshare":
         prefix = _unshare_prefix()
     pl = _prlimit_prefix(lim)
@@ -420,10 +451,38 @@ def _proc_table() -> dict[int, tuple[int, int]]:
     return table
 
 
+_PSS = re.compile(rb"^Pss:\s+(\d+)\s+kB", re.M)
+
+
+def _proportional_bytes(pid: int) -> int | None:
+    """The process's proportional set size (PSS: each shared page counted as 1/n of the n processes mapping it)
+    from /proc/PID/smaps_rollup (Linux 4.14+); None where it cannot be read."""
+    try:
+        with open(f"/proc/{pid}/smaps_rollup", "rb") as f:
+            raw = f.read(8192)
+    except OSError:
+        return None
+    match = _PSS.search(raw)
+    return int(match.group(1)) * 1024 if match else None
+
+
+def tree_memory_bytes(pids: Sequence[int], table: Mapping[int, tuple[int, int]], page: int) -> int:
+    """The memory a set of processes holds together: the sum of their PSS, so pages they share (a forked child's
+    copy-on-write memory, shared libraries, a shared mapping) count once, not once per process as summed RSS
+    does; a process whose PSS cannot be read counts with its RSS (an upper bound)."""
+    total = 0
+    for pid in pids:
+        pss = _proportional_bytes(pid)
+        if pss is None:
+            pss = table[pid][1] * page if pid in table else 0
+        total += pss
+    return total
+
+
 class _Watcher:
-    """Bounds the whole sandbox: the resident memory of the child and all its descendants together, and their
-    number. Descendants are found through parent links; in a pid namespace (bwrap, unshare) orphans are
-    re-parented to the namespace's init, itself a descendant, so a daemon stays counted."""
+    """Bounds the whole sandbox: the memory of the child and all its descendants together (their PSS, see
+    `tree_memory_bytes`), and their number. Descendants are found through parent links; in a pid namespace (bwrap,
+    unshare) orphans are re-parented to the namespace's init, itself a descendant, so a daemon stays counted."""
 
     def __init__(self, proc: subprocess.Popen[bytes], limits: Limits) -> None:
         self._proc = proc
@@ -462,8 +521,9 @@ class _Watcher:
                 tree.append(pid)
                 todo.extend(children.get(pid, ()))
             self._last = tree
+            # summed RSS first (cheap): only when it is over the limit is the exact, shared-aware sum needed
             rss = sum(table[p][1] for p in tree if p in table) * page
-            if rss > self._limits.memory_bytes:
+            if rss > self._limits.memory_bytes and tree_memory_bytes(tree, table, page) > self._limits.memory_bytes:
                 self.memory_exceeded = True
             elif len(tree) > self._limits.max_processes:
                 self.processes_exceeded = True

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import difflib
 import math
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -382,6 +383,12 @@ class _Validator:
 
     def path(self, where: str, x: Any, must_exist: bool = True, kind: str = "file") -> Path:
         s = self.string(where, x)
+        try:  # a lone surrogate or a NUL cannot name a file: the OS calls below would raise, not say so
+            if "\0" in s:
+                raise ValueError
+            os.fsencode(s)
+        except (UnicodeEncodeError, ValueError):
+            raise self.fail(where, f"{s!r} is not a usable path (a NUL or a lone surrogate character)") from None
         p = Path(s).expanduser()
         p = p if p.is_absolute() else self.base / p
         p = p.resolve()
@@ -572,6 +579,8 @@ class _Validator:
         if isinstance(val, bool):
             return val
         if isinstance(val, int):
+            if not -(2**63) <= val < 2**64:  # no C++ integer type holds it: the harness could not be compiled
+                raise self.fail(where, f"{val} does not fit in a 64-bit integer field")
             return val
         return self.number(where, val)
 

@@ -93,9 +93,12 @@ def compile_cann(
         copy = Path(tmp) / (Path(path).name if path else "kernel.cpp")
         copy.write_text(text, encoding="utf-8")
         extra = [Path(path).parent] if path else []
-        result = cann.compile_source(copy, inst=inst, soc=soc, include_dirs=extra)
+        result = cann.compile_source(copy, inst=inst, soc=soc, include_dirs=extra, cancel=cancel)
         if cancel.is_set():
             raise Cancelled()
+        if not result.ok and not result.log.strip() and result.diagnostics:
+            # the sandbox refused or ended the compiler (no bubblewrap, a timeout): say so, there is no log
+            return CompileOutput("", str(copy), time.monotonic() - t0, result.diagnostics[0].message)
         return CompileOutput(result.log, str(copy), time.monotonic() - t0)
 
 

@@ -27,6 +27,7 @@ been given back: the statement of its last use on the path that loses it.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
@@ -476,11 +477,10 @@ class Analysis:
 
     def initialised_in(self, roots: list[Function]) -> set[str]:
         """Queues whose InitBuffer call is in the body of one of `roots`."""
+        by_function = _init_targets_by_function(self.context)
         found: set[str] = set()
-        for init in self.context.model.init_buffers:
-            function = init.call.function
-            if function is not None and any(function is r for r in roots):
-                found.add(strip_this(init.target))
+        for root in roots:
+            found.update(by_function.get(id(root), ()))
         return found & self.queues
 
     def report(self, problem: Problem) -> None:
@@ -1071,6 +1071,21 @@ def _bases(context: CheckContext, cls: ClassInfo) -> list[str]:
 _HEADER_SUFFIXES = (".h", ".hpp", ".hh", ".inc", ".inl")
 
 
+def _init_targets_by_function(context: CheckContext) -> dict[int, set[str]]:
+    """InitBuffer targets per function that calls it (by identity), once per document: each analysis unit asked
+    over all of the file's InitBuffer calls, quadratic in a large file."""
+    cached = context.__dict__.get("_init_targets_by_function")
+    if isinstance(cached, dict):
+        return cached
+    index: dict[int, set[str]] = {}
+    for init in context.model.init_buffers:
+        function = init.call.function
+        if function is not None:
+            index.setdefault(id(function), set()).add(strip_this(init.target))
+    context.__dict__["_init_targets_by_function"] = index
+    return index
+
+
 def analyse(context: CheckContext) -> list[Problem]:
     """Every lifecycle problem of the document (cached on the context)."""
     cached = context.__dict__.get("_lifecycle")
@@ -1104,9 +1119,8 @@ def _units(context: CheckContext) -> Iterator[tuple[ClassInfo | None, list[Funct
     # Methods defined in a class body carry its exact name (`KernelAdd<half, 1>` for a specialisation);
     # out-of-line ones (`KernelAdd<T>::Process`) belong to the primary template.
     by_class: dict[str | None, list[Function]] = {}
-    inside = [(c.start_byte, c.end_byte) for c in model.classes]
     for function in model.functions:
-        in_body = any(start <= function.start_byte < end for start, end in inside)
+        in_body = model.class_at(function.start_byte) is not None
         key = function.class_name if in_body else _class_name(function)
         by_class.setdefault(key, []).append(function)
     bases = {cls.name: [b for b in _bases(context, cls) if b in classes and b != cls.name] for cls in model.classes}
@@ -1182,9 +1196,7 @@ def _driven(context: CheckContext, owner: ClassInfo, functions: list[Function]) 
     by_name = {f.name: f for f in functions}
     declaration = re.compile(rb"\b" + re.escape(owner.name.encode()) + rb"\s*(?:<[^;(){}]*>)?\s+([A-Za-z_]\w*)\s*[;({]")
     data = context.document.data
-    for function in context.model.functions:
-        if function.class_name is not None or function.body_end <= function.body_start:
-            continue
+    for function in _free_functions_naming(context, owner.name):
         names = [m.group(1).decode() for m in declaration.finditer(data, function.body_start, function.body_end)]
         if not names:
             continue
@@ -1193,6 +1205,34 @@ def _driven(context: CheckContext, owner: ClassInfo, functions: list[Function]) 
         if calls:
             return [by_name[c.name] for c in calls]
     return []
+
+
+def _free_functions_naming(context: CheckContext, class_name: str) -> list[Function]:
+    """The free functions (bodies outside any class) whose body holds the class's name as a word, in file order:
+    the only ones where a declaration of an object of the class can be. One scan of the file's words serves every
+    class (a regex per class over every function was quadratic in a large file)."""
+    base = re.match(r"[A-Za-z_]\w*", class_name)
+    if base is None:
+        return []
+    cached = context.__dict__.get("_class_word_sites")
+    if not isinstance(cached, tuple):
+        model = context.model
+        words = {m.group(0).encode() for c in model.classes if (m := re.match(r"[A-Za-z_]\w*", c.name))}
+        sites: dict[bytes, list[int]] = {}
+        for word in re.finditer(rb"\b[A-Za-z_]\w*", context.document.data):
+            if word.group(0) in words:
+                sites.setdefault(word.group(0), []).append(word.start())
+        free = [f for f in model.functions if f.class_name is None and f.body_end > f.body_start]
+        cached = (sites, free, [f.body_start for f in free])
+        context.__dict__["_class_word_sites"] = cached
+    sites, free, starts = cached
+    found: set[int] = set()
+    for at in sites.get(base.group(0).encode(), ()):
+        index = bisect_right(starts, at) - 1
+        # free functions do not nest: only the last one starting before `at` can hold it
+        if index >= 0 and at < free[index].body_end:
+            found.add(index)
+    return [free[i] for i in sorted(found)]
 
 
 def calls_of(context: CheckContext, function: Function) -> list[ApiCall]:

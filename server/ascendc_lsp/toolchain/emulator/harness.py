@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -12,16 +13,24 @@ from ascendc_lsp.toolchain.spec import KernelSpec
 HARNESS_MARK = "ascendc-lsp emulator harness"
 
 
-def _cstr(s: str) -> str:
+def c_string(s: str) -> str:
     return json.dumps(s)  # a valid C string literal for the characters we allow in paths and names
 
 
-def _literal(v: Any) -> str:
+def c_literal(v: Any) -> str:
+    """A C++ literal for a spec value (a tiling field), the one writer for every harness (emulator and CANN).
+
+    NaN and +-inf become GCC/Clang builtins (`repr` gives `nan`/`inf`, which C++ does not know); -0.0 keeps its
+    sign and denormals their exact value (`repr` round-trips a double); the assignment's static_cast then rounds
+    to the field's type (float, half, bfloat16). Integers past 32 bits carry LL/ULL; INT64_MIN is written as an
+    expression because `-9223372036854775808LL` is the negation of a literal that does not fit."""
     if isinstance(v, bool):
         return "true" if v else "false"
     if isinstance(v, int):
         if -(2**31) <= v < 2**31:
             return str(v)
+        if v == -(2**63):
+            return "(-9223372036854775807LL - 1)"
         return f"{v}LL" if v < 0 else f"{v}ULL"
     f = float(v)
     if math.isnan(f):
@@ -31,7 +40,8 @@ def _literal(v: Any) -> str:
     return repr(f)
 
 
-def _assignments(prefix: str, fields: dict[str, Any]) -> list[str]:
+def field_assignments(prefix: str, fields: Mapping[str, Any]) -> list[str]:
+    """`prefix.field = value;` lines for a (nested) struct value; arrays element by element."""
     out: list[str] = []
     for name, v in fields.items():
         target = f"{prefix}.{name}"
@@ -40,14 +50,14 @@ def _assignments(prefix: str, fields: dict[str, Any]) -> list[str]:
 
 
 def _assign(target: str, v: Any) -> list[str]:
-    if isinstance(v, dict):
-        return _assignments(target, v)
+    if isinstance(v, Mapping):
+        return field_assignments(target, v)
     if isinstance(v, list):
         out: list[str] = []
         for i, item in enumerate(v):
             out.extend(_assign(f"{target}[{i}]", item))
         return out
-    return [f"    {target} = static_cast<std::remove_reference_t<decltype({target})>>({_literal(v)});"]
+    return [f"    {target} = static_cast<std::remove_reference_t<decltype({target})>>({c_literal(v)});"]
 
 
 def generate(spec: KernelSpec, source: Path, strict_assert: bool = False) -> str:
@@ -70,8 +80,8 @@ def generate(spec: KernelSpec, source: Path, strict_assert: bool = False) -> str
     lines.append("#include <type_traits>")
     lines.append("#include <vector>")
     if spec.tiling is not None and spec.tiling.header is not None:
-        lines.append(f"#include {_cstr(str(spec.tiling.header))}")
-    lines.append(f"#include {_cstr(str(source))}")
+        lines.append(f"#include {c_string(str(spec.tiling.header))}")
+    lines.append(f"#include {c_string(str(source))}")
     lines.append("")
     lines.append("int main(int argc, char** argv) {")
     lines.append("    ascendc_emu::Harness emu_h(argc, argv);")
@@ -89,7 +99,7 @@ def generate(spec: KernelSpec, source: Path, strict_assert: bool = False) -> str
             tl = spec.tiling
             assert tl is not None
             lines.append(f"    {tl.struct} emu_tiling_value{{}};")
-            lines.extend(_assignments("emu_tiling_value", tl.fields))
+            lines.extend(field_assignments("emu_tiling_value", tl.fields))
             if tl.pass_mode == "value":
                 args.append("emu_tiling_value")
             else:
@@ -101,10 +111,10 @@ def generate(spec: KernelSpec, source: Path, strict_assert: bool = False) -> str
             lines.extend(_tensor_list(spec, name))
             args.append(f"emu_{name}")
         elif t is not None and any(t is i for i in spec.inputs):
-            lines.append(f"    GM_ADDR emu_{name} = emu_h.Input({_cstr(name)});")
+            lines.append(f"    GM_ADDR emu_{name} = emu_h.Input({c_string(name)});")
             args.append(f"emu_{name}")
         elif t is not None:
-            lines.append(f"    GM_ADDR emu_{name} = emu_h.Output({_cstr(name)}, {t.nbytes});")
+            lines.append(f"    GM_ADDR emu_{name} = emu_h.Output({c_string(name)}, {t.nbytes});")
             args.append(f"emu_{name}")
         else:  # an optional op input the test case leaves out: the kernel gets a null address
             args.append("nullptr")
@@ -113,7 +123,7 @@ def generate(spec: KernelSpec, source: Path, strict_assert: bool = False) -> str
     listed = set(spec.param_order()) | {m for ms in spec.tensor_lists.values() for m in ms}
     for t in spec.outputs:
         if t.name not in listed:
-            lines.append(f"    (void)emu_h.Output({_cstr(t.name)}, {t.nbytes});")
+            lines.append(f"    (void)emu_h.Output({c_string(t.name)}, {t.nbytes});")
     lines.append(f"    emu_h.Launch({spec.block_dim}, [&] {{ {spec.kernel}({', '.join(args)}); }});")
     lines.append("    return emu_h.Finish();")
     lines.append("}")
@@ -131,15 +141,15 @@ def _tensor_list(spec: KernelSpec, name: str) -> list[str]:
         t = spec.tensor(m)
         assert t is not None
         if any(t is x for x in spec.inputs):
-            out.append(f"    GM_ADDR emu_{m} = emu_h.Input({_cstr(m)});")
+            out.append(f"    GM_ADDR emu_{m} = emu_h.Input({c_string(m)});")
         else:
-            out.append(f"    GM_ADDR emu_{m} = emu_h.Output({_cstr(m)}, {t.nbytes});")
+            out.append(f"    GM_ADDR emu_{m} = emu_h.Output({c_string(m)}, {t.nbytes});")
         words.append(f"({i}ull << 32) | {len(t.shape)}ull")
         words += [f"{d}ull" for d in t.shape]
     table = 8 * (1 + len(words))
     words = [f"{table}ull", *words] + [f"(uint64_t)(uintptr_t)emu_{m}" for m in members]
     out.append(f"    uint64_t emu_{name}_list[] = {{{', '.join(words)}}};")
-    out.append(f"    GM_ADDR emu_{name} = emu_h.Bytes({_cstr(name)}, emu_{name}_list, sizeof(emu_{name}_list));")
+    out.append(f"    GM_ADDR emu_{name} = emu_h.Bytes({c_string(name)}, emu_{name}_list, sizeof(emu_{name}_list));")
     return out
 
 
@@ -156,7 +166,7 @@ def _raw_tiling(struct: str, raw: bytes, fields: dict[str, Any]) -> list[str]:
     if struct:
         out.append(f"    {struct} emu_tiling_value{{}};")
         out.append("    std::memcpy(&emu_tiling_value, emu_tiling_buf.data(), sizeof(emu_tiling_value));")
-        out.extend(_assignments("emu_tiling_value", fields))
+        out.extend(field_assignments("emu_tiling_value", fields))
         out.append("    std::memcpy(emu_tiling_buf.data(), &emu_tiling_value, sizeof(emu_tiling_value));")
     out.append('    GM_ADDR emu_tiling = emu_h.Bytes("tiling", emu_tiling_buf.data(), emu_tiling_buf.size());')
     return out

@@ -19,6 +19,8 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ascendc_lsp import safeio
+
 MAX_INCLUDE_DEPTH = 16
 MAX_COMMANDS = 20000
 MAX_WHILE_ITERATIONS = 1000
@@ -370,9 +372,11 @@ class _Evaluator:
         if depth > MAX_INCLUDE_DEPTH:
             raise CMakeError(f"{path}: include depth over {MAX_INCLUDE_DEPTH}")
         try:
-            text = path.read_text(encoding="utf-8", errors="replace")
+            text = safeio.read_text(path, safeio.MAX_SOURCE_BYTES, "CMake file", errors="replace")
         except OSError as exc:
             raise CMakeError(f"{path}: cannot read ({exc.strerror or exc})") from None
+        except safeio.InputError as exc:
+            raise CMakeError(str(exc)) from None
         self.vars["CMAKE_CURRENT_LIST_DIR"] = str(path.parent)
         self.vars["CMAKE_CURRENT_LIST_FILE"] = str(path)
         self.block(_parse(text, str(path)), cur, path, depth)

@@ -24,6 +24,7 @@ import shlex
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ascendc_lsp import safeio
 from ascendc_lsp.toolchain.program.cmake import CMakeError, Project, Target, read_project
 
 SOURCE_SUFFIXES = (".asc", ".cpp", ".cc", ".cxx", ".c")
@@ -46,6 +47,15 @@ SOC_ARCH = {
 
 class DiscoveryError(ValueError):
     """The path is not a program this command can run; the message says why, in one line."""
+
+
+def read_sample_file(path: Path, what: str) -> str:
+    """A file of the sample (source, README, run.sh, script, CMakeLists.txt) as text, at most
+    safeio.MAX_SOURCE_BYTES: a larger one (or an endless one) is a DiscoveryError naming it and the limit."""
+    try:
+        return safeio.read_text(path, safeio.MAX_SOURCE_BYTES, what, errors="replace")
+    except safeio.InputError as exc:
+        raise DiscoveryError(str(exc)) from None
 
 
 @dataclass
@@ -224,7 +234,7 @@ def readme_recipe(root: Path) -> _Recipe | None:
         f = root / name
         if not f.is_file():
             continue
-        text = f.read_text(encoding="utf-8", errors="replace")
+        text = read_sample_file(f, "README")
         for block in _code_blocks(text):
             rec = _recipe_from_commands(_shell_lines(block), ".")
             if any(s.kind == "program" for s in rec.steps):
@@ -236,7 +246,7 @@ def runsh_recipe(root: Path) -> _Recipe | None:
     f = root / "run.sh"
     if not f.is_file():
         return None
-    text = f.read_text(encoding="utf-8", errors="replace")
+    text = read_sample_file(f, "run script")
     # the data/run/verify part follows the build (`cmake --build`, `make`); build commands are skipped anyway
     rec = _recipe_from_commands(_shell_lines(text), ".")
     rec.steps = [
@@ -250,8 +260,8 @@ def runsh_recipe(root: Path) -> _Recipe | None:
 def script_default(script: Path, option_pattern: str) -> str | None:
     """The argparse default of an option whose name matches the pattern (e.g. -scenarioNum), else None."""
     try:
-        tree = ast.parse(script.read_text(encoding="utf-8", errors="replace"))
-    except (OSError, SyntaxError, ValueError):
+        tree = ast.parse(read_sample_file(script, "Python script"))
+    except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):  # DiscoveryError is a ValueError
         return None
     for node in ast.walk(tree):
         if isinstance(node, ast.Call) and getattr(node.func, "attr", "") == "add_argument":
@@ -303,7 +313,10 @@ def _default_for(root: Path, var: str) -> str:
         v = script_default(script, pattern)
         if v is not None and v != "None":
             return v
-    text = (root / "CMakeLists.txt").read_text(encoding="utf-8", errors="replace")
+    try:
+        text = read_sample_file(root / "CMakeLists.txt", "CMakeLists.txt")
+    except OSError:
+        return "1"
     m = re.search(r"set\(\s*VALID_\w*\s+([^)\s]+)", text)
     return m.group(1) if m else "1"
 
@@ -315,6 +328,8 @@ def discover(
     path = path.expanduser().resolve()
     if not path.exists():
         raise DiscoveryError(f"{path}: no such file or directory")
+    if not path.is_file() and not path.is_dir():  # /dev/zero, a FIFO, a socket: nothing to build, nothing to read
+        raise DiscoveryError(f"{path}: not a regular file or folder")
     if path.is_file() and path.suffix not in SOURCE_SUFFIXES:
         raise DiscoveryError(f"{path}: not a program source (.asc, .cpp) or a sample folder")
     root = find_root(path)
@@ -419,8 +434,8 @@ _DECIDED = {"RUN_MODE", "CMAKE_ASC_RUN_MODE", "SOC_VERSION", "CMAKE_BUILD_TYPE"}
 
 def _cmake_default(root: Path, var: str) -> str | None:
     try:
-        text = (root / "CMakeLists.txt").read_text(encoding="utf-8", errors="replace")
-    except OSError:
+        text = read_sample_file(root / "CMakeLists.txt", "CMakeLists.txt")
+    except (OSError, DiscoveryError):
         return None
     m = re.search(rf"set\(\s*{var}\s+\"?([^\s\")]+)", text)
     return m.group(1) if m else None
@@ -456,7 +471,7 @@ def _pick_executable(project: Project, path: Path, recipe: _Recipe | None) -> Ta
 
 def _looks_like_kernel(p: Path) -> bool:
     try:
-        text = p.read_text(encoding="utf-8", errors="replace")
+        text = read_sample_file(p, "source")
     except OSError:
         return False
     return "__global__" in text
@@ -469,9 +484,7 @@ def _fallback_sources(path: Path, root: Path) -> tuple[list[Path], list[Path]]:
     srcs = sorted(p for p in folder.iterdir() if p.suffix in SOURCE_SUFFIXES and p.is_file())
     if not srcs:
         raise DiscoveryError(f"{folder}: no .asc or .cpp sources to build")
-    all_mains = [
-        p for p in srcs if re.search(r"\bmain\s*\(", p.read_text(encoding="utf-8", errors="replace"))
-    ]
+    all_mains = [p for p in srcs if re.search(r"\bmain\s*\(", read_sample_file(p, "source"))]
     mains = list(all_mains)
     if len(mains) > 1:
         if path.is_file() and path in mains:

@@ -1,0 +1,135 @@
+"""`check` on large generated sources (issue 16: "check on a 5 MB file in seconds"; a 50 MB one gives a bounded
+result or a clear size error).
+
+    python bench/check_large.py [--sizes 1,5,50] [--profile]
+
+The sources are the shipped examples (correct and buggy), each copy in its own namespace, repeated up to the size:
+realistic kernel code at scale, not one pathological shape (bench/fuzz.py has those). Each size runs `ascendc-lsp
+check` in a fresh process and prints a table: size, wall and CPU seconds, exit code, findings, peak RSS;
+`--profile` adds the top cProfile entries of the in-process run of the largest checked size.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import io
+import json
+import pstats
+import re
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLES = ROOT / "examples"
+_INCLUDE = re.compile(r"^\s*#\s*include[^\n]*\n", re.M)
+
+
+_DEFINED = re.compile(r"\b(?:class|struct)\s+(\w+)|__aicore__\s+void\s+(\w+)\s*\(")
+
+
+def make_source(megabytes: float, same_names: bool = False) -> str:
+    """Example kernels repeated to `megabytes`, each copy in a namespace of its own and (unless `same_names`) with
+    its classes and kernels renamed, as in a file of many distinct generated kernels."""
+    bodies = [_INCLUDE.sub("", p.read_text(encoding="utf-8")) for p in sorted(EXAMPLES.glob("*/*.cpp"))]
+    target = int(megabytes * (1 << 20))
+    parts = ['#include "kernel_operator.h"\n', "using namespace AscendC;\n"]
+    size = sum(len(p) for p in parts)
+    copy = 0
+    while size < target:
+        body = bodies[copy % len(bodies)]
+        if not same_names:
+            names = {m.group(1) or m.group(2) for m in _DEFINED.finditer(body)}
+            if names:
+                body = re.sub(r"\b(" + "|".join(sorted(names)) + r")\b", rf"\g<1>_{copy}", body)
+        chunk = f"namespace copy_{copy} {{\n{body}\n}}  // namespace copy_{copy}\n"
+        parts.append(chunk)
+        size += len(chunk)
+        copy += 1
+    return "".join(parts)
+
+
+def run_check(path: Path, timeout: float) -> dict[str, object]:
+    t0 = time.monotonic()
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    try:
+        proc = subprocess.run(
+            [sys.executable, "-m", "ascendc_lsp", "check", str(path), "--format", "json"],
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            check=False,
+        )
+    except subprocess.TimeoutExpired:
+        return {"exit": "timeout", "wall": time.monotonic() - t0, "cpu": None, "findings": None, "rss_mb": None}
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    findings: int | str
+    if proc.returncode not in (0, 1):  # refused (2) or failed: what it said
+        findings = (proc.stderr.strip().splitlines() or ["?"])[-1][:100]
+        return {"exit": proc.returncode, "wall": time.monotonic() - t0, "cpu": None, "findings": findings, "rss_mb": None}
+    try:
+        data = json.loads(proc.stdout)
+        findings = sum(len(f.get("diagnostics", f.get("findings", []))) for f in data.get("files", [])) if isinstance(
+            data, dict
+        ) else len(data)
+    except (json.JSONDecodeError, AttributeError, TypeError):
+        findings = proc.stderr.strip().splitlines()[-1][:80] if proc.stderr.strip() else "?"
+    return {
+        "exit": proc.returncode,
+        "wall": time.monotonic() - t0,
+        "cpu": (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime),
+        "findings": findings,
+        "rss_mb": after.ru_maxrss / 1024,  # the largest child so far (getrusage keeps the maximum)
+    }
+
+
+def profile(path: Path, top: int) -> str:
+    from ascendc_lsp import cli
+
+    prof = cProfile.Profile()
+    out = io.StringIO()
+    real_stdout = sys.stdout
+    sys.stdout = io.StringIO()
+    try:
+        prof.runcall(cli.main, ["check", str(path), "--format", "json"])
+    except SystemExit:
+        pass
+    finally:
+        sys.stdout = real_stdout
+    pstats.Stats(prof, stream=out).sort_stats("cumulative").print_stats(top)
+    return out.getvalue()
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--sizes", default="1,5,50", help="megabytes, comma separated")
+    ap.add_argument("--timeout", type=float, default=900.0)
+    ap.add_argument("--profile", action="store_true")
+    ap.add_argument("--same-names", action="store_true", help="keep class names (equal names in many namespaces)")
+    ap.add_argument("--top", type=int, default=35)
+    args = ap.parse_args()
+    sizes = [float(s) for s in args.sizes.split(",") if s.strip()]
+    print(f"{'size MB':>8} {'wall s':>8} {'cpu s':>8} {'exit':>6} {'peak RSS MB':>12}  findings")
+    with tempfile.TemporaryDirectory(prefix="ascendc-check-large-") as tmp:
+        last_checked: Path | None = None
+        for mb in sizes:
+            path = Path(tmp) / f"big_{mb:g}mb.cpp"
+            path.write_text(make_source(mb, args.same_names), encoding="utf-8")
+            r = run_check(path, args.timeout)
+            cpu = f"{r['cpu']:.1f}" if isinstance(r["cpu"], float) else "-"
+            rss = f"{r['rss_mb']:.0f}" if isinstance(r["rss_mb"], float) else "-"
+            print(f"{mb:>8g} {r['wall']:>8.1f} {cpu:>8} {r['exit']!s:>6} {rss:>12}  {r['findings']}", flush=True)
+            if r["exit"] in (0, 1):
+                last_checked = path
+        if args.profile and last_checked is not None:
+            print(f"\ncProfile of check on {last_checked.name} (in process, cumulative):")
+            print(profile(last_checked, args.top))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
