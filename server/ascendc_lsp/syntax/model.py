@@ -17,7 +17,7 @@ import tree_sitter
 
 from ascendc_lsp.resources import grammar_dir
 from ascendc_lsp.syntax.constfold import SCALAR_SIZES, Folded, Folder, Number, parse_number_literal
-from ascendc_lsp.syntax.document import SourceDocument, cpp_language
+from ascendc_lsp.syntax.document import SourceDocument, cpp_language, tree_depth
 from ascendc_lsp.syntax.positions import LineIndex, Span
 
 # --------------------------------------------------------------------------------------------------
@@ -254,7 +254,8 @@ class DocumentModel:
     type_aliases: dict[str, str] = field(default_factory=dict)
     template_bindings: dict[str, dict[str, str]] = field(default_factory=dict)
     too_deep: bool = False  # the tree nests past MAX_TREE_DEPTH: nothing was extracted (see build_model)
-    depth: int | None = None  # the syntax tree's depth as build_model measured it (counted up to MAX_TREE_DEPTH + 1)
+    # the syntax tree's depth as build_model measured it: exact past MAX_TREE_DEPTH, else only known to be within it
+    depth: int | None = None
     _indexes: dict[str, Any] = field(default_factory=dict, repr=False)
 
     @property
@@ -984,24 +985,6 @@ def _call_name(call: tree_sitter.Node, get_text: NodeText) -> tuple[str, list[st
 # extraction's ancestor walks are quadratic in depth (20,000 nested loops: 30 s in one model build). Every caller
 # (check, hover, lenses, completion) then gets an empty model, at once; `check` reports the depth.
 MAX_TREE_DEPTH = 5000
-
-
-def tree_depth(root: tree_sitter.Node, stop_at: int) -> int:
-    """The depth of the syntax tree (iterative; stops counting past `stop_at`)."""
-    cursor = root.walk()
-    depth = deepest = 0
-    while True:
-        if cursor.goto_first_child():
-            depth += 1
-            if depth > deepest:
-                deepest = depth
-                if deepest > stop_at:
-                    return deepest
-            continue
-        while not cursor.goto_next_sibling():
-            if not cursor.goto_parent():
-                return deepest
-            depth -= 1
 
 
 def build_model(doc: SourceDocument) -> DocumentModel:
