@@ -12,7 +12,7 @@ import pytest
 
 from ascendc_lsp.checks import project
 from ascendc_lsp.checks.engine import CheckOptions, check_document
-from ascendc_lsp.hardware.limits import soc_for_arch
+from ascendc_lsp.hardware.soc import soc_for_arch
 from ascendc_lsp.settings import Settings, merge_settings
 from ascendc_lsp.syntax.document import SourceDocument
 from tests.public_sources import tree_or_skip

@@ -18,7 +18,8 @@ import struct
 from pathlib import Path
 from typing import Any
 
-from ascendc_lsp.checks.project import KnownValues, known_values
+from ascendc_lsp.checks.values import KnownValues, known_values
+from ascendc_lsp.paths import atomic_write, cache_dir
 
 log = logging.getLogger(__name__)
 
@@ -31,9 +32,7 @@ _MAX_CASE_BYTES = 256 * 1024
 
 
 def _cache_dir() -> Path:
-    from ascendc_lsp.toolchain.emulator.build import cache_root
-
-    return cache_root().parent / "check-values"
+    return cache_dir("check-values")
 
 
 def _digest(paths: list[Path]) -> str | None:
@@ -149,10 +148,7 @@ def test_case_values(case_path: Path, kernel_file: Path, run_host: bool = False)
         return None
     record = _run_host(case, kernel_file)
     try:
-        cached.parent.mkdir(parents=True, exist_ok=True)
-        tmp = cached.with_suffix(".tmp")
-        tmp.write_text(json.dumps(record), encoding="utf-8")
-        tmp.replace(cached)
+        atomic_write(cached, json.dumps(record), durable=False)
     except OSError:
         log.warning("cannot write %s", cached)
     return _from_record(record)

@@ -9,7 +9,7 @@ The SoC of a file is its project's unless the user chose one:
 Folders are searched from the file's own upward (at most `_MAX_LEVELS`, never above a repository root, a
 `.git` folder, or the home folder); the nearest folder with any evidence decides. When a project builds
 for several SoCs, the default one (Ascend910B) is taken if it is among them, else the first named.
-Architecture names go through the profiles (`hardware.limits.soc_for_arch`), SoC names through
+Architecture names go through the profiles (`hardware.soc.soc_for_arch`), SoC names through
 `hardware.soc.find_soc`: one source of SoC facts.
 
 Concrete values: a kernel spec (`*.yaml` with `kernel:`, see docs/kernel-spec.md) in the file's folder or
@@ -25,10 +25,11 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
-from types import MappingProxyType
+
+from ascendc_lsp.checks.values import KnownValues, known_values
+from ascendc_lsp.hardware.limits import DEFAULT_SOC
 
 _MAX_LEVELS = 6
 _TTL_SECONDS = 2.0
@@ -53,28 +54,6 @@ _ADD_CONFIG = re.compile(r"\bAddConfig\s*\(\s*\"(\w+)\"")
 # File-name markers of per-SoC variants, by profile name.
 _SOC_MARK = {"Ascend310P": r"(?:^|[_\-.])310p(?:[_\-.]|$)", "Ascend310B": r"(?:^|[_\-.])310b(?:[_\-.]|$)",
              "Ascend910_93": r"(?:^|[_\-.])910_?93(?:[_\-.]|$)", "Ascend950": r"(?:^|[_\-.])(?:950|3510)(?:[_\-.]|$)"}
-
-
-@dataclass(frozen=True)
-class KnownValues:
-    """Concrete values attached to a kernel (a spec's tiling fields, block_dim and tensor sizes)."""
-
-    origin: str  # file name the values came from, for messages
-    fields: Mapping[str, int | float] = field(default_factory=dict)
-    block_dim: int | None = None
-    tensor_elements: Mapping[str, int] = field(default_factory=dict)
-    kernel: str | None = None
-
-    def field_value(self, name: str) -> int | float | None:
-        return self.fields.get(name)
-
-    def describe(self, names: list[str] | None = None) -> str:
-        """`totalLength=16384, tileNum=8 from spec.yaml` (only `names` when given)."""
-        shown = [(k, v) for k, v in self.fields.items() if names is None or k in names]
-        if names is not None and "block_dim" in names and self.block_dim is not None:
-            shown.append(("block_dim", self.block_dim))
-        values = ", ".join(f"{k}={v:g}" if isinstance(v, float) else f"{k}={v}" for k, v in shown)
-        return f"{values} from {self.origin}" if values else self.origin
 
 
 @dataclass(frozen=True)
@@ -178,8 +157,7 @@ def _evidence_in(folder: Path) -> list[tuple[str, str, bool]]:
 
 
 def _socs_of(text: str, kind: str) -> list[str]:
-    from ascendc_lsp.hardware.limits import soc_for_arch
-    from ascendc_lsp.hardware.soc import find_soc
+    from ascendc_lsp.hardware.soc import find_soc, soc_for_arch
 
     if kind == "arch":
         name = soc_for_arch(text)
@@ -193,8 +171,6 @@ def _socs_of(text: str, kind: str) -> list[str]:
 
 
 def _choose(found: list[tuple[str, str, bool]], file_name: str = "") -> ProjectSoc:
-    from ascendc_lsp.hardware.soc import DEFAULT_SOC
-
     firm = [f for f in found if f[2]] or found
     socs = tuple(dict.fromkeys(name for name, _, _ in firm))
     chosen = DEFAULT_SOC if DEFAULT_SOC in socs else socs[0]
@@ -246,33 +222,7 @@ def _values_from_spec(spec_path: Path, file: Path) -> KnownValues | None:
     )
 
 
-def known_values(
-    origin: str,
-    fields: Mapping[str, object] | None = None,
-    block_dim: int | None = None,
-    tensor_elements: Mapping[str, int] | None = None,
-    kernel: str | None = None,
-) -> KnownValues:
-    """A KnownValues record from plain values (numbers only; nested or text fields are dropped).
-
-    The one entry point for every producer of concrete values: specs here, op-project test cases (the
-    values their host TilingFunc computed) later."""
-    numbers: dict[str, int | float] = {}
-    for name, value in (fields or {}).items():
-        if isinstance(value, bool):
-            numbers[name] = int(value)
-        elif isinstance(value, int | float):
-            numbers[name] = value
-    return KnownValues(
-        origin=origin,
-        fields=MappingProxyType(numbers),
-        block_dim=block_dim,
-        tensor_elements=MappingProxyType(dict(tensor_elements or {})),
-        kernel=kernel,
-    )
-
-
-def effective_soc(path: str | Path | None, chosen: str | None, default: str = "Ascend910B") -> tuple[str, str | None]:
+def effective_soc(path: str | Path | None, chosen: str | None, default: str = DEFAULT_SOC) -> tuple[str, str | None]:
     """(SoC name, where it came from) for a file: the user's choice, else its project's, else the default."""
     if chosen:
         return chosen, None

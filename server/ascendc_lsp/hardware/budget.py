@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from ascendc_lsp.hardware.limits import DEFAULT_SOC
 from ascendc_lsp.syntax.model import DocumentModel, InitBuffer
 
 UB_POSITIONS = frozenset({"VECIN", "VECOUT", "VECCALC"})
@@ -161,7 +162,7 @@ def _class_budgets(model: DocumentModel) -> list[ClassBudget]:
     return list(budgets.values())
 
 
-def ub_capacity(soc: object | None, soc_name: str = "Ascend910B") -> tuple[int, int]:
+def ub_capacity(soc: object | None, soc_name: str = DEFAULT_SOC) -> tuple[int, int]:
     """(UB bytes, bytes the SoC/toolchain reserves), as the rules see them (hardware.limits)."""
     from ascendc_lsp.hardware.limits import limits_for_soc
 

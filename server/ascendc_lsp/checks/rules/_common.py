@@ -12,7 +12,7 @@ import tree_sitter
 
 from ascendc_lsp.checks.base import CheckContext
 from ascendc_lsp.syntax.document import cpp_language, tree_depth
-from ascendc_lsp.syntax.model import MAX_TREE_DEPTH, ApiCall, ClassInfo, DocumentModel, Function
+from ascendc_lsp.syntax.model import MAX_TREE_DEPTH, ApiCall, DocumentModel
 
 # -- API families -------------------------------------------------------------------------------------
 
@@ -132,22 +132,6 @@ KNOWN_DTYPES = frozenset({
     "half", "float", "bfloat16_t", "int8_t", "uint8_t", "int16_t", "uint16_t", "int32_t", "uint32_t",
     "int64_t", "uint64_t", "double", "int4b_t", "bool",
 })
-
-
-def class_of(model: DocumentModel, function: Function | None) -> ClassInfo | None:
-    if function is None or function.class_name is None:
-        return None
-    for cls in model.classes:
-        if cls.name == function.class_name:
-            return cls
-    return None
-
-
-def owner_key(function: Function | None) -> str:
-    """Calls of one class (all its methods) or one free function form one lifecycle scope."""
-    if function is None:
-        return "<global>"
-    return function.class_name or f"fn:{function.qualified_name}:{function.start_byte}"
 
 
 def receiver_name(call: ApiCall) -> str | None:
@@ -473,20 +457,6 @@ def calls_by_function(context: CheckContext) -> dict[int, list[ApiCall]]:
             grouped.setdefault(call.function.start_byte, []).append(call)
     context.__dict__["_calls_by_function"] = grouped
     return grouped
-
-
-def functions_of_class(model: DocumentModel, class_name: str | None) -> list[Function]:
-    return [f for f in model.functions if f.class_name == class_name]
-
-
-def aicore_function_at(model: DocumentModel, offset: int) -> Function | None:
-    function = model.function_at(offset)
-    if function is None:
-        return None
-    if function.is_aicore:
-        return function
-    # Methods of kernel classes defined without the qualifier (lambdas, helpers) still run on the core.
-    return None
 
 
 def ancestors(node: tree_sitter.Node) -> Iterator[tree_sitter.Node]:

@@ -84,7 +84,16 @@ def ub_budget(context: CheckContext) -> Iterator[Finding]:
         extra = f"; {unknown} more buffer(s) of unknown size" if unknown else ""
         worst = max(known, key=lambda u: u.total or 0).init
         if total > limits.ub_bytes:
-            message = f"UB use {fmt(total)} B exceeds {limits.soc_name}'s {fmt(limits.ub_bytes)} B: {_parts(known)}{extra}"
+            # one story with the quick fix, the status bar and the lens: the UB, and what a kernel may use of it
+            # when Select and similar APIs take their reserve (静态Tensor编程.md, "使用预留UB空间的API范围")
+            usable = (
+                f" ({fmt(limits.ub_usable_bytes)} B usable: {fmt(limits.ub_reserved_bytes)} B are reserved for Select "
+                "and similar APIs)" if limits.ub_reserved_bytes else ""
+            )
+            message = (
+                f"UB use {fmt(total)} B exceeds {limits.soc_name}'s {fmt(limits.ub_bytes)} B{usable}: "
+                f"{_parts(known)}{extra}"
+            )
             path = [u.init for u in uses]
             fixes = shrink_fixes(context, path, limits.ub_usable_bytes, limits.ub_align) if not unknown else []
             yield context.finding("ASC001", worst.call.span, message, fixes=fixes)
@@ -209,7 +218,7 @@ def shrink_fixes(context: CheckContext, inits: list[InitBuffer], capacity: int, 
                     continue
                 what = "use single buffering" if role == "count" else "shrink the tile"
                 fixes.append(fix(
-                    f"Set {name} = {new_value} to {what} (UB {fmt(total)} B of {fmt(capacity)} B)",
+                    f"Set {name} = {new_value} to {what} (UB {fmt(total)} B of {fmt(capacity)} B usable)",
                     replace(context.document, lit_start, lit_end, str(new_value)),
                 ))
                 break
