@@ -8,8 +8,8 @@ from dataclasses import dataclass
 from ascendc_lsp.checks.base import CheckContext, Finding, RuleFunction
 from ascendc_lsp.checks.project import KnownValues, ProjectContext, project_context
 from ascendc_lsp.hardware.limits import DEFAULT_SOC
-from ascendc_lsp.syntax.document import SourceDocument
-from ascendc_lsp.syntax.model import MAX_TREE_DEPTH, DocumentModel, build_model, tree_depth
+from ascendc_lsp.syntax.document import SourceDocument, tree_depth
+from ascendc_lsp.syntax.model import MAX_TREE_DEPTH, DocumentModel, build_model
 from ascendc_lsp.syntax.positions import Position, Span
 
 log = logging.getLogger(__name__)

@@ -133,7 +133,12 @@ class ClassBudget:
 
 def class_budgets(model: DocumentModel) -> list[ClassBudget]:
     """Budgets per class and physical memory, on each one's heaviest path. InitBuffer calls inside loops
-    are left out (carving buffers in a loop is its own rule)."""
+    are left out (carving buffers in a loop is its own rule). Computed once per model (callers only read it)."""
+    budgets: list[ClassBudget] = model.derived("class_budgets", _class_budgets)
+    return budgets
+
+
+def _class_budgets(model: DocumentModel) -> list[ClassBudget]:
     groups: dict[tuple[str | None, str | None], list[InitBuffer]] = {}
     for init in model.init_buffers:
         if init.call.loop_depth > 0:
