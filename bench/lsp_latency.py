@@ -8,7 +8,8 @@ findings, moved with the text: lsp/state.py); `--edit code` changes a constant's
 Server RSS (current and peak) is read from /proc at the end.
 
 clangd (Debian's clangd-19) gets a stub kernel_operator.h and a compile_commands.json in a temp folder.
-Usage: python bench/lsp_latency.py [--edits 200] [--no-clangd] [--lines 1000] [--edit comment|code]
+Usage: python bench/lsp_latency.py [--edits 200] [--no-clangd] [--lines 1000] [--edit comment|code] [--split]
+`--split` times the server's stages in process instead (document, model, rules, budgets) for the same edits.
 Targets (issues 2 and 3): our didChange->diagnostics p99 <= 50 ms and median <= half of clangd's;
 completion p99 <= 30 ms.
 """
@@ -246,6 +247,38 @@ async def measure(name: str, command: list[str], workdir: Path, text: str, edits
     return result
 
 
+def stage_split(text: str, edits: int, kind: str) -> list[tuple[str, list[float]]]:
+    """In-process, the same edits through the server's own stages: where an edit's time goes (milliseconds)."""
+    from ascendc_lsp.checks.engine import CheckOptions, check_document
+    from ascendc_lsp.lsp.state import DocumentStore
+
+    lines = text.splitlines()
+    edit_line, column = edit_place(lines, kind)
+    store = DocumentStore()
+    uri = "file:///bench/kernel.cpp"
+    first = store.update(uri, text, 1)
+    check_document(first.document, CheckOptions(use_project=False), model=first.model)
+    stages: list[tuple[str, list[float]]] = [(name, []) for name in
+                                              ("document (rewrite + parse)", "model", "rules", "budgets")]
+    for k in range(edits):
+        edited = list(lines)
+        if k % 2 == 0:
+            insert = "x" if kind == "comment" else "1"
+            edited[edit_line] = edited[edit_line][:column] + insert + edited[edit_line][column:]
+        marks = [time.perf_counter()]
+        state = store.update(uri, "\n".join(edited), k + 2)
+        marks.append(time.perf_counter())
+        model = state.model
+        marks.append(time.perf_counter())
+        check_document(state.document, CheckOptions(use_project=False), model=model)
+        marks.append(time.perf_counter())
+        _ = state.budgets
+        marks.append(time.perf_counter())
+        for index, (_, values) in enumerate(stages):
+            values.append((marks[index + 1] - marks[index]) * 1000)
+    return stages
+
+
 def percentile(values: list[float], q: float) -> float:
     if not values:
         return float("nan")
@@ -266,9 +299,19 @@ async def main() -> int:
     parser.add_argument("--lines", type=int, default=1000)
     parser.add_argument("--no-clangd", action="store_true")
     parser.add_argument("--edit", choices=["comment", "code"], default="comment", help="what the edits change")
+    parser.add_argument("--split", action="store_true",
+                        help="only the in-process time per stage of the same edits (no servers started)")
     args = parser.parse_args()
 
     text = generate_kernel(args.lines)
+    if args.split:
+        print(f"\nStages of {args.edits} {args.edit} edits on a {text.count(chr(10)) + 1}-line kernel, in process "
+              "(milliseconds; the rules run even where the server would carry a comment edit's findings)\n")
+        print("| stage | p50 | p95 | p99 | n |")
+        print("|---|---:|---:|---:|---:|")
+        for name, values in stage_split(text, args.edits, args.edit):
+            print(row(name, values))
+        return 0
     results: list[Result] = []
     with tempfile.TemporaryDirectory(prefix="ascendc-lsp-bench-") as tmp:
         work = Path(tmp)

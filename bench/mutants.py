@@ -207,11 +207,12 @@ EXPECTED: dict[str, tuple[str, ...]] = {
 }
 OPERATORS = tuple(EXPECTED)
 
-_CODE_MASK = re.compile(r"//[^\n]*|/\*.*?\*/|\"(?:\\.|[^\"\\\n])*\"|'(?:\\.|[^'\\\n])*'|^[ \t]*#(?:\\\n|[^\n])*", re.S | re.M)
+_CODE_MASK = re.compile(r"R\"([^()\\\s]{0,16})\(.*?\)\1\"|//[^\n]*|/\*.*?\*/|\"(?:\\.|[^\"\\\n])*\"|'(?:\\.|[^'\\\n])*'|^[ \t]*#(?:\\\n|[^\n])*", re.S | re.M)
 
 
 def mask(text: str) -> str:
-    """Comments, literals and directive lines blanked (same length): sites are only looked for in code."""
+    """Comments, literals (raw strings too: a kernel compiled at run time is text, not code) and directive
+    lines blanked (same length): sites are only looked for in code."""
     return _CODE_MASK.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), text)
 
 
@@ -426,6 +427,70 @@ def _written_once(code: str, body: tuple[int, int] | None, name: str) -> bool:
     return outside <= 1
 
 
+def constexpr_branches(code: str, pos: int) -> tuple[tuple[str, int], ...]:
+    """The `if constexpr` branches holding `pos`, outermost first: (condition text, 0 then / 1 else). Blocks
+    are found by their braces; a branch without braces is not seen (then nothing is excluded for it)."""
+    chain: list[tuple[str, int]] = []
+    depth = 0
+    for i in range(pos - 1, -1, -1):
+        c = code[i]
+        if c == "}":
+            depth += 1
+        elif c == "{":
+            if depth:
+                depth -= 1
+                continue
+            before = code[:i].rstrip()
+            branch = 0
+            if re.search(r"\belse$", before):
+                close = before[: -len("else")].rstrip()
+                if not close.endswith("}"):
+                    continue
+                opening = _matching_open(code, len(close) - 1, "{", "}")
+                if opening is None:
+                    continue
+                before, branch = code[:opening].rstrip(), 1
+            if before.endswith(")"):
+                start = _matching_open(code, len(before) - 1, "(", ")")
+                if start is not None and re.search(r"\bif\s+constexpr\s*$", code[:start]):
+                    chain.append((re.sub(r"\s+", "", code[start + 1 : len(before) - 1]), branch))
+    return tuple(reversed(chain))
+
+
+def _matching_open(code: str, close: int, opener: str, closer: str) -> int | None:
+    depth = 0
+    for i in range(close, max(-1, close - 20000), -1):
+        if code[i] == closer:
+            depth += 1
+        elif code[i] == opener:
+            depth -= 1
+            if depth == 0:
+                return i
+    return None
+
+
+def _compiled_together(a: tuple[tuple[str, int], ...], b: tuple[tuple[str, int], ...]) -> bool:
+    shorter = min(len(a), len(b))
+    return a[:shorter] == b[:shorter]
+
+
+_NOT_TYPES = {"return", "else", "case", "throw", "delete", "new", "sizeof", "co_return", "goto", "typedef", "using"}
+
+
+def _not_a_count(code: str, count_text: str) -> bool:
+    """The argument is a parameter struct (`DataCopyParams p`, DataCopy's other overload), not a number of
+    elements: `p + 1` is a compile error, not a perturbed count."""
+    name = re.fullmatch(r"\s*(?:this\s*->\s*)?([A-Za-z_]\w*)\s*", count_text)
+    if name is None:
+        return False
+    for m in re.finditer(rf"\b([A-Za-z_][\w:]*(?:<[^<>;]*>)?)\s*&?\s*\b{re.escape(name.group(1))}\s*[;={{(,)]", code):
+        declared = m.group(1).split("::")[-1]
+        if declared in _NOT_TYPES or re.fullmatch(rf"{_INT_TYPE}|auto|const|constexpr|static|volatile|unsigned|signed|short|char", declared):
+            continue
+        return True
+    return False
+
+
 def datacopy_sites(rel: str, text: str, code: str, names: dict[str, int]) -> Iterator[Mutant]:
     types = {m.group(2): m.group(1).split("::")[-1] for m in _TYPE_OF.finditer(code)}
     copies: list[tuple[int, str, int | None]] = []  # (offset, normalised count text, element size)
@@ -436,7 +501,7 @@ def datacopy_sites(rel: str, text: str, code: str, names: dict[str, int]) -> Ite
             continue
         args = parsed[0]
         count_text = code[args[2][0] : args[2][1]].strip()
-        if not count_text or "{" in count_text:
+        if not count_text or "{" in count_text or _not_a_count(code, count_text):
             continue
         value = evaluate(count_text, names)
         sizes = []
@@ -469,6 +534,8 @@ def datacopy_sites(rel: str, text: str, code: str, names: dict[str, int]) -> Ite
                 if not local and any(body is not None and _local_to(code, b, n) for n in idents
                                      for b in [function_body(code, other_at)] if b is not None):
                     continue
+                if not _compiled_together(constexpr_branches(code, at), constexpr_branches(code, other_at)):
+                    continue  # the two branches of one `if constexpr`: never in the same instantiation
                 aligned, note = True, "runtime count, also copied unchanged"
                 break
         inner = text[s:e]

@@ -108,14 +108,15 @@ def _read_jsonl(path: Path) -> list[dict[str, Any]]:
 
 
 def _cache_dir() -> Path:
-    base = os.environ.get("XDG_CACHE_HOME")
-    root = Path(base) if base and Path(base).is_absolute() else Path.home() / ".cache"
-    return root / "ascendc-lsp" / "bench"
+    from ascendc_lsp.paths import cache_dir
+
+    return cache_dir("bench")
 
 
 def _trees_dir() -> Path:
-    env = os.environ.get("ASCENDC_PUBLIC_TREES")
-    return Path(env) if env else Path.home() / ".cache" / "ascendc-lsp" / "public"
+    from ascendc_lsp.toolchain.opproject.discovery import public_trees_dir
+
+    return public_trees_dir()
 
 
 def read_public_file(repo: str, path: str, mirror_root: Path = DEFAULT_MIRROR_ROOT) -> str | None:

@@ -78,6 +78,23 @@ CLASS_TYPES: dict[str, dict[str, str]] = {
     "GlobalTensor": {"PrimType": "half", "T": "half"},
     "Matmul": {"SrcAT": "half", "SrcBT": "half", "BiasT": "float", "DstT": "float", "T": "float"},
 }
+# Template parameters of single APIs the element-type maps cannot fill: another class's object (TPipe::InitBufPool
+# takes a pool, InitBuffer's user-address form integer tuples), pairs of element types, non-type and pattern
+# arguments. Keyed by `Class::member` or the function name.
+API_TYPES: dict[str, dict[str, str]] = {
+    "TPipe::InitBufPool": {"T": "TBufPool<TPosition::VECCALC>", "U": "TBufPool<TPosition::VECCALC>"},
+    "TPipe::InitBuffer": {"U": "uint32_t", "V": "uint32_t"},
+    "AscendAntiQuant": {"InputDataType": "int8_t", "OutputDataType": "half"},
+    "SoftmaxFlashV3": {"T": "half", "U": "float"},
+    "Broadcast": {"dim": "2", "axis": "1"},
+    **{name: {"pattern": "Pattern::Reduce::AR"} for name in ("ReduceAll", "ReduceAny", "ReduceMean", "ReduceProd")},
+    "GetMatmulApiTiling": {
+        "A_TYPE": "MatmulType<TPosition::GM, CubeFormat::ND, half>",
+        "B_TYPE": "MatmulType<TPosition::GM, CubeFormat::ND, half>",
+        "C_TYPE": "MatmulType<TPosition::GM, CubeFormat::ND, float>",
+        "BIAS_TYPE": "MatmulType<TPosition::GM, CubeFormat::ND, float>",
+    },
+}
 
 
 def _bind(tparams: tuple[TemplateParam, ...], types: dict[str, str]) -> dict[str, str]:
@@ -114,7 +131,8 @@ def _template_args(tparams: tuple[TemplateParam, ...], params: tuple[Param, ...]
 def make_probe(key: str, name: str, signature: str, types: dict[str, str], class_name: str | None = None) -> Probe:
     """A probe calling `name` as `signature` declares it, template type parameters replaced per `types`."""
     tparams, params = parse_signature(signature, name)
-    bound = _bind(tparams, {**types, **CLASS_TYPES.get(class_name or "", {})})
+    api = f"{class_name}::{name.split('::')[-1]}" if class_name else name
+    bound = _bind(tparams, {**types, **CLASS_TYPES.get(class_name or "", {}), **API_TYPES.get(api, {})})
     body: list[str] = []
     args: list[str] = []
     for i, p in enumerate(params):
@@ -159,15 +177,17 @@ def source(probes: list[Probe], includes: tuple[str, ...]) -> tuple[str, dict[in
 
 
 def run_probes(probes: list[Probe], include_dir: Path = INCLUDE,
-               includes: tuple[str, ...] = ("kernel_operator.h", "lib/matmul_intf.h")) -> list[Probe]:
-    """Compiles every probe in one g++ -fsyntax-only run and fills `ok` / `errors`."""
+               includes: tuple[str, ...] = ("kernel_operator.h", "lib/matmul_intf.h"),
+               defines: tuple[str, ...] = ()) -> list[Probe]:
+    """Compiles every probe in one g++ -fsyntax-only run and fills `ok` / `errors`. `defines`: -D options (e.g.
+    `__NPU_ARCH__=3510` for the APIs one architecture's headers declare)."""
     text, owner = source(probes, includes)
     with tempfile.TemporaryDirectory() as d:
         src = Path(d) / "probes.cpp"
         src.write_text(text, encoding="utf-8")
         res = subprocess.run(
             ["g++", "-std=c++17", "-fsyntax-only", "-w", "-fmax-errors=0", "-fdiagnostics-plain-output",
-             f"-I{include_dir}", str(src)],
+             *(f"-D{d}" for d in defines), f"-I{include_dir}", str(src)],
             capture_output=True, text=True, timeout=600,
         )
     for pr in probes:

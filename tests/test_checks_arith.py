@@ -117,7 +117,7 @@ def test_two_counts_that_cannot_both_be_aligned() -> None:
     text = _kernel(row="this->rowLen + 3")
     found = [f for f in _check(text) if f[0] == "ASC005"]
     assert len(found) == 1 and found[0][2] == _line(text, "rowLen + 3")
-    assert "6 B more than the DataCopy of rowLen" in found[0][3]
+    assert "3 element(s) more than the DataCopy of rowLen" in found[0][3]
     assert f"line {_line(text, '], rowLen)')}" in found[0][3]
 
 
@@ -148,9 +148,34 @@ def test_known_values_decide_the_ub_total_and_the_last_block() -> None:
     assert gm and gm[0][1] == "error" and "64 elements outside" in gm[0][3]
 
 
-def test_without_values_the_ub_total_is_information() -> None:
+def test_without_values_the_ub_total_is_information_naming_the_values_that_decide_it() -> None:
     found = [f for f in _check(_kernel()) if f[0] == "ASC001"]
     assert found and found[0][1] == "information" and "needs the tiling values" in found[0][3]
+    assert "from block_dim, tileNum, totalLength" in found[0][3]
+
+
+def test_no_information_where_no_tiling_value_would_decide_the_total() -> None:
+    # The length comes from a kernel argument the host passes (not a tiling field a spec gives): whatever
+    # values are attached, the total stays unknown, so saying it "needs the tiling values" is noise.
+    text = _kernel().replace("op.Init(x, z, tiling_data.totalLength, tiling_data.tileNum);",
+                             "op.Init(x, z, *((__gm__ uint32_t *)workspace), tiling_data.tileNum);")
+    assert not [f for f in _check(text) if f[0] == "ASC001"]
+
+
+def test_attached_values_that_miss_a_field_are_named() -> None:
+    known = known_values("case.yaml", {"totalLength": 65536}, block_dim=8)
+    found = [f for f in _check(_kernel(), known=known) if f[0] == "ASC001"]
+    assert found and found[0][1] == "information"
+    assert "from tileNum" in found[0][3] and "case.yaml does not give them" in found[0][3]
+
+
+def test_buffers_of_known_size_already_over_ub_need_no_values() -> None:
+    text = _kernel().replace("pipe.InitBuffer(inQueueX, BUFFER_NUM, this->tileLength * sizeof(half));",
+                             "pipe.InitBuffer(inQueueX, BUFFER_NUM, this->tileLength * sizeof(half));\n"
+                             "        pipe.InitBuffer(big, 300 * 1024);").replace(
+                                 "    TPipe pipe;", "    TPipe pipe;\n    TBuf<TPosition::VECCALC> big;")
+    found = [f for f in _check(text) if f[0] == "ASC001"]
+    assert [f[1] for f in found] == ["error"]
 
 
 def test_class_constants_reach_out_of_line_methods() -> None:
@@ -229,3 +254,122 @@ def test_an_op_test_case_attaches_the_host_tiling_values(tmp_path: Path, monkeyp
     project.clear_cache()
     cached = attached_test_case_values(kernel)  # now from the disk cache, without a host run
     assert cached is not None and cached.block_dim == 4 and cached.tensor_elements["x"] == 64 * 128
+
+
+def test_class_constants_declared_after_their_use_size_the_ub_total() -> None:
+    # The official samples declare `static constexpr` tile sizes at the end of the class, after Init uses them.
+    text = """#include "kernel_operator.h"
+class K {
+public:
+    __aicore__ inline void Init()
+    {
+        pipe.InitBuffer(inQueueX, BUFFER_NUM, TILE_M * TILE_N * sizeof(float) * 64);
+        pipe.InitBuffer(outQueueZ, BUFFER_NUM, TILE_M * TILE_N * sizeof(float));
+    }
+private:
+    static constexpr uint32_t BUFFER_NUM = 2;
+    static constexpr uint32_t TILE_M = 64U;
+    static constexpr uint32_t TILE_N = 128U;
+    AscendC::TPipe pipe;
+    AscendC::TQue<AscendC::TPosition::VECIN, BUFFER_NUM> inQueueX;
+    AscendC::TQue<AscendC::TPosition::VECOUT, BUFFER_NUM> outQueueZ;
+};
+"""
+    found = [f for f in _check(text) if f[0] == "ASC001"]
+    assert [(f[1], f[2]) for f in found] == [("error", _line(text, "* 64);"))]
+    assert "UB use 4,259,840 B exceeds" in found[0][3]
+
+
+def test_a_buffer_of_unknown_position_larger_than_any_memory() -> None:
+    # The buffer is a member of another object (its TPosition is not in the file): 4 MiB fits nowhere on chip.
+    text = """#include "kernel_operator.h"
+class K {
+public:
+    __aicore__ inline void Init()
+    {
+        ctx.pipe.InitBuffer(ctx.work, BYTES * 1024);
+        ctx.pipe.InitBuffer(ctx.small, BYTES);
+    }
+private:
+    static constexpr uint32_t BYTES = 4096;
+    Context ctx;
+};
+"""
+    found = [f for f in _check(text) if f[0] == "ASC001"]
+    assert [(f[1], f[2]) for f in found] == [("error", _line(text, "BYTES * 1024"))]
+    assert "ctx.work takes 4,194,304 B, more than any on-chip memory of Ascend910B" in found[0][3]
+
+
+def test_a_shifted_block_offset_after_a_cast_of_a_parenthesised_pointer() -> None:
+    # `(__gm__ half *)(x) + n * i`: the grammar reads `(x)` as a cast of `+n`; the rule reads it as a compiler.
+    def kernel(offset: str) -> str:
+        return _kernel(offset=offset).replace("(__gm__ half *)x + ", "(__gm__ half *)(x) + ")
+
+    text = kernel("this->blockLength * (GetBlockIdx() + 1)")
+    found = [f for f in _check(text) if f[0] == "ASC029"]
+    assert len(found) == 1 and found[0][2] == _line(text, "(__gm__ half *)(x)")
+    assert not [f for f in _check(kernel("this->blockLength * GetBlockIdx()")) if f[0] == "ASC029"]
+
+
+def test_counts_in_if_constexpr_branches_pair_only_when_compiled_together() -> None:
+    text = """#include "kernel_operator.h"
+template <typename T>
+__aicore__ inline void Copy(AscendC::LocalTensor<T> dst, AscendC::LocalTensor<T> src, int32_t count)
+{
+    int32_t numPerBlock = 32 / sizeof(T);
+    if constexpr (IsSame<T, float>::value) {
+        DataCopy(dst, src, numPerBlock);
+    } else {
+        DataCopy(dst, src, numPerBlock + 1);
+    }
+    if constexpr (IsSame<T, float>::value) {
+        DataCopy(dst, src, numPerBlock + 2);
+    }
+    DataCopy(dst, src, count);
+}
+"""
+    found = [f for f in _check(text) if f[0] == "ASC005"]
+    # `+ 1` (the else branch) meets no copy compiled with it; `+ 2` is compiled with the first (same condition).
+    assert [f[2] for f in found] == [_line(text, "numPerBlock + 2")]
+    assert "2 element(s) more than the DataCopy of numPerBlock" in found[0][3]
+
+
+def test_a_missing_free_is_placed_on_its_own_path() -> None:
+    # Freed in the else branch only: the finding covers the then branch's last use, not the other path's free.
+    text = """#include "kernel_operator.h"
+using namespace AscendC;
+class K {
+public:
+    __aicore__ inline void Compute(LocalTensor<float> &sum, uint32_t num)
+    {
+        LocalTensor<float> x = inQueueX.DeQue<float>();
+        if constexpr (FAST) {
+            Add(sum, x, x, num);
+            PipeBarrier<PIPE_V>();
+            Mul(sum, sum, sum, num);
+            PipeBarrier<PIPE_V>();
+            Mul(sum, sum, sum, num);
+            PipeBarrier<PIPE_V>();
+            Mul(sum, sum, sum, num);
+            PipeBarrier<PIPE_V>();
+            Mul(sum, sum, sum, num);
+            PipeBarrier<PIPE_V>();
+            Mul(sum, sum, sum, num);
+        } else {
+            Mul(sum, x, x, num);
+            inQueueX.FreeTensor(x);
+        }
+        PipeBarrier<PIPE_V>();
+        Mul(sum, sum, sum, num);
+        PipeBarrier<PIPE_V>();
+        Mul(sum, sum, sum, num);
+        PipeBarrier<PIPE_V>();
+        Mul(sum, sum, sum, num);
+        PipeBarrier<PIPE_V>();
+        Mul(sum, sum, sum, num);
+    }
+    TQue<TPosition::VECIN, 1> inQueueX;
+};
+"""
+    found = [f for f in _check(text) if f[0] == "ASC008"]
+    assert len(found) == 1 and found[0][2] == _line(text, "Add(sum, x, x, num);")

@@ -30,6 +30,13 @@ def test_transdata5hd_b16_is_a_16x16_transpose(binary: Path, tmp_path: Path) -> 
     assert np.array_equal(r.array(np.float16, 256).reshape(16, 16), src.reshape(16, 16).T)
 
 
+def test_transdata5hd_impl_form_with_raw_pointer_lists(binary: Path, tmp_path: Path) -> None:
+    src = np.arange(256, dtype=np.float16)
+    r = run_case(binary, 8, tmp_path, a=src)
+    clean(r)
+    assert np.array_equal(r.array(np.float16, 256).reshape(16, 16), src.reshape(16, 16).T)
+
+
 def test_transdata5hd_b8_high_halves(binary: Path, tmp_path: Path) -> None:
     src = (np.arange(512) % 128).astype(np.int8)  # the docs' example: rows of 0..127 repeated
     r = run_case(binary, 2, tmp_path, a=src)

@@ -107,6 +107,24 @@ def test_shift_right_round_and_duplicate_from_tensor(binary: Path, tmp_path: Pat
     assert r.rc == 1 and r.checks() == {"api-unavailable"} and r.report[0]["api"] == "Duplicate"
 
 
+def test_static_gm_table_of_the_kernel_is_readable_not_writable(binary: Path, tmp_path: Path) -> None:
+    r = run_case(binary, 17, tmp_path)
+    clean(r)
+    assert np.array_equal(r.array(np.int32, 64), np.arange(64) * 3)
+    r = run_case(binary, 18, tmp_path)
+    assert r.rc == 1 and r.checks() == {"gm-bounds"}
+
+
+def test_shifts_by_the_element_width(binary: Path, tmp_path: Path) -> None:
+    """Reg ShiftRight.md / ShiftLeft.md: a count of the width or more gives the sign fill (arithmetic) or 0, as
+    public kernels rely on for |x| = (x ^ (x >> 32)) - (x >> 32); C++ leaves such shifts undefined."""
+    x = np.random.default_rng(9).integers(-1000, 1000, 64).astype(np.int32)
+    r = run_case(binary, 16, tmp_path, a=x)
+    clean(r)
+    assert np.array_equal(r.array(np.int32, 64), np.where(x < 0, -1, 0))
+    assert np.all(r.array(np.int32, 64, offset_bytes=256) == 0)
+
+
 def test_ascend950_isasi_ops(binary: Path, tmp_path: Path) -> None:
     rng = np.random.default_rng(8)
     x = rng.integers(-100000, 100000, 64).astype(np.int32)

@@ -316,9 +316,9 @@ def test_the_editor_path_models_deep_code_boundedly() -> None:
     """The language server builds the model itself (hover, lenses, outline, then diagnostics with that model): 20,000
     nested loops around an API call took 30 s in one build. Past the depth limit the model is empty at once, every
     feature answers from it, and the diagnostics still say why."""
+    from ascendc_lsp.hardware.describe import describe
     from ascendc_lsp.lsp.features.lens import size_hints
     from ascendc_lsp.lsp.state import DocumentHistory, DocumentState
-    from ascendc_lsp.syntax.describe import describe
     from ascendc_lsp.syntax.model import MAX_TREE_DEPTH
     from ascendc_lsp.syntax.outline import build_outline
     from ascendc_lsp.syntax.positions import Position

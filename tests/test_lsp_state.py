@@ -294,6 +294,10 @@ def test_the_model_is_built_once_per_version_and_shared() -> None:
     model = state.model
     assert state.model is model and state.built_model() is model
     assert state.budgets is state.budgets
+    # one budget computation per model: the memory rules, hover, completion and lenses call class_budgets directly
+    from ascendc_lsp.hardware.budget import class_budgets
+
+    assert class_budgets(model) is state.budgets and state.budgets
     # completion may answer from the newest built model until the new version's is built
     newer = store.update(URI, KERNEL + "\n", 2)
     assert store.recent_model(URI) is model

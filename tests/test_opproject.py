@@ -67,6 +67,25 @@ def test_find_project_from_any_path_in_it() -> None:
         find_project(TESTS / "no_such_folder")
 
 
+def test_tiling_header_included_under_another_snake_case_spelling_resolves(tmp_path: Path) -> None:
+    """msOpGen names BAMCustom's files b_a_m_custom*; generated host code includes "bam_custom_tiling.h"."""
+    proj = tmp_path / "BAMCustom"
+    (proj / "op_host").mkdir(parents=True)
+    (proj / "op_kernel").mkdir()
+    (proj / "op_host" / "b_a_m_custom_tiling.h").write_text("#pragma once\n")
+    (proj / "op_host" / "b_a_m_custom.cpp").write_text(
+        '#include "bam_custom_tiling.h"\n#include "missing_tiling.h"\n#include "register/op_def_registry.h"\n'
+    )
+    project = find_project(proj)
+    srcs = [proj.resolve() / "op_host" / "b_a_m_custom.cpp"]
+    folder = host.tiling_header_aliases(project, srcs, [project.op_host])
+    assert folder is not None
+    assert sorted(p.name for p in folder.iterdir()) == ["bam_custom_tiling.h"]  # no alias for an unrelated name
+    assert str(project.op_host / "b_a_m_custom_tiling.h") in (folder / "bam_custom_tiling.h").read_text()
+    (proj / "op_host" / "bam_custom_tiling.h").write_text("#pragma once\n")  # the file itself exists: no alias
+    assert host.tiling_header_aliases(project, srcs, [project.op_host]) is None
+
+
 def test_kernel_entry_must_match_the_op(tmp_path: Path) -> None:
     proj = tmp_path / "P"
     (proj / "op_host").mkdir(parents=True)

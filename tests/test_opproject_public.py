@@ -4,7 +4,8 @@ Each test case in tests/op_cases/public/ names a public repository and an op pro
 (op_host + op_kernel, unchanged) is read from the extracted tree (bench/corpus.py; tests/public_sources.py skips
 when it is absent). No tiling is computed by hand: block_dim, tiling key, tiling bytes and workspace come from the
 project's own TilingFunc run on the CPU. Cases that do not pass yet (an emulator API missing) live in
-tests/op_cases/pending/ and are counted by bench/fidelity.py instead.
+tests/op_cases/pending/ and are counted by bench/fidelity.py instead. Projects whose kernel is wrong under the
+documented semantics live in tests/op_cases/public_faulty/ (each file says why): their fault must be reported.
 """
 
 from __future__ import annotations
@@ -46,3 +47,16 @@ def test_public_op_project_runs_from_its_test_case(case_file: Path) -> None:
     errors = [f"{d.code}: {d.message}" for d in r.diagnostics if d.severity == "error"]
     assert r.correct, errors
     assert r.stage_reached == "done"
+
+
+FAULTY = sorted((CASES.parent / "public_faulty").glob("*.yaml"))
+
+
+@pytest.mark.parametrize("case_file", FAULTY, ids=[p.stem for p in FAULTY])
+def test_public_op_project_with_a_latent_bug_is_reported(case_file: Path) -> None:
+    """Public projects whose kernel is wrong under the documented semantics (the case file says why): the run
+    reports the fault by its category instead of passing."""
+    _tree_of(case_file)
+    r = run_case(load_test_case(case_file))
+    assert not r.correct
+    assert "gm-out-of-bounds" in {d.category for d in r.diagnostics if d.severity == "error"}

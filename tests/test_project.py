@@ -12,7 +12,7 @@ import pytest
 
 from ascendc_lsp.checks import project
 from ascendc_lsp.checks.engine import CheckOptions, check_document
-from ascendc_lsp.hardware.limits import soc_for_arch
+from ascendc_lsp.hardware.soc import soc_for_arch
 from ascendc_lsp.settings import Settings, merge_settings
 from ascendc_lsp.syntax.document import SourceDocument
 from tests.public_sources import tree_or_skip
@@ -152,6 +152,38 @@ def test_a_spec_next_to_the_kernel_attaches_its_values(tmp_path: Path) -> None:
     assert dict(known.fields) == {"totalLength": 16384, "tileNum": 8, "scale": 0.5}
     assert known.block_dim == 8 and known.tensor_elements["x"] == 8 * 2048
     assert known.describe(["totalLength", "block_dim"]) == "totalLength=16384, block_dim=8 from spec.yaml"
+
+
+def test_the_context_is_reread_only_when_a_file_it_came_from_changes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _write(tmp_path, {
+        "CMakeLists.txt": 'set(CMAKE_ASC_ARCHITECTURES "dav-3510")\n',
+        "k.cpp": CAST_KERNEL,
+        "spec.yaml": (
+            "kernel: k\nsource: k.cpp\nblock_dim: 8\n"
+            "inputs:\n  - {name: x, shape: [8, 2048], dtype: float16}\noutputs:\n  - {name: y, shape: [8, 2048], dtype: float16}\n"
+            "tiling:\n  struct: T\n  fields: {totalLength: 16384, tileNum: 8}\nreference: 'y = x'\n"
+        ),
+    })
+    monkeypatch.setattr(project, "_TTL_SECONDS", 0.0)  # every call checks the stamps
+    project.clear_cache()
+    reads: list[Path] = []
+    real_read = project._read
+    monkeypatch.setattr(project, "_read", lambda path: reads.append(path) or real_read(path))
+    first = project.project_context(tmp_path / "k.cpp")
+    assert first.soc is not None and first.soc.soc == "Ascend950" and first.known is not None
+    assert reads
+    reads.clear()
+    assert project.project_context(tmp_path / "k.cpp") is first and not reads  # nothing changed: nothing read
+    # A changed build file, a changed spec, a new file in the folder: each is seen on the next call.
+    (tmp_path / "CMakeLists.txt").write_text('set(CMAKE_ASC_ARCHITECTURES "dav-2201")  # moved\n', encoding="utf-8")
+    second = project.project_context(tmp_path / "k.cpp")
+    assert second.soc is not None and second.soc.soc == "Ascend910B"
+    spec = tmp_path / "spec.yaml"
+    spec.write_text(spec.read_text(encoding="utf-8").replace("tileNum: 8", "tileNum: 16"), encoding="utf-8")
+    third = project.project_context(tmp_path / "k.cpp").known
+    assert third is not None and third.fields["tileNum"] == 16
+    (tmp_path / "spec.yaml").rename(tmp_path / "spec.txt")
+    assert project.project_context(tmp_path / "k.cpp").known is None
 
 
 def test_unsaved_buffers_have_no_project() -> None:

@@ -11,8 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from ascendc_lsp.checks.base import Finding, registered_rules, rule_table
+from ascendc_lsp.checks.base import Finding, rule_table
 from ascendc_lsp.checks.engine import CheckOptions, check_document
+from ascendc_lsp.checks.rules import registered_rules
 from ascendc_lsp.syntax.document import SourceDocument
 
 KERNELS = Path(__file__).parent / "kernels"

@@ -36,7 +36,9 @@ def test_fixes_follow_constants_through_expressions_and_remove_the_error() -> No
     titles = [f.title for f in finding.fixes]
     # TILE_LENGTH is an expression, so the literal to change is TILE, two levels down; halving
     # BUFFER_NUM alone (256 KB) would not fit, so single buffering is not offered.
-    assert titles == ["Set TILE = 4096 to shrink the tile (UB 131,072 B of 188,416 B)"]
+    assert titles == ["Set TILE = 4096 to shrink the tile (UB 131,072 B of 188,416 B usable)"]
+    # one story: the message names the UB and the usable part the fix aims at, and why they differ
+    assert "196,608 B (188,416 B usable: 8,192 B are reserved for Select" in finding.message
     fixed = apply_edits(KERNEL, finding.fixes[0].edits)
     assert "constexpr int32_t TILE = 4096;" in fixed
     assert _ub_findings(fixed) == []

@@ -18,6 +18,8 @@ import sys
 import traceback
 from collections.abc import Callable, Sequence
 
+from ascendc_lsp.hardware.limits import DEFAULT_SOC
+
 EXIT_OK = 0
 EXIT_FINDINGS = 1
 EXIT_USAGE = 2
@@ -67,7 +69,7 @@ def _count(minimum: int) -> Callable[[str], int]:
 
 
 class _Parser(argparse.ArgumentParser):
-    """argparse that exits with EXIT_USAGE (2) and a one-line hint, as the design page asks."""
+    """argparse that exits with EXIT_USAGE (2) and a one-line hint (exit codes: docs/architecture.md)."""
 
     def error(self, message: str) -> None:  # type: ignore[override]
         self.print_usage(sys.stderr)
@@ -109,7 +111,8 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("paths", nargs="+", metavar="PATH", help="kernel files or folders to search")
     check.add_argument(
         "--soc",
-        help="SoC profile (default: ascendc-lsp.toml, else the project's: CMake, op_host AddConfig; else Ascend910B; "
+        help="SoC profile (default: ascendc-lsp.toml, else the project's: CMake, op_host AddConfig; else "
+        f"{DEFAULT_SOC}; "
         "the list below)",
     )
     check.add_argument("--format", choices=["text", "json", "sarif"], default="text")
@@ -160,7 +163,7 @@ def build_parser() -> argparse.ArgumentParser:
     explain.add_argument("--top", type=_count(1), default=3, metavar="K")
     explain.add_argument("--source", help="the kernel source the log refers to: code context, static checks and, "
                          "with a kernel spec next to it, an emulator run (triage)")
-    explain.add_argument("--soc", help="SoC for the static checks of --source (default Ascend910B)")
+    explain.add_argument("--soc", help=f"SoC for the static checks of --source (default {DEFAULT_SOC})")
     explain.add_argument("--no-run", action="store_true", help="with --source: static checks only, no emulator run")
 
     generate = sub.add_parser("generate", help="generate a kernel from a spec with an LLM, checked by the toolchain")

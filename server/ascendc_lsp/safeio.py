@@ -20,6 +20,8 @@ from functools import cache
 from pathlib import Path
 from typing import IO, Any
 
+from ascendc_lsp.errors import InputError  # the one input error; callers use safeio.InputError too
+
 MiB = 1 << 20
 MAX_SOURCE_BYTES = 16 * MiB  # a kernel source or header (checked, modelled, compiled)
 MAX_SPEC_BYTES = 4 * MiB  # a kernel spec, op test case or program description (YAML)
@@ -32,10 +34,6 @@ MAX_NESTING = 100  # levels of nested collections in a YAML/JSON/TOML document
 MAX_YAML_NODES = 1_000_000  # nodes of a YAML document once its aliases are expanded (a "billion laughs")
 _ALIAS_HINT = re.compile(r"[&*][^\s,\[\]{}]")
 _SPECIAL = re.compile(r"[\[\]{}\"'#]")
-
-
-class InputError(ValueError):
-    """Input refused before it could hurt: too large, too deeply nested, not a readable file."""
 
 
 @cache

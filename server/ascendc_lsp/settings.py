@@ -12,8 +12,8 @@ from pathlib import Path
 from typing import Any
 
 from ascendc_lsp import safeio
+from ascendc_lsp.hardware.limits import DEFAULT_SOC
 
-DEFAULT_SOC = "Ascend910B"
 CONFIG_FILE_NAME = "ascendc-lsp.toml"
 
 

@@ -6,7 +6,8 @@
 //   c2: int8 x int8 -> half dequantised by SetQuantScalar (0.25);
 //   c3: int8 x int8 -> int8 by SetQuantVector (per-column scale and offset) with enableRelu;
 //   c4: the first base block through Iterate(false, co1Tensor) and the kernel's own Fixpipe;
-//   w:  the first base block returned by the asynchronous GetTensorC() in the SetWorkspace space.
+//   w:  the second base block returned by the asynchronous GetTensorC() in the SetWorkspace space (one
+//       Iterate<false>(), then one GetTensorC<false>() per block: GetTensorC.md's asynchronous mode).
 // -DBUG_STATIC_MISMATCH: a constant base block that differs from the runtime tiling's.
 // -DBUG_NO_QUANT: int8 -> half without SetQuantScalar/SetQuantVector.
 #include "ascendc_emu/harness.h"
@@ -141,8 +142,9 @@ extern "C" __global__ __aicore__ void adv_matmul(GM_ADDR a, GM_ADDR b, GM_ADDR q
     mm5.SetTensorA(aG);
     mm5.SetTensorB(bG);
     mm5.template Iterate<false>();
-    GlobalTensor<float> blk0 = mm5.template GetTensorC<false>();
-    (void)blk0;
+    GlobalTensor<float> blk0 = mm5.template GetTensorC<false>();  // the block Iterate<false>() computed
+    GlobalTensor<float> blk1 = mm5.template GetTensorC<false>();  // the next one, rows 16..31 (M first)
+    (void)blk0; (void)blk1;
     mm5.End();
 }
 

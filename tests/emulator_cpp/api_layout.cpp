@@ -2,7 +2,7 @@
 #include "api_case.h"
 
 template <class T>
-__aicore__ inline void trans5hd_contiguous(GM_ADDR a, GM_ADDR o, bool high) {
+__aicore__ inline void trans5hd_contiguous(GM_ADDR a, GM_ADDR o, bool high, bool implForm = false) {
     Ub ub;
     LocalTensor<T> src = ub.at<T>(0), dst = ub.at<T>(1);
     const uint32_t n = 512 / sizeof(T);  // 16 blocks of 32 B
@@ -17,7 +17,17 @@ __aicore__ inline void trans5hd_contiguous(GM_ADDR a, GM_ADDR o, bool high) {
         dl[i] = dst[i * 32 / sizeof(T)].GetPhyAddr();
         sl[i] = src[i * 32 / sizeof(T)].GetPhyAddr();
     }
-    TransDataTo5HD<T>(dl, sl, p);
+    if (implForm) {  // raw __ubuf__ pointer lists, as cann-ops kernels call TransDataTo5HDImpl
+        __ubuf__ T* dp[16];
+        __ubuf__ T* sp[16];
+        for (int i = 0; i < 16; i++) {
+            dp[i] = (__ubuf__ T*)dst.GetPhyAddr() + i * 32 / sizeof(T);
+            sp[i] = (__ubuf__ T*)src.GetPhyAddr() + i * 32 / sizeof(T);
+        }
+        TransDataTo5HDImpl(dp, sp, p);
+    } else {
+        TransDataTo5HD<T>(dl, sl, p);
+    }
     store(o, dst, n);
 }
 
@@ -50,6 +60,7 @@ extern "C" __global__ __aicore__ void api_layout(GM_ADDR a, GM_ADDR b, GM_ADDR c
     if (TILING_KEY_IS(1)) trans5hd_contiguous<half>(a, o, false);
     if (TILING_KEY_IS(2)) trans5hd_contiguous<int8_t>(a, o, true);
     if (TILING_KEY_IS(3)) trans5hd_contiguous<int32_t>(a, o, false);
+    if (TILING_KEY_IS(8)) trans5hd_contiguous<half>(a, o, false, true);
     // NCHW (C = 16, H*W = 64, half) -> NC1HWC0 with the documented list rule: src addresses one HW plane apart,
     // dst addresses one block apart, repeatTimes = HW / 16, srcRepStride 1, dstRepStride 16; address lists held
     // in LocalTensor<uint64_t> (the third form).

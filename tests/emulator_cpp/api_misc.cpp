@@ -27,6 +27,12 @@ struct ApplyUnary {
     static void Run(const LocalTensor<T>& d, const LocalTensor<T>& x, int32_t n) { op(d, x, n); }
 };
 
+// constant data of the kernel binary, as cann-ops' diag kernels keep their index tables
+static const __gm__ int32_t kGmTable[64] = {
+    0, 3, 6, 9, 12, 15, 18, 21, 24, 27, 30, 33, 36, 39, 42, 45, 48, 51, 54, 57, 60, 63, 66, 69, 72, 75, 78, 81, 84, 87,
+    90, 93, 96, 99, 102, 105, 108, 111, 114, 117, 120, 123, 126, 129, 132, 135, 138, 141, 144, 147, 150, 153, 156, 159,
+    162, 165, 168, 171, 174, 177, 180, 183, 186, 189};
+
 extern "C" __global__ __aicore__ void api_misc(GM_ADDR a, GM_ADDR b, GM_ADDR c, GM_ADDR o) {
     Ub ub;
     if (TILING_KEY_IS(1)) {  // MulAddRelu: dst = relu(src0 * dst + src1), float count form and mask form
@@ -92,6 +98,23 @@ extern "C" __global__ __aicore__ void api_misc(GM_ADDR a, GM_ADDR b, GM_ADDR c, 
         store(o, d1, 128);
         store(o, d2, 128, 256);
         store(o, d3, 128, 512);
+    }
+    if (TILING_KEY_IS(17) || TILING_KEY_IS(18)) {  // a static const __gm__ table: read it; 18 writes it (a fault)
+        LocalTensor<int32_t> x = ub.at<int32_t>(0);
+        GlobalTensor<int32_t> table;
+        table.SetGlobalBuffer((__gm__ int32_t*)kGmTable, 64);
+        DataCopy(x, table, 64);
+        PipeBarrier<PIPE_ALL>();
+        if (TILING_KEY_IS(18)) DataCopy(table, x, 64);
+        store(o, x, 64);
+    }
+    if (TILING_KEY_IS(16)) {  // shifts by the element width: the sign fill / zero (the vector unit's rule)
+        LocalTensor<int32_t> x = ub.at<int32_t>(0), d = ub.at<int32_t>(1), e = ub.at<int32_t>(2);
+        load(x, a, 64);
+        ShiftRight(d, x, (int32_t)32, 64);
+        ShiftLeft(e, x, (int32_t)32, 64);
+        store(o, d, 64);
+        store(o, e, 64, 256);
     }
     if (TILING_KEY_IS(7)) {  // ShiftRight with rounding (level-0) and Duplicate from a tensor
         LocalTensor<int32_t> x = ub.at<int32_t>(0), d = ub.at<int32_t>(1), e = ub.at<int32_t>(2);

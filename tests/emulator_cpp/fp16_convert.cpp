@@ -7,6 +7,14 @@
 
 using namespace ascendc_emu;
 
+// a kernel's half constants are constant expressions
+static_assert(half_bits_constexpr(0.5) == 0x3800 && half_bits_constexpr(65519.0) == 0x7bff, "constexpr half");
+static_assert(half_bits_constexpr(65520.0) == 0x7c00 && half_bits_constexpr(-3.0) == 0xc200, "constexpr half");
+static_assert(half_bits_constexpr(5.960464477539063e-08) == 1 && half_bits_constexpr(2.9802322387695312e-08) == 0,
+              "constexpr half subnormals");
+constexpr half kQuarter = 0.25f;  // half's constructor in a constant expression (cann-ops' logical_not)
+static_assert(kQuarter.bits_ == 0x3400, "constexpr half constructor");
+
 static float half_ref(uint16_t h) {  // the definition: (-1)^s * 2^(e-15) * 1.m, subnormals 2^-14 * 0.m
     uint32_t sign = (h >> 15) & 1u, exp = (h >> 10) & 0x1fu, man = h & 0x3ffu;
     float v;
@@ -28,6 +36,10 @@ static int check(double x, unsigned long long* n) {
     if ((double)(float)x == x && check_float((float)x, n)) return 1;
     uint32_t a = encode_rne_bits(x, 10, 5), b = encode_float_bits(x, 10, 5, RM::RINT);
     if (a != b) { printf("half %.17g: fast 0x%x, general 0x%x\n", x, a, b); return 1; }
+    if (x == x && x != 0 && (a = half_bits_constexpr(x)) != b) {  // the constant-expression path (-0.0 gives +0)
+        printf("half %.17g: constexpr 0x%x, general 0x%x\n", x, a, b);
+        return 1;
+    }
     a = encode_rne_bits(x, 7, 8), b = encode_float_bits(x, 7, 8, RM::RINT);
     if (a != b) { printf("bf16 %.17g: fast 0x%x, general 0x%x\n", x, a, b); return 1; }
     return 0;

@@ -272,7 +272,12 @@ export class AscendcContext {
    * JSON-RPC error with a code and a one-line message: the contract's one failure shape) is shown here and
    * returns undefined.
    */
-  async execute<K extends ServerCommand>(command: K, params: ParamsOf<K>, title: string): Promise<ResultOf<K> | undefined> {
+  async execute<K extends ServerCommand>(
+    command: K,
+    params: ParamsOf<K>,
+    title: string,
+    options: { onCancelled?: (seconds: number) => void } = {},
+  ): Promise<ResultOf<K> | undefined> {
     const c = await this.ensureClient();
     if (!c) {
       void vscode.window.showErrorMessage(this.lastStartProblem ?? 'AscendC: the language server is not running.', 'Show Log').then((p) => p && this.output.show(true));
@@ -299,6 +304,7 @@ export class AscendcContext {
             request.then(undefined, () => undefined);
             this.output.info(`${command}: cancelled by the user`);
             void vscode.window.setStatusBarMessage(`AscendC: ${command} cancelled`, 4000);
+            options.onCancelled?.((Date.now() - started) / 1000);
             return undefined;
           }
           this.output.info(`${command}: done in ${((Date.now() - started) / 1000).toFixed(1)} s`);
@@ -307,6 +313,7 @@ export class AscendcContext {
         } catch (error) {
           if (token.isCancellationRequested || isCancelled(error)) {
             this.output.info(`${command}: cancelled`);
+            options.onCancelled?.((Date.now() - started) / 1000);
             return undefined;
           }
           if (isCommandNotFound(error, command)) {

@@ -117,12 +117,14 @@ interface OutputRow {
 }
 
 /** One row per output tensor: elements, mismatches, max abs error (the numbers behind CORRECT). */
-export function renderOutputs(outputs: unknown): string {
+/** The output rows; `trusted` is false when the run reported errors: matching values then prove nothing. */
+export function renderOutputs(outputs: unknown, trusted = true): string {
   if (!Array.isArray(outputs) || outputs.length === 0) return '';
   const rows = (outputs as OutputRow[]).map((o) => {
     const ok = o.compared !== false && (o.mismatches ?? 0) === 0 && (o.unwritten ?? 0) === 0;
-    const verdict = o.compared === false ? 'not compared' : ok ? 'ok' : 'MISMATCH';
-    return `<tr><td><b>${esc(o.name ?? '?')}</b></td><td class="${ok ? 'sev-information' : 'sev-error'}">${esc(verdict)}</td><td>${esc(o.elements ?? '')}</td><td>${esc(o.mismatches ?? '')}</td><td>${esc(o.max_abs_error ?? '')}</td></tr>`;
+    const verdict = o.compared === false ? 'not compared' : !ok ? 'MISMATCH' : trusted ? 'ok' : 'matches, not trusted (the run reported errors)';
+    const sev = ok && trusted ? 'sev-information' : ok ? 'sev-warning' : 'sev-error';
+    return `<tr><td><b>${esc(o.name ?? '?')}</b></td><td class="${sev}">${esc(verdict)}</td><td>${esc(o.elements ?? '')}</td><td>${esc(o.mismatches ?? '')}</td><td>${esc(o.max_abs_error ?? '')}</td></tr>`;
   });
   return `<h2>Outputs</h2><table><tr><th>output</th><th>check</th><th>elements</th><th>mismatches</th><th>max abs error</th></tr>${rows.join('')}</table>`;
 }
@@ -154,13 +156,30 @@ export function renderRunResult(result: unknown, meta: RunMeta, extra = ''): str
     `<div>${badges}</div>`,
     meta.leading ?? '',
     numbers.length ? `<table>${numbers.join('')}</table>` : '',
-    renderOutputs(r.outputs),
+    renderOutputs(r.outputs, !runErrors(r.diagnostics)),
     renderEstimate(r.estimate),
     extra,
     renderDiagnostics(r.diagnostics),
     otherRows ? `<h2>Details</h2><table>${otherRows}</table>` : '',
     texts.join(''),
     `<h2>Raw result</h2><details><summary>JSON</summary><pre>${highlightJson(result)}</pre></details>`,
+  ];
+  return page(meta.title, body.join(''));
+}
+
+/** Errors the build or the run reported (a failed comparison is said per output instead). */
+function runErrors(diagnostics: unknown): boolean {
+  return Array.isArray(diagnostics) && diagnostics.some((d) => d && typeof d === 'object' && (d as { severity?: string }).severity === 'error' && (d as { code?: string }).code !== 'mismatch');
+}
+
+/** The Run / Timeline page after the user cancelled the run. */
+export function renderCancelled(meta: { title: string; target?: string; sourcePath?: string; seconds: number }): string {
+  const sub = [meta.sourcePath && `source: ${meta.sourcePath}`, meta.target].filter(Boolean).join(' · ');
+  const body = [
+    `<h1>${esc(meta.title)}</h1>`,
+    sub ? `<div class="sub">${esc(sub)}</div>` : '',
+    `<div class="verdict bad">Cancelled after ${esc(meta.seconds.toFixed(1))} s: the server stopped the run; no verdict.</div>`,
+    '<p>Run the command again to start a new run (a finished compile is cached).</p>',
   ];
   return page(meta.title, body.join(''));
 }

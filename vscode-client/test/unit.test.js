@@ -10,7 +10,7 @@ const { isCommandNotFound, isCancelled } = require('../out/errors.js');
 const { resolvePython, checkPython } = require('../out/python.js');
 const { findSpecsBeside, buildSpec, peekSpec, parseShape, validateKernelName } = require('../out/specs.js');
 const { parseTrace, renderTimelineSvg } = require('../out/timeline.js');
-const { renderRunResult, renderExplain, highlightJson } = require('../out/render.js');
+const { renderRunResult, renderExplain, renderOutputs, renderCancelled, highlightJson } = require('../out/render.js');
 const { isKernelFile, isKernelPath, looksLikeKernel } = require('../out/kernelfiles.js');
 const { ServerCommands, ErrorCode } = require('../out/protocol.js');
 
@@ -121,6 +121,26 @@ test('run result page is static HTML with the numbers', () => {
   assert.match(html, /default-src 'none'/);
   assert.match(renderExplain({ matches: [{ id: 'e1', title: 'T', score: 0.8, fix: 'do x' }] }, 'log'), /1\. T/);
   assert.match(highlightJson({ a: 'b', n: 1, t: true }), /<span class="k">&quot;a&quot;<\/span>/);
+});
+
+test('an output that matches after the run reported errors is not "ok"; a cancelled run says so', () => {
+  const outputs = [{ name: 'c', compared: true, elements: 1024, mismatches: 0, max_abs_error: 0 }];
+  assert.match(renderOutputs(outputs), /<td class="sev-information">ok<\/td>/);
+  const untrusted = renderRunResult(
+    { compiled: true, ran: false, correct: false, outputs, diagnostics: [{ severity: 'error', code: '507015', message: 'Mmad writes past L0C' }] },
+    { title: 'Run: mm.cpp' },
+  );
+  assert.match(untrusted, /matches, not trusted \(the run reported errors\)/);
+  assert.ok(!/>ok</.test(untrusted));
+  const mismatchOnly = renderRunResult(
+    { compiled: true, ran: true, correct: false, outputs: [{ ...outputs[0], mismatches: 3 }], diagnostics: [{ severity: 'error', code: 'mismatch', message: 'differs' }] },
+    { title: 'Run: mm.cpp' },
+  );
+  assert.match(mismatchOnly, />MISMATCH</);
+  const cancelled = renderCancelled({ title: 'Run: slow_copy.cpp', target: 'spec: slow_copy.yaml', seconds: 12.34 });
+  assert.match(cancelled, /<h1>Run: slow_copy.cpp<\/h1>/);
+  assert.match(cancelled, /Cancelled after 12.3 s: the server stopped the run/);
+  assert.ok(!/<script/i.test(cancelled));
 });
 
 test('kernel files: op_kernel sources, .asc, and C++ that uses AscendC; host C++ is left to clangd', () => {

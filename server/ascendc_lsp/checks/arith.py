@@ -19,8 +19,10 @@ class for members, the function for locals and parameters), so equal names in tw
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import re
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 
 import tree_sitter
@@ -655,6 +657,43 @@ def arith(context: CheckContext) -> Arith:
     context.__dict__["_arith"] = analysis
     return analysis
 
+
+
+class _AnyField(Mapping[str, int]):
+    """Every tiling field name maps to one stand-in value (see `probe_arith`)."""
+
+    def __getitem__(self, name: str) -> int:
+        return _PROBE_VALUE
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(())
+
+    def __len__(self) -> int:
+        return 0
+
+
+_PROBE_VALUE = 4096
+
+
+def probe_arith(context: CheckContext) -> Arith:
+    """The analysis as if a spec gave every tiling field and block_dim a value: an expression that folds to a
+    constant here (its `used` naming the values) is one concrete values would decide; one that does not
+    stays unknown whatever a spec says (a template parameter, a value read from GM). Shares the document's
+    scans with the real analysis; made once per check run."""
+    cached = context.__dict__.get("_probe_arith")
+    if isinstance(cached, Arith):
+        return cached
+    from ascendc_lsp.checks.project import KnownValues
+
+    probe = KnownValues(origin="a spec", fields=_AnyField(), block_dim=_PROBE_VALUE)
+    shadow = dataclasses.replace(context, known=probe)
+    for key in ("_rule_scan", "_scalar_decls", "_decls_by_scope"):
+        if key in context.__dict__:
+            shadow.__dict__[key] = context.__dict__[key]
+    analysis = Arith(shadow)
+    analysis._assignments = arith(context).assignments()  # writes do not depend on the values
+    context.__dict__["_probe_arith"] = analysis
+    return analysis
 
 
 def _bare(class_name: str | None) -> str | None:

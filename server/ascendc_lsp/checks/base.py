@@ -15,6 +15,7 @@ from typing import Any
 
 import yaml
 
+from ascendc_lsp.hardware.limits import DEFAULT_SOC
 from ascendc_lsp.resources import knowledge_dir
 from ascendc_lsp.syntax.document import SourceDocument
 from ascendc_lsp.syntax.model import DocumentModel
@@ -71,7 +72,8 @@ class Related:
 
 @dataclass(slots=True)
 class Finding:
-    """One diagnostic, in the JSON shape of the design page plus fixes and related locations."""
+    """One diagnostic, in the JSON shape of docs/architecture.md ("Shapes that cross layers") plus fixes and
+    related locations."""
 
     span: Span
     severity: str
@@ -138,7 +140,7 @@ class CheckContext:
 
     document: SourceDocument
     model: DocumentModel
-    soc_name: str = "Ascend910B"
+    soc_name: str = DEFAULT_SOC
     soc: Any = None  # ascendc_lsp.hardware.soc.SocProfile, loaded by the caller
     catalogue: Any = None  # ascendc_lsp.hardware.api_catalogue.ApiCatalogue
     soc_source: str | None = None  # where the SoC came from when the project chose it (for messages)
@@ -190,8 +192,6 @@ def rule(rule_id: str) -> Callable[[RuleFunction], RuleFunction]:
     return register
 
 
-def registered_rules() -> dict[str, RuleFunction]:
-    # Importing the package imports every rule module, which registers them.
-    import ascendc_lsp.checks.rules  # noqa: F401
-
+def rules_registered_so_far() -> dict[str, RuleFunction]:
+    """The rules registered by the modules imported so far; `checks.rules.registered_rules()` imports them all."""
     return dict(_REGISTRY)

@@ -23,7 +23,8 @@ from urllib.parse import quote
 
 from ascendc_lsp import __version__, safeio
 from ascendc_lsp.checks.base import Finding, rule_table
-from ascendc_lsp.checks.engine import CheckOptions, check_document
+from ascendc_lsp.checks.engine import INTERNAL_CODE, CheckOptions, check_document
+from ascendc_lsp.errors import InputError
 from ascendc_lsp.settings import Settings, settings_for_path
 from ascendc_lsp.syntax.document import SourceDocument, decode_source
 
@@ -31,10 +32,6 @@ SOURCE_SUFFIXES = frozenset({".cpp", ".cc", ".cxx", ".h", ".hpp", ".hh", ".asc",
 _SKIP_DIRS = frozenset({".git", ".venv", "venv", "node_modules", "build", "out", "dist", "__pycache__", ".ascendc"})
 _KERNEL_MARKERS = (b"__aicore__", b"kernel_operator.h", b"__global__", b"AscendC::")
 MAX_FILE_BYTES = safeio.MAX_SOURCE_BYTES  # a 50 MB source ran for more than 15 minutes
-
-
-class InputError(Exception):
-    """A path the user named cannot be checked; the message says why."""
 
 
 def is_kernel_source(path: Path, head: bytes) -> bool:
@@ -134,6 +131,8 @@ def format_json(results: list[tuple[Path, list[Finding]]]) -> str:
     return json.dumps(payload, indent=2, ensure_ascii=False)
 
 
+# the OASIS SARIF 2.1.0 schema (errata01), the one tests/test_sarif_schema.py validates against
+SARIF_SCHEMA_URI = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 _SARIF_LEVEL = {"error": "error", "warning": "warning", "information": "note", "hint": "note"}
 
 
@@ -165,7 +164,13 @@ def format_sarif(
             "name": "syntax",
             "shortDescription": {"text": "The source does not parse as AscendC"},
             "defaultConfiguration": {"level": "error"},
-        }
+        },
+        {
+            "id": INTERNAL_CODE,
+            "name": INTERNAL_CODE,
+            "shortDescription": {"text": "A failure of ascendc-lsp itself on this file (please report it)"},
+            "defaultConfiguration": {"level": "error"},
+        },
     ]
     for meta in table.values():
         rules.append(
@@ -187,10 +192,12 @@ def format_sarif(
             lines = []
         for f in findings:
             line_text = lines[f.span.start.line] if f.span.start.line < len(lines) else ""
+            # ruleIndex only when the rule is described: an index must name the result's own rule
+            rule_index = {"ruleIndex": index[f.code]} if f.code in index else {}
             sarif_results.append(
                 {
                     "ruleId": f.code,
-                    "ruleIndex": index.get(f.code, 0),
+                    **rule_index,
                     "level": _SARIF_LEVEL.get(f.severity, "warning"),
                     "message": {"text": f.message},
                     "locations": [
@@ -215,7 +222,7 @@ def format_sarif(
         for p, why in (unreadable or [])
     ]  # fmt: skip
     log = {
-        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "$schema": SARIF_SCHEMA_URI,
         "version": "2.1.0",
         "runs": [
             {
@@ -315,7 +322,6 @@ def command(args: argparse.Namespace) -> int:
         print(format_sarif(results, unreadable))
     else:
         print({"text": format_text, "json": format_json}[args.format](results))
-    from ascendc_lsp.checks.engine import INTERNAL_CODE
     from ascendc_lsp.cli import EXIT_INTERNAL
 
     if any(f.code == INTERNAL_CODE for _, fs in results for f in fs):

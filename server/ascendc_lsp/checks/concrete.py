@@ -18,7 +18,9 @@ import struct
 from pathlib import Path
 from typing import Any
 
-from ascendc_lsp.checks.project import KnownValues, known_values
+from ascendc_lsp.checks.reads import watch
+from ascendc_lsp.checks.values import KnownValues, known_values
+from ascendc_lsp.paths import atomic_write, cache_dir
 
 log = logging.getLogger(__name__)
 
@@ -31,9 +33,7 @@ _MAX_CASE_BYTES = 256 * 1024
 
 
 def _cache_dir() -> Path:
-    from ascendc_lsp.toolchain.emulator.build import cache_root
-
-    return cache_root().parent / "check-values"
+    return cache_dir("check-values")
 
 
 def _digest(paths: list[Path]) -> str | None:
@@ -130,29 +130,34 @@ def test_case_values(case_path: Path, kernel_file: Path, run_host: bool = False)
     from ascendc_lsp.toolchain.opproject.testcase import load_test_case
     from ascendc_lsp.toolchain.spec import SpecError
 
+    watch(case_path)
     try:
         case = load_test_case(case_path)
         from ascendc_lsp.toolchain.opproject.opbuild import resolve_case_project
 
-        project = find_project(resolve_case_project(case))
+        project_root = resolve_case_project(case)
+        watch(project_root)
+        project = find_project(project_root)
     except (SpecError, OpProjectError, OSError, ValueError):
         return None
+    # The values depend on the host code (a file added to op_host too) and on the cached answer appearing.
+    watch(project.op_host)
+    for source in project.host_sources():
+        watch(source)
     # The kernel's path, not its text: the host's values do not change while the kernel is edited.
     key = _digest([case_path, *project.host_sources()])
     key = key and hashlib.sha256(f"{key}:{kernel_file.resolve()}".encode()).hexdigest()[:32]
     if key is None:
         return None
     cached = _cache_dir() / f"{key}.json"
+    watch(cached)
     if cached.is_file():
         return _from_json(cached)
     if not run_host:
         return None
     record = _run_host(case, kernel_file)
     try:
-        cached.parent.mkdir(parents=True, exist_ok=True)
-        tmp = cached.with_suffix(".tmp")
-        tmp.write_text(json.dumps(record), encoding="utf-8")
-        tmp.replace(cached)
+        atomic_write(cached, json.dumps(record), durable=False)
     except OSError:
         log.warning("cannot write %s", cached)
     return _from_record(record)
@@ -225,10 +230,12 @@ def attached_test_case_values(file: Path, run_host: bool = False) -> KnownValues
     folders = [file.parent, file.parent.parent, file.parent.parent / "tests", file.parent.parent / "testcases"]
     seen = 0
     for folder in folders:
+        watch(folder)
         if not folder.is_dir():
             continue
         for path in sorted(folder.glob("*.yaml"))[:16]:
             seen += 1
+            watch(path)
             try:
                 if path.stat().st_size > _MAX_CASE_BYTES:
                     continue

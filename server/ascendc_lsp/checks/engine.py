@@ -5,10 +5,11 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 
-from ascendc_lsp.checks.base import CheckContext, Finding, registered_rules
+from ascendc_lsp.checks.base import CheckContext, Finding, RuleFunction
 from ascendc_lsp.checks.project import KnownValues, ProjectContext, project_context
-from ascendc_lsp.syntax.document import SourceDocument
-from ascendc_lsp.syntax.model import MAX_TREE_DEPTH, DocumentModel, build_model, tree_depth
+from ascendc_lsp.hardware.limits import DEFAULT_SOC
+from ascendc_lsp.syntax.document import SourceDocument, tree_depth
+from ascendc_lsp.syntax.model import MAX_TREE_DEPTH, DocumentModel, build_model
 from ascendc_lsp.syntax.positions import Position, Span
 
 log = logging.getLogger(__name__)
@@ -34,12 +35,11 @@ def internal_finding(what: str, exc: BaseException) -> Finding:
 _SEVERITY_ORDER = {"error": 0, "warning": 1, "information": 2, "hint": 3}
 
 
-DEFAULT_SOC = "Ascend910B"
 
 
 @dataclass
 class CheckOptions:
-    """`soc_name` None: the SoC of the file's project (checks/project.py), else Ascend910B. `known`: concrete
+    """`soc_name` None: the SoC of the file's project (checks/project.py), else DEFAULT_SOC. `known`: concrete
     values (tiling fields, block_dim, tensor sizes) to fold in; None: those of a spec attached to the file.
     `use_project` False ignores the file's surroundings (a buffer checked on its own)."""
 
@@ -69,6 +69,13 @@ def load_catalogue() -> object | None:
     except ImportError:
         return None
     return load_api_catalogue()
+
+
+def registered_rules() -> dict[str, RuleFunction]:
+    """Every rule by id; the rule modules are imported on the first check, not with the engine."""
+    from ascendc_lsp.checks.rules import registered_rules as every_rule
+
+    return every_rule()
 
 
 def run_rules(context: CheckContext, disabled: frozenset[str] = frozenset()) -> list[Finding]:

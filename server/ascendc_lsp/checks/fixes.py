@@ -54,11 +54,6 @@ def insert_line_after(document: SourceDocument, offset: int, line_text: str, ind
     return TextEdit(Span(position, position), "\n" + prefix + line_text)
 
 
-def insert_line_before(document: SourceDocument, offset: int, line_text: str) -> TextEdit:
-    position = Position(document.lines.line_of(offset), 0)
-    return TextEdit(Span(position, position), line_text + "\n")
-
-
 _INCLUDE_LINE = re.compile(rb"^[ \t]*#[ \t]*include\b[^\n]*$", re.MULTILINE)
 
 

@@ -9,7 +9,7 @@ The SoC of a file is its project's unless the user chose one:
 Folders are searched from the file's own upward (at most `_MAX_LEVELS`, never above a repository root, a
 `.git` folder, or the home folder); the nearest folder with any evidence decides. When a project builds
 for several SoCs, the default one (Ascend910B) is taken if it is among them, else the first named.
-Architecture names go through the profiles (`hardware.limits.soc_for_arch`), SoC names through
+Architecture names go through the profiles (`hardware.soc.soc_for_arch`), SoC names through
 `hardware.soc.find_soc`: one source of SoC facts.
 
 Concrete values: a kernel spec (`*.yaml` with `kernel:`, see docs/kernel-spec.md) in the file's folder or
@@ -25,10 +25,12 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
-from types import MappingProxyType
+
+from ascendc_lsp.checks.reads import recording_reads, stamp, watch
+from ascendc_lsp.checks.values import KnownValues, known_values
+from ascendc_lsp.hardware.limits import DEFAULT_SOC
 
 _MAX_LEVELS = 6
 _TTL_SECONDS = 2.0
@@ -56,28 +58,6 @@ _SOC_MARK = {"Ascend310P": r"(?:^|[_\-.])310p(?:[_\-.]|$)", "Ascend310B": r"(?:^
 
 
 @dataclass(frozen=True)
-class KnownValues:
-    """Concrete values attached to a kernel (a spec's tiling fields, block_dim and tensor sizes)."""
-
-    origin: str  # file name the values came from, for messages
-    fields: Mapping[str, int | float] = field(default_factory=dict)
-    block_dim: int | None = None
-    tensor_elements: Mapping[str, int] = field(default_factory=dict)
-    kernel: str | None = None
-
-    def field_value(self, name: str) -> int | float | None:
-        return self.fields.get(name)
-
-    def describe(self, names: list[str] | None = None) -> str:
-        """`totalLength=16384, tileNum=8 from spec.yaml` (only `names` when given)."""
-        shown = [(k, v) for k, v in self.fields.items() if names is None or k in names]
-        if names is not None and "block_dim" in names and self.block_dim is not None:
-            shown.append(("block_dim", self.block_dim))
-        values = ", ".join(f"{k}={v:g}" if isinstance(v, float) else f"{k}={v}" for k, v in shown)
-        return f"{values} from {self.origin}" if values else self.origin
-
-
-@dataclass(frozen=True)
 class ProjectSoc:
     soc: str  # a profile name
     source: str  # `CMakeLists.txt:14 (dav-3510)`, for messages
@@ -97,26 +77,44 @@ class ProjectContext:
     known: KnownValues | None = None
 
 
-_CACHE: dict[str, tuple[float, ProjectContext]] = {}
+# (path, (mtime_ns, size)) of every file and folder a context was read from; (-1, -1): it did not exist.
+Stamps = tuple[tuple[str, tuple[int, int]], ...]
+
+
+@dataclass
+class _Entry:
+    checked: float  # monotonic time of the last stamp check
+    stamps: Stamps
+    context: ProjectContext
+
+
+_CACHE: dict[str, _Entry] = {}
+def _fresh(stamps: Stamps) -> bool:
+    return all(stamp(Path(path)) == recorded for path, recorded in stamps)
 
 
 def project_context(path: str | Path | None) -> ProjectContext:
-    """The project facts for a file (an empty context for unsaved buffers and files outside any project)."""
+    """The project facts for a file (an empty context for unsaved buffers and files outside any project).
+
+    Cached per file with the stamps of everything it was read from: re-checked (one stat per path, no
+    parsing) at most every `_TTL_SECONDS`, recomputed only when one of them changed."""
     if not path:
         return ProjectContext()
     file = Path(path)
     key = str(file)
     now = time.monotonic()
     cached = _CACHE.get(key)
-    if cached is not None and now - cached[0] < _TTL_SECONDS:
-        return cached[1]
-    try:
-        context = ProjectContext(soc=_project_soc(file), known=_attached_values(file))
-    except OSError:
-        context = ProjectContext()
+    if cached is not None and (now - cached.checked < _TTL_SECONDS or _fresh(cached.stamps)):
+        cached.checked = now
+        return cached.context
+    with recording_reads() as reads:
+        try:
+            context = ProjectContext(soc=_project_soc(file), known=_attached_values(file))
+        except OSError:
+            context = ProjectContext()
     if len(_CACHE) > 256:
         _CACHE.clear()
-    _CACHE[key] = (now, context)
+    _CACHE[key] = _Entry(now, tuple(reads.items()), context)
     return context
 
 
@@ -131,6 +129,7 @@ def _project_soc(file: Path) -> ProjectSoc | None:
     home = Path.home()
     folder = file.parent
     for _ in range(_MAX_LEVELS):
+        watch(folder)
         if not folder.is_dir() or folder == home:
             return None
         found = _evidence_in(folder)
@@ -143,6 +142,7 @@ def _project_soc(file: Path) -> ProjectSoc | None:
 
 
 def _read(path: Path) -> str | None:
+    watch(path)
     try:
         if not path.is_file() or path.stat().st_size > _MAX_SCRIPT_BYTES:
             return None
@@ -165,6 +165,7 @@ def _evidence_in(folder: Path) -> list[tuple[str, str, bool]]:
                 for name in _socs_of(match.group(1), kind):
                     found.append((name, f"{path.name}:{line} ({match.group(1)})", firm))
     op_host = folder / "op_host"
+    watch(op_host)
     if op_host.is_dir():
         for path in sorted(op_host.glob("*.cpp"))[:32]:
             text = _read(path)
@@ -178,8 +179,7 @@ def _evidence_in(folder: Path) -> list[tuple[str, str, bool]]:
 
 
 def _socs_of(text: str, kind: str) -> list[str]:
-    from ascendc_lsp.hardware.limits import soc_for_arch
-    from ascendc_lsp.hardware.soc import find_soc
+    from ascendc_lsp.hardware.soc import find_soc, soc_for_arch
 
     if kind == "arch":
         name = soc_for_arch(text)
@@ -193,8 +193,6 @@ def _socs_of(text: str, kind: str) -> list[str]:
 
 
 def _choose(found: list[tuple[str, str, bool]], file_name: str = "") -> ProjectSoc:
-    from ascendc_lsp.hardware.soc import DEFAULT_SOC
-
     firm = [f for f in found if f[2]] or found
     socs = tuple(dict.fromkeys(name for name, _, _ in firm))
     chosen = DEFAULT_SOC if DEFAULT_SOC in socs else socs[0]
@@ -213,6 +211,7 @@ def _choose(found: list[tuple[str, str, bool]], file_name: str = "") -> ProjectS
 def _attached_values(file: Path) -> KnownValues | None:
     """The values of the first spec next to the file (or one folder up) whose `source` is the file."""
     for folder in (file.parent, file.parent.parent):
+        watch(folder)
         if not folder.is_dir():
             continue
         for spec_path in sorted(folder.glob("*.yaml"))[:16]:
@@ -246,33 +245,7 @@ def _values_from_spec(spec_path: Path, file: Path) -> KnownValues | None:
     )
 
 
-def known_values(
-    origin: str,
-    fields: Mapping[str, object] | None = None,
-    block_dim: int | None = None,
-    tensor_elements: Mapping[str, int] | None = None,
-    kernel: str | None = None,
-) -> KnownValues:
-    """A KnownValues record from plain values (numbers only; nested or text fields are dropped).
-
-    The one entry point for every producer of concrete values: specs here, op-project test cases (the
-    values their host TilingFunc computed) later."""
-    numbers: dict[str, int | float] = {}
-    for name, value in (fields or {}).items():
-        if isinstance(value, bool):
-            numbers[name] = int(value)
-        elif isinstance(value, int | float):
-            numbers[name] = value
-    return KnownValues(
-        origin=origin,
-        fields=MappingProxyType(numbers),
-        block_dim=block_dim,
-        tensor_elements=MappingProxyType(dict(tensor_elements or {})),
-        kernel=kernel,
-    )
-
-
-def effective_soc(path: str | Path | None, chosen: str | None, default: str = "Ascend910B") -> tuple[str, str | None]:
+def effective_soc(path: str | Path | None, chosen: str | None, default: str = DEFAULT_SOC) -> tuple[str, str | None]:
     """(SoC name, where it came from) for a file: the user's choice, else its project's, else the default."""
     if chosen:
         return chosen, None

@@ -351,9 +351,6 @@ class ApiCatalogue:
     def free_functions(self) -> list[ApiEntry]:
         return [e for e in self.entries if e.kind == "function"]
 
-    def of_family(self, family: str) -> list[ApiEntry]:
-        return [e for e in self.entries if e.family == family]
-
     def names(self) -> list[str]:
         return sorted({e.name for e in self.entries})
 

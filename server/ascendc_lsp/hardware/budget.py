@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from ascendc_lsp.hardware.limits import DEFAULT_SOC
 from ascendc_lsp.syntax.model import DocumentModel, InitBuffer
 
 UB_POSITIONS = frozenset({"VECIN", "VECOUT", "VECCALC"})
@@ -132,7 +133,12 @@ class ClassBudget:
 
 def class_budgets(model: DocumentModel) -> list[ClassBudget]:
     """Budgets per class and physical memory, on each one's heaviest path. InitBuffer calls inside loops
-    are left out (carving buffers in a loop is its own rule)."""
+    are left out (carving buffers in a loop is its own rule). Computed once per model (callers only read it)."""
+    budgets: list[ClassBudget] = model.derived("class_budgets", _class_budgets)
+    return budgets
+
+
+def _class_budgets(model: DocumentModel) -> list[ClassBudget]:
     groups: dict[tuple[str | None, str | None], list[InitBuffer]] = {}
     for init in model.init_buffers:
         if init.call.loop_depth > 0:
@@ -156,7 +162,7 @@ def class_budgets(model: DocumentModel) -> list[ClassBudget]:
     return list(budgets.values())
 
 
-def ub_capacity(soc: object | None, soc_name: str = "Ascend910B") -> tuple[int, int]:
+def ub_capacity(soc: object | None, soc_name: str = DEFAULT_SOC) -> tuple[int, int]:
     """(UB bytes, bytes the SoC/toolchain reserves), as the rules see them (hardware.limits)."""
     from ascendc_lsp.hardware.limits import limits_for_soc
 

@@ -11,23 +11,31 @@ unknown. The fallbacks come from `../shared/reference/hardware-constraints.md`:
 * alignment 32 B, max repeat 255, 256 B per repeat (mask width = 256 / sizeof(T)): section 3;
 * 64 buffers per TPipe, 8 live tensors per position (4 on Ascend910A), event ids 0-7 (0-3 on 910A): section 4;
 * DataCopyPad on 910B/910_93/310B only, GET_TILING_DATA everywhere but 910A: section 6;
-* core counts: the smallest documented variant (a warning about exceeding cores must not fire early);
+* core counts: 24 AIC + 48 AIV for the 2201 families (the Ascend910B2 variant, `pto-ini-b2` in
+  knowledge/hardware/Ascend910B.yaml, and the Ascend910_9392 die), the profile's `aic` for coupled SoCs (one
+  vector unit per AI Core: `aiv` = `aic`, knowledge/hardware/README.md "layout");
+* arch, layout, clock: the profile's `arch`, `layout` and `cost_model.clock_mhz` (1800 MHz msKPP default);
 * scalar unit: float <-> unsigned integer casts and `double` are compile errors in aicore code up to architecture
   2201 (section "Compiler-level restrictions"); the 3510 scalar unit handles U16/S16/U32/S32/U64/S64/FP64
   (asc-devkit docs/zh/guide/编程指南/高级编程/硬件实现/架构规格/NPU架构版本3510.md, "Scalar单元"), and
   the official Ascend950 samples cast uint32_t to float in kernel code
   (asc-devkit examples/01_simd_cpp_api/03_basic_api/02_reg_vector_compute/arange/arange.asc).
 
-`soc_for_arch(text)` maps what a project's build names (`dav-3510`, `3510`, `dav-c220-vec`, `dav-m200`) to a
+`hardware.soc.soc_limits(name)` is the same adapter by name (variants and aliases resolved by the profile loader): every
+user of a SoC name (checks, the emulator's `soc.txt` and cost model, settings, prompts, the editor) reads its
+numbers there, and an unknown name is one error everywhere (`UnknownSocError`, listing the known SoCs).
+`DEFAULT_SOC` is the SoC used when nothing names one.
+
+`hardware.soc.soc_for_arch(text)` maps what a project's build names (`dav-3510`, `3510`, `dav-c220-vec`, `dav-m200`) to a
 profile, through the profiles' `arch`, `npu_arch` and `core_targets`.
 """
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import Any
 
+DEFAULT_SOC = "Ascend910B"
 
 @dataclass(frozen=True)
 class Limits:
@@ -53,15 +61,14 @@ class Limits:
     vector_cores: int | None = None
     scalar_float_unsigned_cast: bool = False
     scalar_double: bool = False
+    arch: int = 2201
+    layout: str = "split"
+    clock_ghz: float = 1.8
     from_profile: bool = False
 
     @property
     def ub_usable_bytes(self) -> int:
         return self.ub_bytes - self.ub_reserved_bytes
-
-    @property
-    def l1_usable_bytes(self) -> int:
-        return self.l1_bytes - self.l1_reserved_bytes
 
     def mask_width(self, dtype_size: int) -> int:
         """Widest continuous mask for an element size: 128 for 16-bit, 64 for 32-bit, 32 for 64-bit types."""
@@ -83,20 +90,25 @@ class Limits:
         }.get(memory)
 
 
-# Documented defaults per SoC family (hardware-constraints.md sections 1, 4 and 6).
+# Documented defaults per SoC family (hardware-constraints.md sections 1, 4 and 6), used field by field where
+# the profile is missing or leaves a number unknown. Core counts: see the module docstring; 310P's 8 AI Cores come
+# from the Ascend310P3.ini quote in knowledge/hardware/Ascend310P.yaml (cores.aic note).
 _FALLBACKS: dict[str, dict[str, Any]] = {
     "Ascend910B": dict(ub_bytes=196608, l1_bytes=524288, l1_reserved_bytes=128, l0c_bytes=131072,
-                       ai_cores=20, vector_cores=40),
+                       ai_cores=24, vector_cores=48),
     "Ascend910_93": dict(ub_bytes=196608, l1_bytes=524288, l1_reserved_bytes=128, l0c_bytes=131072,
                          ai_cores=24, vector_cores=48),
     "Ascend310P": dict(ub_bytes=262144, l1_bytes=1048576, l0c_bytes=262144, datacopypad=False, bf16=False,
-                       ai_cores=8, vector_cores=7),
-    "Ascend310B": dict(ub_bytes=253952, l1_bytes=1048576, l0c_bytes=131072, ai_cores=1, vector_cores=1),
+                       ai_cores=8, vector_cores=8, arch=2002, layout="coupled"),
+    "Ascend310B": dict(ub_bytes=253952, l1_bytes=1048576, l0c_bytes=131072, ai_cores=1, vector_cores=1,
+                       arch=3002, layout="coupled"),
     "Ascend910A": dict(ub_bytes=262144, l1_bytes=1048576, l0c_bytes=262144, datacopypad=False, bf16=False,
-                       get_tiling_data=False, max_live_tensors_per_position=4, event_ids=4, ai_cores=32),
+                       get_tiling_data=False, max_live_tensors_per_position=4, event_ids=4, ai_cores=32,
+                       vector_cores=32, arch=1001, layout="coupled"),
 }
 _FALLBACKS["Ascend910"] = _FALLBACKS["Ascend910A"]
-_FALLBACKS["Ascend950"] = dict(_FALLBACKS["Ascend910B"], scalar_float_unsigned_cast=True, scalar_double=True)
+_FALLBACKS["Ascend950"] = dict(_FALLBACKS["Ascend910B"], scalar_float_unsigned_cast=True, scalar_double=True,
+                               arch=3510)
 
 # Limits field -> (section, key) paths tried in the profile, in order.
 _PROFILE_PATHS: dict[str, tuple[tuple[str, str], ...]] = {
@@ -174,6 +186,17 @@ def _build(soc: Any, soc_name: str) -> Limits:
                 values[field_name] = found
                 from_profile = True
                 break
+    arch = _unwrap(_member(soc, "arch"))
+    if isinstance(arch, int) and not isinstance(arch, bool):
+        values["arch"] = arch
+    layout = _unwrap(_member(soc, "layout"))
+    if isinstance(layout, str) and layout:
+        values["layout"] = layout
+    clock_mhz = profile_value(soc, "cost_model", "clock_mhz")
+    if isinstance(clock_mhz, (int, float)) and not isinstance(clock_mhz, bool) and clock_mhz > 0:
+        values["clock_ghz"] = float(clock_mhz) / 1000.0
+    if values.get("layout") == "coupled" and profile_value(soc, "cores", "aiv") is None:
+        values["vector_cores"] = values.get("ai_cores")  # one vector unit per AI Core (knowledge/hardware/README.md)
     return Limits(soc_name=name, from_profile=from_profile, **values)
 
 
@@ -190,30 +213,3 @@ def limits_for_soc(soc: Any, soc_name: str) -> Limits:
             _CACHE.clear()
         _CACHE[key] = cached
     return cached
-
-
-_ARCH_NUMBER = re.compile(r"(?:dav-)?(\d{4})\b")
-
-
-def soc_for_arch(text: str) -> str | None:
-    """The profile named by a build's architecture (`dav-3510`, `3510`, `dav-c220-vec`, `dav-m200`), or None.
-
-    Several profiles may share an architecture (2201: Ascend910B and Ascend910_93): the default SoC wins,
-    else the first name in order."""
-    try:
-        from ascendc_lsp.hardware.soc import DEFAULT_SOC, load_soc_profiles
-
-        profiles = load_soc_profiles()
-    except Exception:  # profiles unreadable: no mapping rather than a crash in a rule
-        return None
-    wanted = text.strip().lower()
-    number = _ARCH_NUMBER.fullmatch(wanted)
-    matches: list[str] = []
-    for name, profile in sorted(profiles.items()):
-        targets = [str(t).lower() for t in (profile.core_targets or {}).values()]
-        same_arch = number is not None and profile.arch == int(number.group(1))
-        if same_arch or (profile.npu_arch or "").lower() == wanted or wanted in targets:
-            matches.append(name)
-    if not matches:
-        return None
-    return DEFAULT_SOC if DEFAULT_SOC in matches else matches[0]

@@ -22,10 +22,14 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from ascendc_lsp.errors import (  # raised by get_soc; callers import it from here too
+    DataProblem,
+    UnknownSocError,
+)
+from ascendc_lsp.hardware.limits import DEFAULT_SOC, Limits, limits_for_soc
 from ascendc_lsp.hardware.yaml_cache import Parsed, read_folder
 from ascendc_lsp.resources import knowledge_dir
 
-DEFAULT_SOC = "Ascend910B"
 SCHEMA_VERSION = 1
 VALUE_KINDS: tuple[str, ...] = ("documented", "measured", "derived", "assumption")
 LAYOUTS: tuple[str, ...] = ("split", "coupled")
@@ -34,16 +38,7 @@ LAYOUTS: tuple[str, ...] = ("split", "coupled")
 # --------------------------------------------------------------------------------------------- errors
 
 
-@dataclass(frozen=True)
-class HardwareProblem:
-    """One problem in one data file: `field` is a dotted path such as `memory.ub_bytes` or `variants.X.cores.aic`."""
-
-    file: str
-    field: str
-    message: str
-
-    def __str__(self) -> str:
-        return f"{self.file}: {self.field}: {self.message}"
+HardwareProblem = DataProblem  # `field` such as `memory.ub_bytes` or `variants.X.cores.aic`
 
 
 class HardwareDataError(ValueError):
@@ -53,18 +48,6 @@ class HardwareDataError(ValueError):
         self.problems = problems
         head = f"{len(problems)} problem(s) in hardware data"
         super().__init__(head + ":\n" + "\n".join(f"  {p}" for p in problems))
-
-
-class UnknownSocError(KeyError):
-    """`get_soc` was given a name no profile or variant carries."""
-
-    def __init__(self, name: str, known: list[str]) -> None:
-        self.name = name
-        self.known = known
-        super().__init__(f"unknown SoC {name!r}; known: {', '.join(known)}")
-
-    def __str__(self) -> str:
-        return str(self.args[0])
 
 
 # --------------------------------------------------------------------------------------------- model
@@ -664,3 +647,50 @@ def get_soc(name: str | None = None, directory: Path | str | None = None) -> Soc
 def clear_cache() -> None:
     """Forget loaded profiles (after the files change)."""
     _catalogue.cache_clear()
+
+
+# --------------------------------------------------------------------------------------------- by name
+
+
+def soc_profile(name: str | None) -> Any:
+    """The loaded profile of a SoC name (None: `DEFAULT_SOC`); raises `UnknownSocError` listing the known SoCs.
+
+    Profiles that do not load (a broken file: `kb validate` reports it) give None, so runs and checks go on with
+    the documented defaults."""
+    try:
+        return get_soc(name or DEFAULT_SOC)
+    except HardwareDataError:
+        return None
+
+
+def soc_limits(name: str | None) -> Limits:
+    """The limits of a SoC by name (None: `DEFAULT_SOC`): its profile over the documented defaults.
+
+    Raises `UnknownSocError` (one message, listing the known SoCs) for a name no profile or alias carries."""
+    wanted = (name or DEFAULT_SOC).strip()
+    return limits_for_soc(soc_profile(wanted), wanted)
+
+
+_ARCH_NUMBER = re.compile(r"(?:dav-)?(\d{4})\b")
+
+
+def soc_for_arch(text: str) -> str | None:
+    """The profile named by a build's architecture (`dav-3510`, `3510`, `dav-c220-vec`, `dav-m200`), or None.
+
+    Several profiles may share an architecture (2201: Ascend910B and Ascend910_93): the default SoC wins,
+    else the first name in order."""
+    try:
+        profiles = load_soc_profiles()
+    except Exception:  # profiles unreadable: no mapping rather than a crash in a rule
+        return None
+    wanted = text.strip().lower()
+    number = _ARCH_NUMBER.fullmatch(wanted)
+    matches: list[str] = []
+    for name, profile in sorted(profiles.items()):
+        targets = [str(t).lower() for t in (profile.core_targets or {}).values()]
+        same_arch = number is not None and profile.arch == int(number.group(1))
+        if same_arch or (profile.npu_arch or "").lower() == wanted or wanted in targets:
+            matches.append(name)
+    if not matches:
+        return None
+    return DEFAULT_SOC if DEFAULT_SOC in matches else matches[0]

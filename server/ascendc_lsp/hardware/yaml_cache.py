@@ -20,6 +20,7 @@ from typing import Any
 import yaml
 
 from ascendc_lsp import safeio
+from ascendc_lsp.paths import atomic_write_bytes, cache_dir
 
 _Loader: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _FORMAT = 1
@@ -34,9 +35,8 @@ class Parsed:
     error: str | None = None
 
 
-def cache_dir() -> Path:
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "ascendc-lsp" / "yaml"
+def snapshot_dir() -> Path:
+    return cache_dir("yaml")
 
 
 def _parse(path: Path) -> Parsed:
@@ -68,7 +68,7 @@ def read_folder(folder: Path, pattern: str = "*.yaml") -> list[Parsed]:
     paths = sorted(folder.glob(pattern)) if folder.is_dir() else []
     use_cache = os.environ.get("ASCENDC_LSP_NO_CACHE", "") in ("", "0") and bool(paths)
     key = _key(paths) if use_cache else None
-    snapshot = cache_dir() / f"{key}.marshal" if key else None
+    snapshot = snapshot_dir() / f"{key}.marshal" if key else None
     if snapshot is not None:
         try:
             stored = marshal.loads(snapshot.read_bytes())
@@ -79,10 +79,7 @@ def read_folder(folder: Path, pattern: str = "*.yaml") -> list[Parsed]:
     if snapshot is not None:
         try:
             blob = marshal.dumps([(str(p.path), p.data, p.error) for p in parsed])
-            snapshot.parent.mkdir(parents=True, exist_ok=True)
-            tmp = snapshot.with_suffix(f".{os.getpid()}.tmp")
-            tmp.write_bytes(blob)
-            tmp.replace(snapshot)
+            atomic_write_bytes(snapshot, blob, durable=False)
         except (OSError, ValueError):
             pass
     return parsed

@@ -15,10 +15,11 @@ import hashlib
 import logging
 import os
 import pickle
-import tempfile
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
+
+from ascendc_lsp.paths import atomic_write_bytes, cache_dir
 
 log = logging.getLogger(__name__)
 
@@ -27,9 +28,7 @@ T = TypeVar("T")
 
 
 def cache_root() -> Path:
-    from ascendc_lsp.knowledge.store import cache_dir
-
-    return cache_dir() / "compiled"
+    return cache_dir("compiled")
 
 
 def _package_version() -> str:
@@ -87,22 +86,14 @@ def cached(name: str, key: str, build: Callable[[], T], valid: Callable[[Any], b
         if valid is None or valid(loaded):
             return loaded  # type: ignore[no-any-return,unused-ignore]
     value = build()
-    tmp: str | None = None
     try:
-        root.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=f".{name}.", dir=root)
-        with os.fdopen(fd, "wb") as handle:
-            pickle.dump(value, handle, protocol=pickle.HIGHEST_PROTOCOL)
-        os.replace(tmp, path)
+        atomic_write_bytes(path, pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL), durable=False)
         for old in root.glob(f"{name}-*.pickle"):
             if old != path:
                 with contextlib.suppress(OSError):
                     old.unlink()
     except Exception as exc:  # an unwritable cache only costs start-up time
         log.debug("cannot write the knowledge cache %s: %s", path, exc)
-        if tmp is not None:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
     return value
 
 

@@ -9,10 +9,8 @@
   `@tag:NAME` markers (written into entry documents from `context.resources`) count as strong evidence.
 
 Both are plain Python (blake2b + a few regexes) so the language server can embed a query in well under a
-millisecond. `chroma_embedding_functions()` wraps them as chromadb embedding functions registered under the
-names `ascendc_hashing` and `ascendc_resources`, so a collection reopened by another process (or by a client of
-a team's Chroma server) rebuilds the same functions from the stored config. That function imports chromadb;
-nothing else here does.
+millisecond. `knowledge.store.chroma_embedding_functions()` wraps them as chromadb embedding functions (the
+Chroma side lives with the store; nothing here imports chromadb or the store).
 """
 
 from __future__ import annotations
@@ -358,72 +356,3 @@ class ResourceEmbedder:
 def cosine(a: Sequence[float], b: Sequence[float]) -> float:
     """Cosine of two L2-normalised vectors (their dot product)."""
     return float(sum(x * y for x, y in zip(a, b, strict=False)))
-
-
-# ------------------------------------------------------------------------------------ chromadb adapters
-
-
-@cache
-def chroma_embedding_functions() -> tuple[type, type]:
-    """The chromadb embedding-function classes (registered once; imports chromadb)."""
-    from chromadb.api.types import Documents, EmbeddingFunction, Embeddings
-    from chromadb.utils.embedding_functions import register_embedding_function
-
-    @register_embedding_function
-    class AscendcHashingEF(EmbeddingFunction[Documents]):
-        def __init__(self, dim: int = DEFAULT_DIM) -> None:
-            from ascendc_lsp.knowledge.store import shipped_idf
-
-            self.dim = dim
-            self._embedder = HashingEmbedder(dim, shipped_idf())
-
-        def __call__(self, input: Documents) -> Embeddings:
-            import numpy as np
-
-            return [np.asarray(v, dtype=np.float32) for v in self._embedder.embed_many(input)]
-
-        @staticmethod
-        def name() -> str:
-            return "ascendc_hashing"
-
-        def get_config(self) -> dict[str, Any]:
-            return {"dim": self.dim, "version": EMBEDDING_VERSION}
-
-        @staticmethod
-        def build_from_config(config: dict[str, Any]) -> AscendcHashingEF:
-            return AscendcHashingEF(int(config.get("dim", DEFAULT_DIM)))
-
-        def default_space(self) -> str:  # type: ignore[override]
-            return "cosine"
-
-        def is_legacy(self) -> bool:
-            return False
-
-    @register_embedding_function
-    class AscendcResourceEF(EmbeddingFunction[Documents]):
-        def __init__(self) -> None:
-            self._embedder = ResourceEmbedder()
-
-        def __call__(self, input: Documents) -> Embeddings:
-            import numpy as np
-
-            return [np.asarray(v, dtype=np.float32) for v in self._embedder.embed_many(input)]
-
-        @staticmethod
-        def name() -> str:
-            return "ascendc_resources"
-
-        def get_config(self) -> dict[str, Any]:
-            return {"version": EMBEDDING_VERSION, "tags": len(self._embedder.lexicon.tags)}
-
-        @staticmethod
-        def build_from_config(config: dict[str, Any]) -> AscendcResourceEF:
-            return AscendcResourceEF()
-
-        def default_space(self) -> str:  # type: ignore[override]
-            return "cosine"
-
-        def is_legacy(self) -> bool:
-            return False
-
-    return AscendcHashingEF, AscendcResourceEF

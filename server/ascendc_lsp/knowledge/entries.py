@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from ascendc_lsp import safeio
+from ascendc_lsp.errors import DataProblem
 from ascendc_lsp.knowledge.triggers import compile_trigger
 from ascendc_lsp.resources import knowledge_dir
 
@@ -72,19 +73,7 @@ def _spec_keys() -> tuple[set[str], set[str]]:
 # --------------------------------------------------------------------------------------------- model
 
 
-@dataclass(frozen=True)
-class ValidationError:
-    """One problem in one entry file: `file` is the path, `field` a dotted path such as `context.messages[2]`."""
-
-    file: str
-    field: str
-    message: str
-
-    def __str__(self) -> str:
-        return f"{self.file}: {self.field}: {self.message}"
-
-    def to_json(self) -> dict[str, str]:
-        return {"file": self.file, "field": self.field, "message": self.message}
+ValidationError = DataProblem  # one problem in one entry file, `field` such as `context.messages[2]`
 
 
 class _LazyPatterns(tuple):  # type: ignore[type-arg,unused-ignore]

@@ -23,13 +23,12 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from ascendc_lsp.errors import InputError  # raised by decode_log; callers may import it from here
+from ascendc_lsp.hardware.limits import DEFAULT_SOC
+
 EXIT_OK, EXIT_NONE, EXIT_USAGE = 0, 1, 2
 MAX_LOG_BYTES = 64 * 1024 * 1024
 CODE_WINDOW = 6  # lines of source either side of a location the log names
-
-
-class InputError(ValueError):
-    """The log (or source) cannot be used; the message says why."""
 
 
 def decode_log(raw: bytes, name: str) -> str:
@@ -104,7 +103,7 @@ def explain_log(
     *,
     source_path: str = "",
     source_text: str = "",
-    soc: str = "Ascend910B",
+    soc: str = DEFAULT_SOC,
     run: bool = True,
     events: bool = True,
 ) -> dict[str, Any]:
@@ -194,7 +193,7 @@ def command(args: argparse.Namespace) -> int:
     code = code_context(text, source_text, str(source or "")) if source_text else ""
     result = explain_log(
         text, code, top, source_path=str(source or ""), source_text=source_text,
-        soc=str(getattr(args, "soc", None) or "Ascend910B"), run=not getattr(args, "no_run", False),
+        soc=str(getattr(args, "soc", None) or DEFAULT_SOC), run=not getattr(args, "no_run", False),
         events=fmt == "json",
     )  # fmt: skip
     if fmt == "json":

@@ -63,7 +63,6 @@ __all__ = [
     "Retriever",
     "Weights",
     "required_literal",
-    "reset_default",
     "summarise_log",
 ]
 
@@ -582,11 +581,3 @@ def load_entries_cached(paths: Sequence[Path | str]) -> tuple[list[Entry], list[
 
 _DEFAULTS: dict[tuple[Any, ...], Retriever] = {}
 _DEFAULT_LOCK = threading.Lock()
-
-
-def reset_default() -> None:
-    """Forget the per-process default retrievers (tests; settings changes)."""
-    with _DEFAULT_LOCK:
-        for r in _DEFAULTS.values():
-            r.store.close()
-        _DEFAULTS.clear()

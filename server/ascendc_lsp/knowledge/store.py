@@ -14,6 +14,9 @@ Layout under the cache dir (`$XDG_CACHE_HOME/ascendc-lsp/`, default `~/.cache/as
 * `store.lock` — an advisory file lock held around every write (index sync, stats update, candidates), so
   two language servers (two editor windows) on one store never interleave writes.
 
+Modules: `documents` (what is indexed), `vectors` (the indexes and the Chroma adapter), `stats` (SQLite),
+`ascendc_lsp.paths` (the cache dir, atomic writes, the lock); this module ties them together (`KnowledgeStore`).
+
 Re-indexing is incremental: each entry's documents are hashed with the embedding signatures; only entries
 whose hash changed are re-embedded and upserted, and entries whose file is gone are deleted.
 
@@ -23,24 +26,37 @@ chromadb is imported lazily (first `open()`), never at import of this module.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import json
 import logging
 import os
 import re
-import sqlite3
-import sys
-import tempfile
 import time
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from functools import cache
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
-from ascendc_lsp.knowledge.embedding import TAG_MARKER, HashingEmbedder, ResourceEmbedder, build_idf
+from ascendc_lsp.knowledge.documents import (
+    changed_lines,
+    content_hash,
+    regex_words,
+    semantic_document,
+    shipped_entries,
+    shipped_hashing_embedder,
+    shipped_idf,
+    syntactic_document,
+)
+from ascendc_lsp.knowledge.embedding import ResourceEmbedder
 from ascendc_lsp.knowledge.entries import Entry
-from ascendc_lsp.knowledge.triggers import template_words
+from ascendc_lsp.knowledge.stats import DEFAULT_VALUE, EntryStats, StatsDB
+from ascendc_lsp.knowledge.vectors import (
+    BATCH,
+    ChromaIndex,
+    MemoryIndex,
+    VectorIndex,
+    chroma_embedding_functions,
+)
+from ascendc_lsp.paths import atomic_write, cache_dir, file_lock
 
 log = logging.getLogger(__name__)
 
@@ -48,396 +64,6 @@ SYNTACTIC = "syntactic"
 SEMANTIC = "semantic"
 SPACES: tuple[str, ...] = (SYNTACTIC, SEMANTIC)
 COLLECTIONS = {SYNTACTIC: "ascendc_syntactic_v1", SEMANTIC: "ascendc_semantic_v1"}
-DEFAULT_VALUE = 0.5
-BATCH = 500
-
-
-def cache_dir() -> Path:
-    """`$XDG_CACHE_HOME/ascendc-lsp` (when absolute) else `~/.cache/ascendc-lsp`."""
-    base = os.environ.get("XDG_CACHE_HOME")
-    root = Path(base) if base and Path(base).is_absolute() else Path.home() / ".cache"
-    return root / "ascendc-lsp"
-
-
-# ------------------------------------------------------------------------------------------------ locking
-
-
-class LockTimeout(TimeoutError):
-    """The store lock could not be taken in time (another process holds it)."""
-
-
-@contextlib.contextmanager
-def file_lock(path: Path, timeout: float = 60.0) -> Iterator[None]:
-    """An exclusive advisory lock on `path` (created if missing), across processes; re-entrant per process is NOT
-    supported, so callers take it once around a whole write."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
-    try:
-        deadline = time.monotonic() + timeout
-        if sys.platform == "win32":  # pragma: no cover - exercised on Windows only
-            import msvcrt
-
-            while True:
-                try:
-                    msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)
-                    break
-                except OSError:
-                    if time.monotonic() > deadline:
-                        raise LockTimeout(f"{path} is locked by another process") from None
-                    time.sleep(0.05)
-            try:
-                yield
-            finally:
-                os.lseek(fd, 0, os.SEEK_SET)
-                msvcrt.locking(fd, msvcrt.LK_UNLCK, 1)
-        else:
-            import fcntl
-
-            while True:
-                try:
-                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                    break
-                except BlockingIOError:
-                    if time.monotonic() > deadline:
-                        raise LockTimeout(f"{path} is locked by another process") from None
-                    time.sleep(0.02)
-            try:
-                yield
-            finally:
-                fcntl.flock(fd, fcntl.LOCK_UN)
-    finally:
-        os.close(fd)
-
-
-def atomic_write(path: Path, text: str) -> None:
-    """Write a file by temporary name + rename, so readers never see half of it."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
-
-
-# ------------------------------------------------------------------------------------------- documents
-
-def regex_words(pattern: str) -> str:
-    """The readable words of a message template (`no matching function for call to {q}(Add|Sub)` -> words)."""
-    return template_words(pattern)
-
-
-def changed_lines(before: str, after: str) -> list[str]:
-    """Lines of `before` that `after` removes or changes: the bug itself."""
-    import difflib
-
-    out: list[str] = []
-    for line in difflib.unified_diff(before.splitlines(), after.splitlines(), lineterm="", n=0):
-        if line.startswith("-") and not line.startswith("---"):
-            stripped = line[1:].strip()
-            if stripped and not stripped.startswith("//"):
-                out.append(stripped)
-    return out[:20]
-
-
-def syntactic_document(entry: Entry) -> str:
-    """What the syntactic space sees of an entry: names, codes, message words, bug lines."""
-    ctx = entry.context
-    parts = [entry.title]
-    parts += [regex_words(m) for m in ctx.messages]
-    parts += list(ctx.examples)
-    parts += list(ctx.codes)
-    parts += [" ".join(ctx.apis)] * 2
-    parts += list(ctx.rules)
-    if ctx.query:
-        parts.append(" ".join(re.findall(r'"([A-Za-z_]\w*)"', ctx.query)))
-    parts.append(entry.fix.summary)
-    if entry.fix.is_kernel:
-        parts += changed_lines(entry.fix.before, entry.fix.after)
-    return "\n".join(p for p in parts if p)
-
-
-def semantic_document(entry: Entry) -> str:
-    """What the hardware-semantic space sees: the explicit resource tags, then the prose around them."""
-    markers = " ".join(f"{TAG_MARKER}{tag}" for tag in entry.context.resources)
-    return "\n".join([markers, entry.title, entry.fix.summary, entry.rationale.text])
-
-
-def content_hash(entry: Entry, signature: str) -> str:
-    h = hashlib.sha256()
-    for part in (
-        signature, entry.id, entry.title, entry.category, entry.stage, str(entry.path or ""),
-        syntactic_document(entry), semantic_document(entry),
-    ):  # fmt: skip
-        h.update(part.encode("utf-8"))
-        h.update(b"\0")
-    return h.hexdigest()[:32]
-
-
-_SHIPPED: dict[str, tuple[list[Entry], list[Any]]] = {}
-
-
-def shipped_entries() -> tuple[list[Entry], list[Any]]:
-    """The shipped entries and their validation errors, loaded once per process (YAML parsing takes a second)."""
-    from ascendc_lsp.knowledge.compiled import cached, files_key
-    from ascendc_lsp.knowledge.entries import default_entry_dir, load_entries
-
-    folder = default_entry_dir()
-    key = str(folder)
-    if key not in _SHIPPED:
-        _SHIPPED[key] = cached("entries-shipped", files_key([folder]), lambda: load_entries([folder]),
-                               lambda v: isinstance(v, tuple) and len(v) == 2)  # fmt: skip
-    entries, errors = _SHIPPED[key]
-    return list(entries), list(errors)
-
-
-@cache
-def _shipped_idf_and_digest() -> tuple[dict[str, float], str]:
-    from ascendc_lsp.knowledge.compiled import cached, files_key
-    from ascendc_lsp.knowledge.embedding import idf_digest_of
-    from ascendc_lsp.knowledge.entries import default_entry_dir
-
-    def build() -> tuple[dict[str, float], str]:
-        entries, _ = shipped_entries()
-        idf = build_idf(syntactic_document(e) for e in entries)
-        return idf, idf_digest_of(idf)
-
-    return cached("idf-shipped", files_key([default_entry_dir()]), build,
-                  lambda v: isinstance(v, tuple) and len(v) == 2)  # fmt: skip
-
-
-def shipped_idf() -> dict[str, float]:
-    """IDF of the syntactic features over the shipped entries (a fixed vocabulary weighting; part of the
-    embedding signature, so a change of the shipped entries re-embeds the index)."""
-    return _shipped_idf_and_digest()[0]
-
-
-def shipped_hashing_embedder() -> HashingEmbedder:
-    idf, digest = _shipped_idf_and_digest()
-    return HashingEmbedder(idf=idf, idf_digest=digest)
-
-
-# ------------------------------------------------------------------------------------------ vector index
-
-
-class VectorIndex(Protocol):
-    """One retrieval space: ids with vectors and metadata."""
-
-    def metadatas(self) -> dict[str, dict[str, Any]]: ...
-
-    def upsert(
-        self, ids: Sequence[str], vectors: Sequence[Sequence[float]], documents: Sequence[str],
-        metadatas: Sequence[dict[str, Any]],
-    ) -> None: ...  # fmt: skip
-
-    def delete(self, ids: Sequence[str]) -> None: ...
-
-    def query(self, vector: Sequence[float], n: int) -> list[tuple[str, float]]: ...
-
-    def count(self) -> int: ...
-
-
-class MemoryIndex:
-    """A brute-force in-memory index (numpy); used when no Chroma is wanted (tests, benchmarks, fallback)."""
-
-    def __init__(self) -> None:
-        self._ids: list[str] = []
-        self._pos: dict[str, int] = {}
-        self._vecs: list[Sequence[float]] = []
-        self._meta: list[dict[str, Any]] = []
-        self._matrix: Any = None
-
-    def metadatas(self) -> dict[str, dict[str, Any]]:
-        return dict(zip(self._ids, self._meta, strict=True))
-
-    def upsert(
-        self, ids: Sequence[str], vectors: Sequence[Sequence[float]], documents: Sequence[str],
-        metadatas: Sequence[dict[str, Any]],
-    ) -> None:  # fmt: skip
-        for i, v, m in zip(ids, vectors, metadatas, strict=True):
-            if i in self._pos:
-                self._vecs[self._pos[i]] = v
-                self._meta[self._pos[i]] = m
-            else:
-                self._pos[i] = len(self._ids)
-                self._ids.append(i)
-                self._vecs.append(v)
-                self._meta.append(m)
-        self._matrix = None
-
-    def delete(self, ids: Sequence[str]) -> None:
-        drop = set(ids)
-        keep = [k for k, i in enumerate(self._ids) if i not in drop]
-        self._ids = [self._ids[k] for k in keep]
-        self._vecs = [self._vecs[k] for k in keep]
-        self._meta = [self._meta[k] for k in keep]
-        self._pos = {i: k for k, i in enumerate(self._ids)}
-        self._matrix = None
-
-    def query(self, vector: Sequence[float], n: int) -> list[tuple[str, float]]:
-        import numpy as np
-
-        if not self._ids:
-            return []
-        if self._matrix is None:
-            self._matrix = np.asarray(self._vecs, dtype=np.float32)
-        sims = self._matrix @ np.asarray(vector, dtype=np.float32)
-        n = min(n, len(self._ids))
-        top = np.argpartition(-sims, n - 1)[:n]
-        top = top[np.argsort(-sims[top])]
-        return [(self._ids[k], float(sims[k])) for k in top]
-
-    def count(self) -> int:
-        return len(self._ids)
-
-
-class ChromaIndex:
-    """One Chroma collection (cosine space); similarities are 1 - cosine distance."""
-
-    def __init__(self, collection: Any) -> None:
-        self.collection = collection
-
-    def metadatas(self) -> dict[str, dict[str, Any]]:
-        out: dict[str, dict[str, Any]] = {}
-        total = self.collection.count()
-        offset = 0
-        while offset < total:
-            got = self.collection.get(include=["metadatas"], limit=5000, offset=offset)
-            for i, m in zip(got["ids"], got["metadatas"] or [], strict=False):
-                out[i] = dict(m or {})
-            if not got["ids"]:
-                break
-            offset += len(got["ids"])
-        return out
-
-    def upsert(
-        self, ids: Sequence[str], vectors: Sequence[Sequence[float]], documents: Sequence[str],
-        metadatas: Sequence[dict[str, Any]],
-    ) -> None:  # fmt: skip
-        for start in range(0, len(ids), BATCH):
-            end = start + BATCH
-            self.collection.upsert(
-                ids=list(ids[start:end]),
-                embeddings=[list(v) for v in vectors[start:end]],
-                documents=list(documents[start:end]),
-                metadatas=list(metadatas[start:end]),
-            )
-
-    def delete(self, ids: Sequence[str]) -> None:
-        for start in range(0, len(ids), BATCH):
-            self.collection.delete(ids=list(ids[start : start + BATCH]))
-
-    def query(self, vector: Sequence[float], n: int) -> list[tuple[str, float]]:
-        total = self.collection.count()
-        if total == 0:
-            return []
-        got = self.collection.query(
-            query_embeddings=[list(vector)], n_results=min(n, total), include=["distances"]
-        )
-        ids = got["ids"][0] if got["ids"] else []
-        dists = got["distances"][0] if got.get("distances") else [1.0] * len(ids)
-        return [(i, 1.0 - float(d)) for i, d in zip(ids, dists, strict=False)]
-
-    def count(self) -> int:
-        return int(self.collection.count())
-
-
-# ------------------------------------------------------------------------------------------------ stats
-
-
-@dataclass
-class EntryStats:
-    id: str
-    uses: int = 0
-    successes: int = 0
-    value: float = DEFAULT_VALUE
-    retired: bool = False
-    merged_into: str | None = None
-    updated: float = 0.0
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "id": self.id, "uses": self.uses, "successes": self.successes, "value": round(self.value, 4),
-            "retired": self.retired, "merged_into": self.merged_into,
-        }  # fmt: skip
-
-
-class StatsDB:
-    """Learned statistics in `stats.sqlite3` (WAL mode); every write also holds the store lock."""
-
-    def __init__(self, path: Path, lock_path: Path) -> None:
-        self.path = path
-        self.lock_path = lock_path
-        path.parent.mkdir(parents=True, exist_ok=True)
-        with self._connect() as db:
-            db.execute(
-                "CREATE TABLE IF NOT EXISTS stats (id TEXT PRIMARY KEY, uses INTEGER NOT NULL DEFAULT 0, "
-                "successes INTEGER NOT NULL DEFAULT 0, value REAL NOT NULL DEFAULT 0.5, "
-                "retired INTEGER NOT NULL DEFAULT 0, merged_into TEXT, updated REAL NOT NULL DEFAULT 0)"
-            )
-
-    def _connect(self) -> sqlite3.Connection:
-        db = sqlite3.connect(self.path, timeout=30.0, isolation_level=None)
-        with contextlib.suppress(sqlite3.OperationalError):
-            db.execute("PRAGMA journal_mode=WAL")
-        db.execute("PRAGMA busy_timeout=30000")
-        return db
-
-    @staticmethod
-    def _row(row: tuple[Any, ...]) -> EntryStats:
-        return EntryStats(
-            id=row[0], uses=int(row[1]), successes=int(row[2]), value=float(row[3]), retired=bool(row[4]),
-            merged_into=row[5], updated=float(row[6]),
-        )  # fmt: skip
-
-    def get(self, entry_id: str) -> EntryStats:
-        db = self._connect()
-        try:
-            row = db.execute("SELECT * FROM stats WHERE id = ?", (entry_id,)).fetchone()
-        finally:
-            db.close()
-        return self._row(row) if row else EntryStats(entry_id)
-
-    def all(self) -> dict[str, EntryStats]:
-        db = self._connect()
-        try:
-            rows = db.execute("SELECT * FROM stats").fetchall()
-        finally:
-            db.close()
-        return {r[0]: self._row(r) for r in rows}
-
-    def update(self, entry_id: str, change: Any) -> EntryStats:
-        """Read-modify-write one row atomically: `change(EntryStats) -> None` mutates it in place."""
-        with file_lock(self.lock_path):
-            db = self._connect()
-            try:
-                db.execute("BEGIN IMMEDIATE")
-                row = db.execute("SELECT * FROM stats WHERE id = ?", (entry_id,)).fetchone()
-                stats = self._row(row) if row else EntryStats(entry_id)
-                change(stats)
-                stats.updated = time.time()
-                db.execute(
-                    "INSERT OR REPLACE INTO stats (id, uses, successes, value, retired, merged_into, updated) "
-                    "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                    (stats.id, stats.uses, stats.successes, stats.value, int(stats.retired), stats.merged_into,
-                     stats.updated),
-                )  # fmt: skip
-                db.execute("COMMIT")
-            except BaseException:
-                with contextlib.suppress(sqlite3.Error):
-                    db.execute("ROLLBACK")
-                raise
-            finally:
-                db.close()
-        return stats
-
-
-# ------------------------------------------------------------------------------------------------ store
 
 
 @dataclass
@@ -543,8 +169,6 @@ class KnowledgeStore:
             return self._indexes
         self.close()
         import chromadb
-
-        from ascendc_lsp.knowledge.embedding import chroma_embedding_functions
 
         hashing_ef, resource_ef = chroma_embedding_functions()
         if self.kind == "embedded":
@@ -673,3 +297,33 @@ class KnowledgeStore:
         self.root.mkdir(parents=True, exist_ok=True)
         with file_lock(self.lock_path), self.changelog_path.open("a", encoding="utf-8") as handle:
             handle.write(json.dumps(record, ensure_ascii=False) + "\n")
+
+
+__all__ = [
+    "BATCH",
+    "COLLECTIONS",
+    "DEFAULT_VALUE",
+    "SEMANTIC",
+    "SPACES",
+    "SYNTACTIC",
+    "ChromaIndex",
+    "EntryStats",
+    "KnowledgeStore",
+    "MemoryIndex",
+    "StatsDB",
+    "SyncReport",
+    "VectorIndex",
+    "atomic_write",
+    "cache_dir",
+    "changed_lines",
+    "chroma_embedding_functions",
+    "content_hash",
+    "file_lock",
+    "parse_location",
+    "regex_words",
+    "semantic_document",
+    "shipped_entries",
+    "shipped_hashing_embedder",
+    "shipped_idf",
+    "syntactic_document",
+]

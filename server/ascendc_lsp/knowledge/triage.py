@@ -24,6 +24,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from ascendc_lsp.hardware.limits import DEFAULT_SOC
+
 log = logging.getLogger(__name__)
 
 RUN_TIMEOUT = 60.0
@@ -201,7 +203,7 @@ def triage(
     source_text: str,
     families: dict[str, float],
     *,
-    soc: str = "Ascend910B",
+    soc: str = DEFAULT_SOC,
     run: bool = True,
     timeout: float = RUN_TIMEOUT,
 ) -> TriageReport:

@@ -23,6 +23,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlparse
 
+from ascendc_lsp.errors import Cancelled
+
 if TYPE_CHECKING:
     from ascendc_lsp.settings import LlmSettings
 
@@ -54,10 +56,6 @@ class LlmUnavailable(LlmError):
 
 class LlmTimeout(LlmError):
     """The endpoint did not answer within the timeout (after the retries)."""
-
-
-class Cancelled(Exception):
-    """The caller asked to stop (a cancellation event was set)."""
 
 
 # ------------------------------------------------------------------------------------------- secrets

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
+from ascendc_lsp.hardware.limits import DEFAULT_SOC
 from ascendc_lsp.llm import prompts
 from ascendc_lsp.llm.client import ChatClient, LlmConfig, LlmError, LlmNotConfigured, resolve_config
 from ascendc_lsp.llm.loop import (
@@ -94,7 +95,7 @@ class GenerateOutcome:
 
 
 def _soc(spec: KernelSpec, settings: Settings | None) -> str:
-    return spec.soc or (settings.soc if settings is not None else "") or "Ascend910B"
+    return spec.soc or (settings.soc if settings is not None else "") or DEFAULT_SOC
 
 
 def _make_evaluator(spec: KernelSpec, settings: Settings | None, workdir: Path,

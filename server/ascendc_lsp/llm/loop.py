@@ -16,19 +16,31 @@ import contextlib
 import difflib
 import json
 import logging
-import math
 import re
 import threading
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any
 
+from ascendc_lsp.hardware.limits import DEFAULT_SOC
 from ascendc_lsp.llm import prompts
+from ascendc_lsp.llm.advise import KnowledgeAdvisor, advice_from_entry
 from ascendc_lsp.llm.client import Cancelled, ChatClient, Completion, LlmError, redact, redact_obj
+from ascendc_lsp.llm.evaluate import (
+    MAX_FEEDBACK_CHARS,
+    STAGE_RANK,
+    Evaluator,
+    LoopSetupError,
+    LoopSpecError,
+    ToolchainEvaluator,
+    Verdict,
+    scrub_diagnostic,
+)
 from ascendc_lsp.llm.extract import extract_code
+from ascendc_lsp.llm.learn import Learner
 from ascendc_lsp.llm.prompts import Advice, Failure
 from ascendc_lsp.llm.trajectory import Trajectory
 
@@ -37,377 +49,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-STAGE_RANK: dict[str, int] = {"reply": 0, "static": 1, "compile": 2, "run": 3, "verify": 4, "done": 5}
 _RUNTIME_STAGE = {"reply": "compile", "static": "compile", "compile": "compile", "run": "runtime",
                   "verify": "precision", "done": "perf"}
-
-
-class LoopSetupError(Exception):
-    """Nothing the model writes can be judged: the toolchain is unavailable or the spec is broken."""
-
-
-class LoopSpecError(LoopSetupError):
-    """The spec (not the model) is broken: the loop cannot judge any kernel."""
-
-
-# ------------------------------------------------------------------------------------------- verdicts
-
-
-@dataclass
-class Verdict:
-    stage: str  # reply | static | compile | run | verify | done
-    correct: bool
-    summary: str
-    diagnostics: list[dict[str, Any]] = field(default_factory=list)
-    category: str | None = None
-    estimate: dict[str, Any] | None = None
-    seconds: float = 0.0
-    source_path: str | None = None
-
-    @property
-    def microseconds(self) -> float | None:
-        if self.estimate is None:
-            return None
-        value = self.estimate.get("microseconds")
-        return float(value) if isinstance(value, int | float) else None
-
-    @property
-    def cycles(self) -> int | None:
-        if self.estimate is None:
-            return None
-        value = self.estimate.get("cycles")
-        return int(value) if isinstance(value, int | float) else None
-
-    def errors(self) -> list[dict[str, Any]]:
-        return [d for d in self.diagnostics if d.get("severity") == "error"]
-
-    def categories(self) -> set[str]:
-        cats = {str(d["category"]) for d in self.errors() if d.get("category")}
-        if self.category:
-            cats.add(self.category)
-        return cats
-
-    def log_text(self) -> str:
-        """The failure as a compiler/runtime log would print it (the retrieval query)."""
-        lines = []
-        for d in self.diagnostics:
-            if d.get("severity") not in ("error", "warning"):
-                continue
-            start = d.get("range", {}).get("start", {})
-            where = f"{Path(str(d.get('file') or 'kernel.cpp')).name}:{start.get('line', 0) + 1}:{start.get('character', 0) + 1}"
-            code = f" [{d['code']}]" if d.get("code") else ""
-            lines.append(f"{where}: {d.get('severity')}: {d.get('message', '')}{code}")
-        return "\n".join(lines) or self.summary
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "stage": self.stage,
-            "correct": self.correct,
-            "summary": self.summary,
-            "category": self.category,
-            "diagnostics": self.diagnostics,
-            "estimate": self.estimate,
-            "seconds": round(self.seconds, 3),
-        }
-
-
-class Evaluator(Protocol):
-    """Judges one candidate source against the spec."""
-
-    def evaluate(self, code: str, spec: KernelSpec, attempt: int, cancel: threading.Event | None) -> Verdict: ...
-
-
-def _finite_json(value: Any) -> Any:
-    if isinstance(value, float) and not math.isfinite(value):
-        return str(value)
-    if isinstance(value, dict):
-        return {k: _finite_json(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_finite_json(v) for v in value]
-    return value
-
-
-MAX_FEEDBACK_CHARS = 1000  # of one diagnostic's message passed back to the model (kernel stderr included)
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f\x9b]")
-
-
-def scrub_diagnostic(diag: dict[str, Any]) -> dict[str, Any]:
-    """A diagnostic as the model and the trajectory may see it: the message (which may quote what the kernel
-    printed) capped and without control characters (terminal escapes, NULs)."""
-    message = diag.get("message")
-    if isinstance(message, str):
-        clean = _CONTROL.sub("", message)
-        if len(clean) > MAX_FEEDBACK_CHARS:
-            clean = clean[:MAX_FEEDBACK_CHARS] + f" [... {len(clean) - MAX_FEEDBACK_CHARS} characters cut]"
-        diag = {**diag, "message": clean}
-    return diag
-
-
-class ToolchainEvaluator:
-    """Static checks (check_document), then the toolchain's compile/run/verify/estimate (`run` command)."""
-
-    def __init__(
-        self,
-        workdir: Path,
-        *,
-        soc: str | None = None,
-        backend: str = "emulator",
-        timeout: float = 60.0,
-        static_checks: bool = True,
-        extra_include_dirs: Sequence[Path] = (),
-        disabled_rules: frozenset[str] = frozenset(),
-    ) -> None:
-        self.workdir = workdir
-        self.soc = soc
-        self.backend = backend
-        self.timeout = timeout
-        self.static_checks = static_checks
-        self.extra_include_dirs = [Path(p) for p in extra_include_dirs]
-        self.disabled_rules = disabled_rules
-        self._toolchain: Any = None
-
-    def toolchain(self) -> Any:
-        if self._toolchain is None:
-            from ascendc_lsp.toolchain.base import ToolchainUnavailable
-            from ascendc_lsp.toolchain.command import get_toolchain
-
-            try:
-                self._toolchain = get_toolchain(self.backend)
-            except ToolchainUnavailable as exc:
-                raise LoopSetupError(str(exc)) from None
-        return self._toolchain
-
-    def static(self, code: str, path: Path, soc: str) -> list[dict[str, Any]]:
-        from ascendc_lsp.checks.engine import CheckOptions, check_document
-        from ascendc_lsp.syntax.document import SourceDocument
-
-        document = SourceDocument(code, path=str(path))
-        findings = check_document(document, CheckOptions(soc_name=soc, disabled_rules=self.disabled_rules))
-        out = []
-        for f in findings:
-            d = f.to_json()
-            d.pop("fixes", None)
-            d["file"] = str(path)
-            d["source"] = "ascendc-lsp"
-            out.append(d)
-        return out
-
-    def evaluate(self, code: str, spec: KernelSpec, attempt: int, cancel: threading.Event | None) -> Verdict:
-        from ascendc_lsp.toolchain.base import RunOptions
-        from ascendc_lsp.toolchain.spec import SpecError
-
-        started = time.monotonic()
-        folder = self.workdir / f"attempt-{attempt}"
-        folder.mkdir(parents=True, exist_ok=True)
-        path = folder / f"{spec.kernel}.cpp"
-        path.write_text(code, encoding="utf-8")
-        soc = self.soc or spec.soc or "Ascend910B"
-        static: list[dict[str, Any]] = []
-        if self.static_checks:
-            try:
-                static = self.static(code, path, soc)
-            except Exception:  # a checker bug must not stop the loop; the compiler still judges
-                log.exception("static checks failed on attempt %d", attempt)
-        # Parse errors are the compiler's call (tree-sitter recovers differently); rule errors gate the compile.
-        blocking = [d for d in static if d.get("severity") == "error" and d.get("code") != "syntax"]
-        if blocking:
-            first = blocking[0]
-            return Verdict(
-                stage="static",
-                correct=False,
-                summary=f"{len(blocking)} static check error(s); first: {first.get('message', '')}",
-                diagnostics=static,
-                category=first.get("category"),
-                seconds=time.monotonic() - started,
-                source_path=str(path),
-            )
-        if cancel is not None and cancel.is_set():
-            raise Cancelled()
-        run_spec = spec
-        if self.extra_include_dirs:
-            run_spec = replace(spec, include_dirs=[*spec.include_dirs, *self.extra_include_dirs])
-        try:
-            result = self.toolchain().run(run_spec, RunOptions(source=path, soc=soc, timeout=self.timeout))
-        except SpecError as exc:
-            raise LoopSpecError(str(exc)) from None
-        diags = [
-            scrub_diagnostic(_finite_json(d.to_json()))
-            for d in result.diagnostics
-            if d.severity in ("error", "warning")
-        ]
-        diags += [d for d in static if d.get("severity") == "warning"]
-        if result.correct:
-            stage, summary = "done", "correct"
-        elif not result.compiled:
-            stage, summary = "compile", "did not compile"
-        elif not result.ran:
-            stage, summary = "run", "the run reported errors"
-        else:
-            stage = "verify"
-            summary = f"wrong results: {result.mismatches} mismatching element(s), max abs error {result.max_abs_error}"
-        errors = [d for d in diags if d.get("severity") == "error"]
-        if errors and not result.correct:
-            summary += f"; first error: {str(errors[0].get('message', '')).splitlines()[0]}"
-        estimate = _finite_json(result.estimate.to_json()) if result.estimate is not None else None
-        return Verdict(
-            stage=stage,
-            correct=result.correct,
-            summary=summary,
-            diagnostics=diags,
-            category=result.category,
-            estimate=estimate,
-            seconds=time.monotonic() - started,
-            source_path=str(path),
-        )
-
-
-# ------------------------------------------------------------------------------------------- knowledge
-
-
-def advice_from_entry(entry: Any, score: float = 0.0) -> Advice:
-    fix = getattr(entry, "fix", None)
-    rationale = getattr(entry, "rationale", None)
-    return Advice(
-        entry_id=str(getattr(entry, "id", "")),
-        title=str(getattr(entry, "title", "")),
-        category=str(getattr(entry, "category", "")),
-        summary=str(getattr(fix, "summary", "") or ""),
-        rationale=str(getattr(rationale, "text", "") or ""),
-        before=str(getattr(fix, "before", "") or ""),
-        after=str(getattr(fix, "after", "") or ""),
-        score=float(score),
-    )
-
-
-class KnowledgeAdvisor:
-    """Knowledge entries for a failure: the ones our diagnostics name, then 2D retrieval over the log and code."""
-
-    def __init__(self, top: int = 3, retriever: Any = None, entries: dict[str, Any] | None = None) -> None:
-        self.top = top
-        self.notes: list[str] = []
-        self._retriever = retriever
-        self._retriever_loaded = retriever is not None
-        self._entries = entries
-
-    def retriever(self) -> Any:
-        if not self._retriever_loaded:
-            self._retriever_loaded = True
-            try:
-                from ascendc_lsp.knowledge.retrieval import Retriever  # type: ignore[import-not-found,unused-ignore]
-
-                self._retriever = Retriever.default()
-            except ImportError as exc:
-                note = f"knowledge retrieval is not available in this build ({exc}); using the entries rules name"
-                log.info(note)
-                self.notes.append(note)
-            except Exception as exc:
-                note = f"knowledge retrieval failed to start ({exc}); using the entries rules name"
-                log.warning(note)
-                self.notes.append(note)
-        return self._retriever
-
-    def entries(self) -> dict[str, Any]:
-        if self._entries is None:
-            try:
-                from ascendc_lsp.knowledge.entries import load_entries
-
-                loaded, _errors = load_entries()
-                self._entries = {e.id: e for e in loaded}
-            except Exception as exc:
-                log.warning("cannot load knowledge entries: %s", exc)
-                self._entries = {}
-        return self._entries
-
-    def advise(self, verdict: Verdict, code: str) -> list[Advice]:
-        found: dict[str, Advice] = {}
-        named: list[str] = []
-        for d in verdict.errors() + [d for d in verdict.diagnostics if d.get("severity") == "warning"]:
-            for entry_id in d.get("knowledge") or []:
-                if entry_id not in named:
-                    named.append(entry_id)
-        table = self.entries()
-        for entry_id in named:
-            entry = table.get(entry_id)
-            if entry is not None and entry_id not in found:
-                found[entry_id] = advice_from_entry(entry, 1.0)
-            if len(found) >= self.top:
-                break
-        retriever = self.retriever()
-        if retriever is not None and len(found) < self.top:
-            try:
-                matches = retriever.search(verdict.log_text(), code=code, top=self.top)
-            except Exception as exc:
-                log.warning("knowledge retrieval failed: %s", exc)
-                matches = []
-            categories = verdict.categories()
-            best = max((float(getattr(m, "score", 0.0) or 0.0) for m in matches), default=0.0)
-            for m in matches:
-                entry = getattr(m, "entry", None)
-                entry_id = str(getattr(entry, "id", ""))
-                if entry is None or not entry_id or entry_id in found:
-                    continue
-                # Keep the prompt on topic: with a known failure category, only entries of that category;
-                # otherwise only matches close to the best one.
-                if categories and str(getattr(entry, "category", "")) not in categories:
-                    continue
-                if not categories and float(getattr(m, "score", 0.0) or 0.0) < 0.75 * best:
-                    continue
-                found[entry_id] = advice_from_entry(entry, float(getattr(m, "score", 0.0) or 0.0))
-                if len(found) >= self.top:
-                    break
-        return list(found.values())[: self.top]
-
-
-class Learner:
-    """Value updates and candidate entries through the knowledge store (degrades to files under .ascendc/)."""
-
-    def __init__(self, enabled: bool = True, record_outcome: Any = None, add_candidate: Any = None) -> None:
-        self.enabled = enabled
-        self._record = record_outcome
-        self._add = add_candidate
-        self._loaded = record_outcome is not None or add_candidate is not None
-        self.notes: list[str] = []
-
-    def _load(self) -> None:
-        if self._loaded:
-            return
-        self._loaded = True
-        try:
-            from ascendc_lsp.knowledge import learning  # type: ignore[attr-defined,unused-ignore]
-
-            self._record = getattr(learning, "record_outcome", None)
-            self._add = getattr(learning, "add_candidate", None)
-        except ImportError as exc:
-            note = f"knowledge learning is not available in this build ({exc}); outcomes are only kept in the trajectory"
-            log.info(note)
-            self.notes.append(note)
-
-    def outcome(self, entry_id: str, success: bool) -> float | None:
-        if not self.enabled:
-            return None
-        self._load()
-        if self._record is None:
-            return None
-        try:
-            return float(self._record(entry_id, success))
-        except Exception as exc:
-            log.warning("record_outcome(%s) failed: %s", entry_id, exc)
-            return None
-
-    def candidate(self, record: dict[str, Any]) -> str | None:
-        if not self.enabled:
-            return None
-        self._load()
-        if self._add is None:
-            return None
-        try:
-            return str(self._add(record))
-        except Exception as exc:
-            log.warning("add_candidate failed: %s", exc)
-            return None
-
-
-# ------------------------------------------------------------------------------------------- the loop
 
 
 @dataclass
@@ -573,7 +216,7 @@ class CheckedLoop:
         progress: ProgressCallback | None = None,
         cancel: threading.Event | None = None,
         mode: str = "generate",
-        soc: str = "Ascend910B",
+        soc: str = DEFAULT_SOC,
         workspace: Path | None = None,
     ) -> None:
         self.spec = spec
@@ -926,4 +569,27 @@ __all__ = [
     "Verdict",
     "failing_lines",
     "failure_of",
+]
+
+
+__all__ = [
+    "MAX_FEEDBACK_CHARS",
+    "STAGE_RANK",
+    "Attempt",
+    "CheckedLoop",
+    "Evaluator",
+    "KnowledgeAdvisor",
+    "Learner",
+    "LoopConfig",
+    "LoopResult",
+    "LoopSetupError",
+    "LoopSpecError",
+    "Progress",
+    "ProgressCallback",
+    "ToolchainEvaluator",
+    "Verdict",
+    "advice_from_entry",
+    "failing_lines",
+    "failure_of",
+    "scrub_diagnostic",
 ]

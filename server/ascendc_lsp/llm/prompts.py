@@ -16,6 +16,8 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ascendc_lsp.hardware.limits import DEFAULT_SOC
+
 if TYPE_CHECKING:
     from ascendc_lsp.toolchain.spec import KernelSpec
 
@@ -96,7 +98,7 @@ def soc_priors(soc_name: str) -> dict[str, Any]:
 
         p = get_soc(soc_name)
     except Exception as exc:
-        log.info("no SoC profile for %s (%s): prompts use the Ascend910B figures", soc_name, exc)
+        log.info("no SoC profile for %s (%s): prompts use the %s figures", soc_name, exc, DEFAULT_SOC)
         return priors
     mem, align, vec = p.memory, p.alignment, p.vector
     priors.update(soc=p.display_name)
@@ -117,13 +119,8 @@ def soc_priors(soc_name: str) -> dict[str, Any]:
         priors["transcendental"] = ", ".join(d.vector_unary_transcendental)
     if d.reduce:
         priors["reduce"] = ", ".join(d.reduce)
-    if priors["aiv_cores"] is None:
-        try:
-            from ascendc_lsp.toolchain.emulator.soc import load_soc
-
-            priors["aiv_cores"] = int(load_soc(soc_name).values["aiv_cores"])
-        except Exception:
-            pass
+    if priors["aiv_cores"] is None:  # the profile leaves it to the variants: the adapter's figure (as the emulator)
+        priors["aiv_cores"] = limits_for_soc(p, soc_name).vector_cores
     return priors
 
 

@@ -30,10 +30,6 @@ def to_position(position: types.Position) -> Position:
     return Position(position.line, position.character)
 
 
-def to_span(range_: types.Range) -> Span:
-    return Span(to_position(range_.start), to_position(range_.end))
-
-
 def to_diagnostic(finding: Finding, uri: str) -> types.Diagnostic:
     """A diagnostic whose `data` carries the fixes and knowledge ids, so code actions only read it back."""
     data: dict[str, Any] = {"knowledge": finding.knowledge, "fixes": [fix.to_json() for fix in finding.fixes]}

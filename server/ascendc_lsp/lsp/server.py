@@ -6,6 +6,7 @@ import argparse
 import asyncio
 import contextlib
 import gc
+import inspect
 import json
 import logging
 import os
@@ -19,9 +20,10 @@ from pathlib import Path
 from typing import Any
 
 from lsprotocol import types
+from pygls.exceptions import JsonRpcInvalidParams
 from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol
-from pygls.protocol.language_server import lsp_method
+from pygls.protocol.language_server import _prepare_command_arguments, lsp_method
 from pygls.uris import to_fs_path
 
 from ascendc_lsp import __version__
@@ -48,6 +50,22 @@ class AscendcProtocol(LanguageServerProtocol):
         if general is not None and general.position_encodings:
             general.position_encodings = [types.PositionEncodingKind.Utf16]
         result: types.InitializeResult = yield from super().lsp_initialize(params)
+        return result
+
+    @lsp_method(types.WORKSPACE_EXECUTE_COMMAND)
+    async def lsp_workspace__execute_command(self, params: types.ExecuteCommandParams) -> Any:  # type: ignore[override]
+        """As pygls' own, but the command is awaited in the request's own task: pygls runs it in a task of its
+        own that `$/cancelRequest` never reaches, so a cancelled Run Kernel went on compiling and running."""
+        handler = self.fm.commands.get(params.command)
+        if handler is None:
+            raise JsonRpcInvalidParams.of(ValueError(f"Command name {params.command!r} is not defined"))
+        try:
+            args, kwargs = _prepare_command_arguments(handler, params, self._converter)
+        except Exception as exc:
+            raise JsonRpcInvalidParams.of(exc) from None
+        result = handler(*args, **kwargs)
+        if inspect.isawaitable(result):
+            result = await result
         return result
 
 

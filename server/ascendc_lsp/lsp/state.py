@@ -4,7 +4,7 @@ Per open URI the store keeps the current version (`DocumentState`: text, tree, m
 outlives a version (the last built model for completion, the toolchain findings of the last save). Every feature
 reads documents from here; nothing else keeps per-document state.
 
-* The model and the budgets of a version are built once, under the version's lock, by whoever asks first (the
+* The model of a version is built once, under the version's lock, by whoever asks first (the
   diagnostics worker or a request on the event loop): the other caller waits for that build instead of repeating it.
 * A version is current until the next change; `is_current` is how publishers drop a stale version's results.
 * `close` drops everything of the URI: the states of older versions are referenced by no one after that.
@@ -71,7 +71,7 @@ class DocumentHistory:
 class DocumentState:
     """One version of one open document. Derived values are computed at most once."""
 
-    __slots__ = ("__weakref__", "_budgets", "_lock", "_model", "document", "findings", "history", "uri")
+    __slots__ = ("__weakref__", "_lock", "_model", "document", "findings", "history", "uri")
 
     def __init__(self, uri: str, document: SourceDocument, history: DocumentHistory) -> None:
         self.uri = uri
@@ -80,7 +80,6 @@ class DocumentState:
         # None until the rules ran on this version (or the previous version's findings were carried over)
         self.findings: list[Finding] | None = None
         self._model: DocumentModel | None = None
-        self._budgets: list[ClassBudget] | None = None
         self._lock = threading.Lock()
 
     @property
@@ -104,17 +103,11 @@ class DocumentState:
 
     @property
     def budgets(self) -> list[ClassBudget]:
-        """UB/L1 budgets per class (hardware/budget.py), once per version: the status bar and the lenses share them."""
-        budgets = self._budgets
-        if budgets is not None:
-            return budgets
+        """UB/L1 budgets per class (hardware/budget.py), memoised on the version's model: the memory rules, hover,
+        completion, the lenses and the status bar share one computation."""
         from ascendc_lsp.hardware.budget import class_budgets
 
-        model = self.model
-        with self._lock:
-            if self._budgets is None:
-                self._budgets = class_budgets(model)
-            return self._budgets
+        return class_budgets(self.model)
 
 
 class DocumentStore:

@@ -225,6 +225,28 @@ def _in_block(node: tree_sitter.Node | None) -> bool:
     return False
 
 
+def tree_depth(root: tree_sitter.Node, stop_at: int) -> int:
+    """The depth of the syntax tree when it exceeds `stop_at` (counting stops there); otherwise some depth that
+    is at most `stop_at`. Iterative; a subtree of n nodes is at most n - 1 levels deep below its root
+    (`descendant_count`, O(1)), so subtrees that cannot pass `stop_at` are never entered: a usual kernel costs
+    a few dozen steps, not a walk of every node."""
+    cursor = root.walk()
+    depth = deepest = 0
+    while True:
+        node = cursor.node
+        if node is not None and depth + node.descendant_count - 1 > stop_at and cursor.goto_first_child():
+            depth += 1
+            if depth > deepest:
+                deepest = depth
+                if deepest > stop_at:
+                    return deepest
+            continue
+        while not cursor.goto_next_sibling():
+            if not cursor.goto_parent():
+                return deepest
+            depth -= 1
+
+
 def iter_error_nodes(root: tree_sitter.Node) -> Iterator[tree_sitter.Node]:
     """ERROR and MISSING nodes, not descending into an ERROR node once reported."""
     cursor = root.walk()

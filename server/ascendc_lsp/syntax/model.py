@@ -17,7 +17,7 @@ import tree_sitter
 
 from ascendc_lsp.resources import grammar_dir
 from ascendc_lsp.syntax.constfold import SCALAR_SIZES, Folded, Folder, Number, parse_number_literal
-from ascendc_lsp.syntax.document import SourceDocument, cpp_language
+from ascendc_lsp.syntax.document import SourceDocument, cpp_language, tree_depth
 from ascendc_lsp.syntax.positions import LineIndex, Span
 
 # --------------------------------------------------------------------------------------------------
@@ -34,7 +34,15 @@ _QUALIFIER_RE = re.compile(r"\b__([a-z_]+?)__\b")
 class Param:
     name: str
     type_text: str
-    span: Span
+    start_byte: int
+    end_byte: int
+    lines: LineIndex = field(repr=False, compare=False)
+
+    @property
+    def span(self) -> Span:
+        # Positions on demand (here and in the records below): a model has thousands of records and few spans
+        # are ever read (a finding's, a symbol's), so a code edit does not pay for them.
+        return self.lines.span(self.start_byte, self.end_byte)
 
 
 @dataclass(slots=True)
@@ -42,16 +50,25 @@ class Function:
     name: str
     qualified_name: str
     class_name: str | None
-    span: Span
-    name_span: Span
     start_byte: int
     end_byte: int
+    name_start_byte: int
+    name_end_byte: int
     body_start: int
     body_end: int
     qualifiers: frozenset[str]
     return_type: str
     params: list[Param]
+    lines: LineIndex = field(repr=False, compare=False)
     is_extern_c: bool = False
+
+    @property
+    def span(self) -> Span:
+        return self.lines.span(self.start_byte, self.end_byte)
+
+    @property
+    def name_span(self) -> Span:
+        return self.lines.span(self.name_start_byte, self.name_end_byte)
 
     @property
     def is_aicore(self) -> bool:
@@ -82,9 +99,15 @@ class BufferDecl:
     kind: str
     position: str | None
     depth: Folded | None
-    span: Span
     class_name: str | None
     start_byte: int
+    declarator_start: int
+    declarator_end: int
+    lines: LineIndex = field(repr=False, compare=False)
+
+    @property
+    def span(self) -> Span:
+        return self.lines.span(self.declarator_start, self.declarator_end)
 
 
 class Arg:
@@ -178,10 +201,16 @@ class TensorVar:
     name: str
     kind: str  # LocalTensor | GlobalTensor
     dtype: str | None
-    span: Span
     start_byte: int
     function: Function | None
     class_name: str | None
+    declarator_start: int
+    declarator_end: int
+    lines: LineIndex = field(repr=False, compare=False)
+
+    @property
+    def span(self) -> Span:
+        return self.lines.span(self.declarator_start, self.declarator_end)
 
 
 @dataclass(slots=True)
@@ -196,11 +225,17 @@ class TilingStruct:
 class Constant:
     name: str
     value: Folded
-    span: Span
     start_byte: int
     scope_start: int
     scope_end: int
     is_constant: bool  # False: a runtime variable that shadows outer constants
+    span_start: int
+    span_end: int
+    lines: LineIndex = field(repr=False, compare=False)
+
+    @property
+    def span(self) -> Span:
+        return self.lines.span(self.span_start, self.span_end)
 
 
 @dataclass(slots=True)
@@ -219,7 +254,8 @@ class DocumentModel:
     type_aliases: dict[str, str] = field(default_factory=dict)
     template_bindings: dict[str, dict[str, str]] = field(default_factory=dict)
     too_deep: bool = False  # the tree nests past MAX_TREE_DEPTH: nothing was extracted (see build_model)
-    depth: int | None = None  # the syntax tree's depth as build_model measured it (counted up to MAX_TREE_DEPTH + 1)
+    # the syntax tree's depth as build_model measured it: exact past MAX_TREE_DEPTH, else only known to be within it
+    depth: int | None = None
     _indexes: dict[str, Any] = field(default_factory=dict, repr=False)
 
     @property
@@ -246,6 +282,15 @@ class DocumentModel:
                 index.setdefault(value, []).append(item)
             self._indexes[key] = (len(items), index)
         return index
+
+    def derived(self, key: str, compute: Callable[[DocumentModel], Any]) -> Any:
+        """A value derived from this model only, computed once (budgets are read by two rules, hover, completion,
+        the lenses and the status bar). Concurrent first readers may both compute it; the value is the same."""
+        cached = self._indexes.get(f"derived:{key}")
+        if cached is None:
+            cached = (compute(self),)
+            self._indexes[f"derived:{key}"] = cached
+        return cached[0]
 
     def buffer(self, name: str) -> BufferDecl | None:
         found = self._index("buffers", self.buffers, "name").get(name)
@@ -624,11 +669,13 @@ class _Extractor:
             Constant(
                 name=self.text(name_node),
                 value=Folded(value_text, value),
-                span=self.span(node),
                 start_byte=node.start_byte,
                 scope_start=0,
                 scope_end=len(self.doc.data),
                 is_constant=value is not None,
+                span_start=node.start_byte,
+                span_end=node.end_byte,
+                lines=self.doc.lines,
             )
         )
 
@@ -690,21 +737,22 @@ class _Extractor:
                     ptr = self.text(p_decl)
                     if ptr.startswith(("*", "&")):
                         p_type += " " + ptr[: len(ptr) - len(ptr.lstrip("*& "))].strip()
-                params.append(Param(p_name, " ".join(p_type.split()), self.span(param)))
+                params.append(Param(p_name, " ".join(p_type.split()), param.start_byte, param.end_byte, self.doc.lines))
         body = node.child_by_field_name("body")
         function = Function(
             name=name,
             qualified_name=qualified,
             class_name=class_name,
-            span=self.span(node),
-            name_span=self.span(name_node),
             start_byte=node.start_byte,
             end_byte=node.end_byte,
+            name_start_byte=name_node.start_byte,
+            name_end_byte=name_node.end_byte,
             body_start=body.start_byte if body is not None else node.end_byte,
             body_end=body.end_byte if body is not None else node.end_byte,
             qualifiers=qualifiers,
             return_type=self.text(type_node),
             params=params,
+            lines=self.doc.lines,
             is_extern_c=is_extern_c,
         )
         self.model.functions.append(function)
@@ -751,11 +799,13 @@ class _Extractor:
                 Constant(
                     name=self.text(name_node),
                     value=folded,
-                    span=self.span(declarator),
                     start_byte=node.start_byte,
                     scope_start=scope_start,
                     scope_end=scope_end,
                     is_constant=is_const_decl and folded.value is not None,
+                    span_start=declarator.start_byte,
+                    span_end=declarator.end_byte,
+                    lines=self.doc.lines,
                 )
             )
 
@@ -788,19 +838,21 @@ class _Extractor:
                     position = template_args[1].split("::")[-1]
                     depth = self.folder.fold(_template_arg_nodes(type_node)[2])
                 self.model.buffers.append(
-                    BufferDecl(name, short, position, depth, self.span(declarator), class_name, node.start_byte)
+                    BufferDecl(name, short, position, depth, class_name, node.start_byte,
+                               declarator.start_byte, declarator.end_byte, self.doc.lines)
                 )
             elif short in TENSOR_TYPES:
                 dtype = template_args[0] if template_args else None
                 self.model.tensors.append(
-                    TensorVar(name, short, dtype, self.span(declarator), node.start_byte, function, class_name)
+                    TensorVar(name, short, dtype, node.start_byte, function, class_name,
+                              declarator.start_byte, declarator.end_byte, self.doc.lines)
                 )
             elif short == "auto" and value_node is not None and value_node.type == "call_expression":
                 call_name, call_targs = _call_name(value_node, self.text)
                 if call_name in ("AllocTensor", "DeQue", "Get", "GetWithOffset"):
                     self.model.tensors.append(
-                        TensorVar(name, "LocalTensor", call_targs[0] if call_targs else None,
-                                  self.span(declarator), node.start_byte, function, class_name)
+                        TensorVar(name, "LocalTensor", call_targs[0] if call_targs else None, node.start_byte,
+                              function, class_name, declarator.start_byte, declarator.end_byte, self.doc.lines)
                     )
             elif template_args and (cls is None or function is not None) and short in {
                 c.name for c in self.model.classes
@@ -933,24 +985,6 @@ def _call_name(call: tree_sitter.Node, get_text: NodeText) -> tuple[str, list[st
 # extraction's ancestor walks are quadratic in depth (20,000 nested loops: 30 s in one model build). Every caller
 # (check, hover, lenses, completion) then gets an empty model, at once; `check` reports the depth.
 MAX_TREE_DEPTH = 5000
-
-
-def tree_depth(root: tree_sitter.Node, stop_at: int) -> int:
-    """The depth of the syntax tree (iterative; stops counting past `stop_at`)."""
-    cursor = root.walk()
-    depth = deepest = 0
-    while True:
-        if cursor.goto_first_child():
-            depth += 1
-            if depth > deepest:
-                deepest = depth
-                if deepest > stop_at:
-                    return deepest
-            continue
-        while not cursor.goto_next_sibling():
-            if not cursor.goto_parent():
-                return deepest
-            depth -= 1
 
 
 def build_model(doc: SourceDocument) -> DocumentModel:

@@ -1,6 +1,6 @@
 """The `Toolchain` interface shared by the emulator and the CANN backends, and its typed results.
 
-`RunResult.to_json()` gives exactly the `run` shape of the design page
+`RunResult.to_json()` gives exactly the `run` shape of docs/architecture.md ("Shapes that cross layers")
 (`stage_reached`, `compiled`, `ran`, `correct`, `diagnostics`, `max_abs_error`, `mismatches`, `estimate`)
 plus extra fields tools may use (`max_rel_error`, `first_mismatch`, `outputs`, `category`, timings).
 
@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import abc
 import math
+import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
@@ -26,7 +27,7 @@ STAGES: tuple[str, ...] = ("compile", "run", "verify", "done")
 
 @dataclass
 class Diagnostic:
-    """One finding, in the LSP-like JSON shape of the design page (0-based line, UTF-16 character)."""
+    """One finding, in the diagnostic JSON shape of docs/architecture.md (0-based line, UTF-16 character)."""
 
     message: str
     severity: Severity = "error"
@@ -182,6 +183,7 @@ class RunResult:
     isolation: str = ""
     stdout: str = ""
     stderr: str = ""
+    trace_file: str | None = None  # where --trace wrote the Perfetto/Chrome trace (absolute), once written
 
     @property
     def category(self) -> str | None:
@@ -227,6 +229,7 @@ class RunResult:
             "run_seconds": round(self.run_seconds, 3),
             "exit_code": self.exit_code,
             "isolation": self.isolation,
+            "trace_file": self.trace_file,
         }
 
 
@@ -251,6 +254,8 @@ class RunOptions:
     strict_gm: bool = False  # GM accesses past the requested bytes are errors (no runtime padding)
     strict_assert: bool = False  # ASSERT / ASCENDC_ASSERT trap as in the CPU-debug build
     ub_reserve: str = "auto"  # auto | always | off (--cce-disable-asc-reserved-ubuf)
+    # set by the caller (an editor whose user cancelled) to stop the kernel's run early: the result then says so
+    cancel: threading.Event | None = None
 
 
 class ToolchainUnavailable(Exception):

@@ -104,7 +104,7 @@ def load_target(path: str, case: str | None = None) -> KernelSpec | TestCase:
     data = parse_yaml(text, str(p))
     if is_test_case(data):
         return case_from_dict(data, base_dir=p.resolve().parent, path=p.resolve(), origin=str(p))
-    return spec_from_dict(data, base_dir=p.resolve().parent, path=p.resolve(), origin=str(p))
+    return spec_from_dict(data, base_dir=p.resolve().parent, path=p.resolve(), origin=str(p), text=text)
 
 
 def command(args: argparse.Namespace) -> int:
@@ -164,6 +164,8 @@ def command(args: argparse.Namespace) -> int:
         sys.stdout.write("\n")
     else:
         print_text(result, spec, sys.stdout)
+        if trace is not None and result.trace_file is None:
+            print(f"trace: not written to {trace} (the kernel did not run to its end)")
     return EXIT_OK if result.correct else EXIT_FAIL
 
 
@@ -281,40 +283,99 @@ def _rel(path: str | None) -> str:
         return path
 
 
+def _run_errors(r: RunResult) -> list[Any]:
+    """The errors the build or the run reported (a failed comparison is said per output instead)."""
+    return [d for d in r.diagnostics if d.severity == "error" and d.code != "mismatch"]
+
+
+def _why_not_correct(r: RunResult, failing: list[str]) -> str:
+    """One clause saying which check failed: the build, the run (outputs then not trusted) or the comparison."""
+    errors = _run_errors(r)
+    if not r.compiled:
+        return "the kernel did not compile"
+    if errors:
+        return f"the run reported {len(errors)} error(s) (below), so its outputs are not trusted"
+    if failing:
+        return "output " + ", ".join(failing) + " differ" + ("s" if len(failing) == 1 else "") + " from the reference"
+    if not r.outputs:
+        return "no output was compared"
+    return "see the diagnostics below"
+
+
+# what each pipe of the estimate's busy line does (the AI Core's instruction queues)
+_PIPE_WORDS = {
+    "s": "= scalar unit",
+    "v": "= vector unit",
+    "m": "= cube unit (Mmad)",
+    "mte1": "= L1 -> L0A/L0B copies",
+    "mte2": "= GM -> UB/L1 copies",
+    "mte3": "= UB -> GM copies",
+    "fix": "= Fixpipe, L0C -> GM/L1",
+}
+
+
+def _value(x: Any) -> str:
+    return f"{x:.6g}" if isinstance(x, float) else str(x)
+
+
+def _output_line(o: Any, allowed: int, trusted: bool) -> str:
+    """One output's comparison: whether it matches, by how much it does not, and where it first differs."""
+    numbers = (
+        f"{o.mismatches:,}/{o.elements:,} mismatches" + (f" ({allowed:,} allowed)" if allowed else "")
+        + f", max abs error {o.max_abs_error:.4g}, max rel error {o.max_rel_error:.4g} (rtol {o.rtol:g}, atol {o.atol:g})"
+    )  # fmt: skip
+    if o.mismatches <= allowed:
+        status = "matches the reference" if trusted else "matches the reference but is not trusted (the run reported errors)"
+        return f"  output {o.name}: {status}, {numbers}"
+    line = f"  output {o.name}: MISMATCH, {numbers}"
+    fm = o.first_mismatch or {}
+    if fm:
+        position = fm.get("position") or []
+        where = f"index {fm.get('index')}" + (f" {position}" if len(position) > 1 else "")
+        line += f"; first at {where}: expected {_value(fm.get('expected'))}, actual {_value(fm.get('actual'))}"
+    if o.unwritten:
+        line += f"; {o.unwritten:,} element(s) never written"
+    return line
+
+
 def print_text(r: RunResult, spec: KernelSpec, out: TextIO) -> None:
     compiled = "compiled" + (" (cached)" if r.compile_cached else "") + f" in {r.compile_seconds:.2f} s"
     if not r.compiled:
         compiled = "did not compile"
-    ran = f"ran in {r.run_seconds:.2f} s" if r.ran else ("run failed" if r.compiled else "")
-    verdict = "CORRECT" if r.correct else "NOT CORRECT"
+    ran = f"ran in {r.run_seconds:.2f} s" if r.compiled and (r.ran or r.run_seconds > 0) else ""
+    allowed = {
+        o.name: int(spec.tolerance_for(spec.tensor(o.name) or spec.outputs[0]).error_ratio * o.elements)
+        for o in r.outputs
+    }
+    failing = [o.name for o in r.outputs if o.mismatches > allowed[o.name]]
+    verdict = "CORRECT" if r.correct else f"NOT CORRECT: {_why_not_correct(r, failing)}"
     parts = [p for p in (compiled, ran) if p]
     out.write(
         f"{r.kernel} on {r.soc} ({r.backend}, block_dim {spec.block_dim}): {', '.join(parts)}: {verdict}\n"
     )
+    trusted = not _run_errors(r)
     for o in r.outputs:
-        status = (
-            "ok"
-            if o.mismatches
-            <= int(spec.tolerance_for(spec.tensor(o.name) or spec.outputs[0]).error_ratio * o.elements)
-            else "MISMATCH"
-        )
-        out.write(
-            f"  output {o.name}: {status}, {o.mismatches:,}/{o.elements:,} mismatches, "
-            f"max abs error {o.max_abs_error:.4g}, max rel error {o.max_rel_error:.4g} "
-            f"(rtol {o.rtol:g}, atol {o.atol:g})\n"
-        )
+        out.write(_output_line(o, allowed[o.name], trusted) + "\n")
+    if r.compiled and not r.outputs and spec.outputs:
+        out.write("  outputs: not compared (the run did not finish)\n")
     e = r.estimate
     if e is not None:
+        calibrated = e.provenance.startswith(("measured:", "model:calibrated"))
         out.write(
-            f"estimate: {e.microseconds:.2f} us ({e.cycles:,} cycles at {e.clock_ghz:g} GHz, "
-            f"bounds {e.lower_microseconds:.2f}-{e.upper_microseconds:.2f} us, launch {e.launch_microseconds:.1f} us), "
-            f"bottleneck {e.bottleneck} [{e.provenance}]\n"
+            f"estimate{'' if calibrated else ' (cost model, uncalibrated: not measured on an NPU)'}: "
+            f"{e.microseconds:.2f} us = {e.cycles:,} cycles at {e.clock_ghz:g} GHz including a launch of "
+            f"{e.launch_microseconds:.1f} us; the model's bounds {e.lower_microseconds:.2f}-"
+            f"{e.upper_microseconds:.2f} us; bottleneck {e.bottleneck} [{e.provenance}]\n"
         )
-        busy = "  ".join(f"{k} {v:,}" for k, v in e.pipes.items() if v)
+        busy = [(k, v) for k, v in e.pipes.items() if v]
         if busy:
-            out.write(f"  busy cycles on the critical core: {busy}\n")
+            out.write("  busy cycles per pipe on the critical core: " + "  ".join(f"{k} {v:,}" for k, v in busy) + "\n")
+            legend = ", ".join(f"{k} {_PIPE_WORDS[k]}" for k, _ in busy if k in _PIPE_WORDS)
+            out.write(f"  ({legend})\n")
         for n in e.notes:
             out.write(f"  note: {n}\n")
+    if r.trace_file:
+        out.write(f"trace: wrote {r.trace_file} (open it in https://ui.perfetto.dev or chrome://tracing)\n")
     if r.diagnostics:
         out.write("diagnostics:\n")
         for d in r.diagnostics:
@@ -324,11 +385,3 @@ def print_text(r: RunResult, spec: KernelSpec, out: TextIO) -> None:
             out.write(f"  {where}: {d.severity} [{tag}] {first}\n")
             for line in rest:
                 out.write(f"      {line}\n")
-
-
-def run_json(spec_path: str, **kwargs: Any) -> dict[str, Any]:
-    """Programmatic helper: run a spec on the emulator and return the JSON shape (raises SpecError)."""
-    from ascendc_lsp.toolchain.emulator.runner import EmulatorToolchain
-
-    spec = load_spec(spec_path)
-    return EmulatorToolchain().run(spec, RunOptions(**kwargs)).to_json()

@@ -38,7 +38,7 @@ import sys
 import threading
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
@@ -111,21 +111,6 @@ class SandboxResult:
             return signal.Signals(self.signal).name
         except ValueError:
             return f"signal {self.signal}"
-
-
-@dataclass
-class Sandbox:
-    """Where the child may read and write, on top of the system directories."""
-
-    workdir: Path
-    read_paths: list[Path] = field(default_factory=list)
-    write_paths: list[Path] = field(default_factory=list)
-    env: Mapping[str, str] | None = None
-
-    def run(self, argv: Sequence[str], limits: Limits | None = None) -> SandboxResult:
-        return run_sandboxed(
-            argv, self.workdir, limits or Limits(), self.read_paths, self.write_paths, self.env
-        )
 
 
 # ----------------------------------------------------------------------------------------------------------------

@@ -1,6 +1,6 @@
 """Kernel spec (YAML) loading and validation, for `ascendc-lsp run` and `generate`.
 
-The format is fixed by the design page (`design/architecture.md`, "Kernel spec"). Every problem is raised as a
+The format is fixed by docs/kernel-spec.md. Every problem is raised as a
 `SpecError` whose message names the file and the field (`spec.yaml: inputs[1].dtype: ...`); callers print it on
 one line. Unknown keys are not fatal: they become `KernelSpec.warnings` ("did you mean ...").
 
@@ -238,6 +238,9 @@ class KernelSpec:
     reference_vars: dict[str, Any] = field(default_factory=dict)  # extra names for the reference (op attributes)
     # kernel parameters that are tensor lists (an op's dynamic inputs/outputs): name -> member tensor names
     tensor_lists: dict[str, list[str]] = field(default_factory=dict)
+    # AIV blocks per logical AI core (2 for a mix AIC:AIV 1:2 kernel): block_dim counts the AIV blocks run, and
+    # GetBlockNum returns block_dim / task_ratio (GetBlockNum.md / GetTaskRatio.md)
+    task_ratio: int = 1
 
     @property
     def origin(self) -> str:
@@ -292,7 +295,7 @@ def load_spec(path: str | Path) -> KernelSpec:
     except OSError as exc:
         raise SpecError(f"{origin}: cannot read ({exc.strerror or exc})") from None
     data = parse_yaml(text, origin)
-    return spec_from_dict(data, base_dir=p.resolve().parent, path=p.resolve(), origin=origin)
+    return spec_from_dict(data, base_dir=p.resolve().parent, path=p.resolve(), origin=origin, text=text)
 
 
 def parse_yaml(text: str, origin: str) -> Any:
@@ -311,22 +314,33 @@ def parse_yaml(text: str, origin: str) -> Any:
 
 
 def spec_from_dict(
-    data: Any, base_dir: str | Path = ".", path: Path | None = None, origin: str | None = None
+    data: Any,
+    base_dir: str | Path = ".",
+    path: Path | None = None,
+    origin: str | None = None,
+    text: str | None = None,
 ) -> KernelSpec:
-    """Validate an already-parsed spec (e.g. the `spec:` of a knowledge entry). Relative paths use base_dir."""
+    """Validate an already-parsed spec (e.g. the `spec:` of a knowledge entry). Relative paths use base_dir;
+    `text`, the YAML the data came from, lets messages about keys name their line."""
     org = origin or (str(path) if path else "<spec>")
-    v = _Validator(org, Path(base_dir).resolve())
+    v = _Validator(org, Path(base_dir).resolve(), text)
     return v.spec(data, path)
 
 
 class _Validator:
-    def __init__(self, origin: str, base_dir: Path) -> None:
+    def __init__(self, origin: str, base_dir: Path, text: str | None = None) -> None:
         self.origin = origin
         self.base = base_dir
+        self.text = text or ""
         self.warnings: list[str] = []
 
     def fail(self, where: str, problem: str) -> SpecError:
         return SpecError(f"{self.origin}: {where}: {problem}" if where else f"{self.origin}: {problem}")
+
+    def key_origin(self, key: str) -> str:
+        """The file, with the line where `key:` is first written when the YAML text is known ("spec.yaml:3")."""
+        m = re.search(rf"(?m)(?:^|[{{,\s])['\"]?{re.escape(key)}['\"]?[ \t]*:", self.text) if self.text else None
+        return f"{self.origin}:{self.text.count(chr(10), 0, m.end()) + 1}" if m else self.origin
 
     def unknown_keys(self, where: str, d: dict[str, Any], known: tuple[str, ...]) -> None:
         for k in d:
@@ -334,8 +348,19 @@ class _Validator:
                 close = difflib.get_close_matches(str(k), known, n=1)
                 hint = f" (did you mean '{close[0]}'?)" if close else ""
                 self.warnings.append(
-                    f"{self.origin}: {where}{'.' if where else ''}{k}: unknown key, ignored{hint}"
+                    f"{self.key_origin(str(k))}: {where}{'.' if where else ''}{k}: unknown key, ignored{hint}"
                 )
+
+    def missing(self, where: str, d: dict[str, Any], key: str, known: tuple[str, ...], why: str = "") -> SpecError:
+        """A required key is absent: when an unknown key of the same mapping looks like it, one message names
+        both and the misspelling's line."""
+        at = f"{where}.{key}" if where else key
+        unknown = [str(k) for k in d if k not in known]
+        close = difflib.get_close_matches(key, unknown, n=1)
+        detail = f"missing ({why})" if why else "missing"
+        if not close:
+            return self.fail(at, detail)
+        return SpecError(f"{self.key_origin(close[0])}: {at}: {detail}; did you mean '{key}' instead of '{close[0]}'?")
 
     # -- scalars --------------------------------------------------------------------------------------------
     def integer(self, where: str, x: Any, lo: int | None = None, hi: int | None = None) -> int:
@@ -522,7 +547,7 @@ class _Validator:
         self.unknown_keys(where, x, TENSOR_KEYS)
         for req in ("name", "shape", "dtype"):
             if req not in x:
-                raise self.fail(f"{where}.{req}", "missing")
+                raise self.missing(where, x, req, TENSOR_KEYS)
         name = self.identifier(f"{where}.name", x["name"])
         if name in RESERVED_PARAMS:
             raise self.fail(
@@ -589,7 +614,7 @@ class _Validator:
             raise self.fail(where, f"expected a mapping with struct, pass, fields, got {_show(x)}")
         self.unknown_keys(where, x, TILING_KEYS)
         if "struct" not in x:
-            raise self.fail(f"{where}.struct", "missing (the C++ name of the tiling struct)")
+            raise self.missing(where, x, "struct", TILING_KEYS, "the C++ name of the tiling struct")
         struct = self.string(f"{where}.struct", x["struct"])
         if not _CXX_TYPE.match(struct):
             raise self.fail(f"{where}.struct", f"'{struct}' is not a C++ type name")
@@ -614,15 +639,17 @@ class _Validator:
             raise self.fail("", f"expected a YAML mapping at the top level, got {_show(data)}")
         self.unknown_keys("", data, TOP_KEYS)
         if "kernel" not in data:
-            raise self.fail("kernel", "missing (the name of the kernel entry function)")
+            raise self.missing("", data, "kernel", TOP_KEYS, "the name of the kernel entry function")
         kernel = self.identifier("kernel", data["kernel"])
         if "block_dim" not in data:
-            raise self.fail("block_dim", "missing (the number of blocks to launch, e.g. 8)")
+            raise self.missing("", data, "block_dim", TOP_KEYS, "the number of blocks to launch, e.g. 8")
         block_dim = self.integer("block_dim", data["block_dim"], lo=1, hi=65535)
         inputs = self.tensors("inputs", data.get("inputs"), is_output=False)
         outputs = self.tensors("outputs", data.get("outputs"), is_output=True)
         if not outputs:
-            raise self.fail("outputs", "missing or empty: a kernel needs at least one output")
+            if "outputs" not in data:
+                raise self.missing("", data, "outputs", TOP_KEYS, "a kernel needs at least one output")
+            raise self.fail("outputs", "empty: a kernel needs at least one output")
         seen: dict[str, str] = {}
         for where, ts in (("inputs", inputs), ("outputs", outputs)):
             for i, t in enumerate(ts):
@@ -676,7 +703,7 @@ class _Validator:
                 raise self.fail("reference", f"Python syntax error at line {exc.lineno}: {exc.msg}") from None
             spec.reference = ref
         elif any(o.compare for o in outputs):
-            raise self.fail("reference", "missing: give NumPy code that assigns every compared output")
+            raise self.missing("", data, "reference", TOP_KEYS, "give NumPy code that assigns every compared output")
         if data.get("tolerance") is not None:
             spec.tolerance = self.tolerance("tolerance", data["tolerance"])
         if data.get("seed") is not None:

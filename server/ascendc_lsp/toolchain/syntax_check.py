@@ -14,11 +14,12 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from ascendc_lsp.errors import (
+    Cancelled,  # raised when a newer save supersedes a compile; callers import it here
+)
+from ascendc_lsp.hardware.limits import DEFAULT_SOC
+
 COMPILE_TIMEOUT = 60.0
-
-
-class Cancelled(Exception):
-    """A newer save superseded this compile."""
 
 
 @dataclass
@@ -43,6 +44,7 @@ def compile_emulator(
         COMPILE_MEMORY,
         DIAG_FLAGS,
         find_cxx,
+        gxx_command,
         include_dir,
     )
 
@@ -57,10 +59,9 @@ def compile_emulator(
     with tempfile.TemporaryDirectory(prefix="ascendc-lsp-save-") as tmp:
         copy = Path(tmp) / name
         copy.write_text(text, encoding="utf-8")
-        cmd = [cxx, *BASE_FLAGS, *DIAG_FLAGS, "-fsyntax-only", "-x", "c++", f"-I{include_dir()}"]
-        if folder and Path(folder).is_dir():
-            cmd.append(f"-I{folder}")
-        cmd.append(str(copy))
+        includes: list[str | Path] = [include_dir(), *([folder] if folder and Path(folder).is_dir() else [])]
+        cmd = gxx_command(cxx, [copy], flags=[*BASE_FLAGS, *DIAG_FLAGS], include_dirs=includes, mode="syntax",
+                          language="c++")  # fmt: skip
         res = sandbox.run_sandboxed(
             cmd,
             Path(tmp),
@@ -80,7 +81,7 @@ def compile_emulator(
 
 
 def compile_cann(
-    text: str, path: str, cancel: threading.Event, cann_home: str = "", soc: str = "Ascend910B"
+    text: str, path: str, cancel: threading.Event, cann_home: str = "", soc: str = DEFAULT_SOC
 ) -> CompileOutput:
     from ascendc_lsp.toolchain import cann
 
@@ -103,7 +104,7 @@ def compile_cann(
 
 
 def compile_buffer(
-    text: str, path: str, cancel: threading.Event, backend: str, cann_home: str = "", soc: str = "Ascend910B"
+    text: str, path: str, cancel: threading.Event, backend: str, cann_home: str = "", soc: str = DEFAULT_SOC
 ) -> CompileOutput:
     """The buffer compiled by the configured backend ("cann" or the emulator's g++)."""
     if backend == "cann":

@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import { AscendcContext } from '../context';
 import { describeError } from '../errors';
 import { RunKernelParams, ServerCommands } from '../protocol';
-import { esc, renderRunResult, renderTimeline } from '../render';
+import { esc, renderCancelled, renderRunResult, renderTimeline } from '../render';
 import { findSpecsBeside } from '../specs';
 import { parseTrace } from '../timeline';
 
@@ -83,14 +83,19 @@ async function runKernel(ctx: AscendcContext, arg: unknown, trace: boolean): Pro
   if (!target) return;
   const name = path.basename(sourcePath);
   const started = Date.now();
+  const title = trace ? `Timeline: ${name}` : `Run: ${name}`;
+  // the user pressed Cancel on the progress: the panel says so (the server stops the kernel)
+  const onCancelled = (seconds: number): void => {
+    ctx.showPanel(trace ? 'timeline' : 'run', title, renderCancelled({ title, target: target.label, sourcePath, seconds }));
+  };
   const result = await ctx.execute(
     ServerCommands.runKernel,
     { ...target.params, trace, backend: ctx.settings().toolchain.backend },
     trace ? `AscendC: running ${name} with a pipe trace…` : `AscendC: running ${name} in the emulator…`,
+    { onCancelled },
   );
   if (result === undefined) return;
   const seconds = (Date.now() - started) / 1000;
-  const title = trace ? `Timeline: ${name}` : `Run: ${name}`;
   const leading = trace ? timelineHtml(result.trace, name) : undefined;
   const meta = { title, summary: result.summary, target: target.label, sourcePath, seconds, leading };
   ctx.showPanel(trace ? 'timeline' : 'run', title, renderRunResult(result.run ?? {}, meta));

@@ -140,8 +140,9 @@ try {
     const input = page.locator('.quick-input-widget input');
     await input.waitFor({ state: 'visible', timeout: 10000 });
     await input.fill(KERNEL);
-    await page.locator('.quick-input-list .monaco-list-row').first().waitFor({ timeout: 20000 });
-    await page.keyboard.press('Enter');
+    const row = page.locator('.quick-input-list .monaco-list-row', { hasText: KERNEL }).first();
+    await row.waitFor({ timeout: 20000 });
+    await row.click(); // Enter was sometimes lost while the workbench was saving settings.json
     await page.locator('.monaco-editor .view-lines').filter({ hasText: 'InitBuffer' }).first().waitFor({ timeout: 20000 });
   });
 
@@ -294,6 +295,54 @@ try {
     });
   }, { required: false });
 
+  /** Opens a workspace file by name through Quick Open and waits for its tab. */
+  async function openFile(name) {
+    // F1 reaches the workbench even when a webview has the focus (Ctrl+P may not); no '>' = Quick Open
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('F1');
+    const input = page.locator('.quick-input-widget input');
+    await input.waitFor({ state: 'visible', timeout: 10000 });
+    await input.fill(name);
+    const row = page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first();
+    await row.waitFor({ timeout: 30000 });
+    await row.click();
+    await page.locator('.tabs-container .tab.active', { hasText: name }).first().waitFor({ timeout: 30000 });
+  }
+
+  await step('Run Kernel cancelled: the panel says so, the kernel stops, the server keeps answering', 420000, async () => {
+    // slow_copy.cpp spins for minutes before its copy (workspace/slow_copy.yaml runs it)
+    await clearNotifications(page);
+    await openFile('slow_copy.cpp');
+    await runCommand(page, 'AscendC: Run Kernel in Emulator');
+    const toast = page.locator('.notifications-toasts .notification-toast', { hasText: 'running slow_copy.cpp' }).first();
+    await toast.waitFor({ timeout: 30000 });
+    await page.waitForTimeout(6000); // under way: compiling or spinning
+    await toast.hover();
+    await toast.locator('.monaco-button', { hasText: 'Cancel' }).first().click({ timeout: 10000 });
+    await waitWebviewHeading(page, 'Run: slow_copy.cpp', 30000);
+    const text = await webviewText(page, 'Run: slow_copy.cpp');
+    const said = /Cancelled after [\d.]+ s: the server stopped the run/.exec(text)?.[0];
+    if (!said) throw new Error(`the run page does not say it was cancelled: ${text.slice(0, 300)}`);
+    if ((await page.locator('.notifications-toasts .notification-toast', { hasText: 'running slow_copy.cpp' }).count()) > 0) {
+      throw new Error('the progress notification is still shown after Cancel');
+    }
+    // the server's own progress for the run ends too (the command itself was cancelled, not only its answer)
+    const serverProgress = page.locator('.statusbar-item', { hasText: 'run: slow_copy.yaml' });
+    for (let i = 0; i < 60 && (await serverProgress.count()) > 0; i++) await page.waitForTimeout(500);
+    if ((await serverProgress.count()) > 0) throw new Error('the server still reports the cancelled run in progress');
+    await page.waitForTimeout(500);
+    await shot(page, '06b-run-cancelled.png');
+    // the server keeps answering: the next run (add_custom.cpp, compile cached) is CORRECT
+    await openFile('add_custom.cpp');
+    const again = await webviewCommand('AscendC: Run Kernel in Emulator', 'ascendc.server.runKernel', 'Run: add_custom.cpp', '06c-run-after-cancel.png', 240000, async () => {
+      const page2 = await webviewText(page, 'Run: add_custom.cpp');
+      const verdict = /^(NOT )?CORRECT.*$/m.exec(page2)?.[0] ?? '';
+      if (!verdict.startsWith('CORRECT')) throw new Error(`the run after the cancel is not CORRECT: ${page2.slice(0, 300)}`);
+      return verdict;
+    });
+    return `${said}; then ${again}`;
+  }, { required: false });
+
   await step('Explain Error Log (typed line, webview)', 120000, async () => {
     await clearNotifications(page);
     await runCommand(page, 'AscendC: Explain Error Log');
@@ -335,6 +384,10 @@ try {
         const text = fs.readFileSync(target, 'utf8');
         if (!/-I\S*toolchain\/emulator\/include/.test(text) || !text.includes('ASCENDC_EMU_IDE')) throw new Error(`.clangd lacks the emulator headers: ${text}`);
         await page.locator('.notifications-toasts .notification-toast', { hasText: 'wrote .clangd' }).first().waitFor({ timeout: 10000 });
+        // the toast is asserted; the screenshot shows the written file in the explorer, not a toast over the editor
+        await clearNotifications(page);
+        await page.locator('.explorer-folders-view .monaco-list-row', { hasText: '.clangd' }).first().waitFor({ timeout: 15000 });
+        await page.waitForTimeout(500);
         await shot(page, '08c-configure-clangd.png');
         return `.clangd: ${text.split('\n').find((l) => l.includes('Add:'))?.trim().slice(0, 120)}`;
       }

@@ -11,8 +11,8 @@ from functools import cache
 import tree_sitter
 
 from ascendc_lsp.checks.base import CheckContext
-from ascendc_lsp.syntax.document import cpp_language
-from ascendc_lsp.syntax.model import ApiCall, ClassInfo, DocumentModel, Function
+from ascendc_lsp.syntax.document import cpp_language, tree_depth
+from ascendc_lsp.syntax.model import MAX_TREE_DEPTH, ApiCall, DocumentModel
 
 # -- API families -------------------------------------------------------------------------------------
 
@@ -134,22 +134,6 @@ KNOWN_DTYPES = frozenset({
 })
 
 
-def class_of(model: DocumentModel, function: Function | None) -> ClassInfo | None:
-    if function is None or function.class_name is None:
-        return None
-    for cls in model.classes:
-        if cls.name == function.class_name:
-            return cls
-    return None
-
-
-def owner_key(function: Function | None) -> str:
-    """Calls of one class (all its methods) or one free function form one lifecycle scope."""
-    if function is None:
-        return "<global>"
-    return function.class_name or f"fn:{function.qualified_name}:{function.start_byte}"
-
-
 def receiver_name(call: ApiCall) -> str | None:
     if call.receiver is None:
         return None
@@ -219,6 +203,11 @@ _SCAN_QUERY = """
 (optional_parameter_declaration) @param
 (update_expression) @update
 (call_expression) @call
+(field_declaration_list) @scope
+(declaration_list) @scope
+(for_statement) @scope
+(function_definition) @scope
+(for_range_loop) @scope
 """
 
 
@@ -227,9 +216,10 @@ def _scan_query() -> tree_sitter.Query:
     return tree_sitter.Query(cpp_language(), _SCAN_QUERY)
 
 
-# Documents larger than this are scanned by the Python walk below (the same captures): a tree's depth is at most
-# its size in bytes, and tree-sitter's query takes 61 s on an 80,000-term sum (depth 80,000; 60,000: 0.2 s).
-# Cancelling the query through its progress callback crashes tree-sitter 0.26 on such a tree, so size decides.
+# Documents larger than this whose tree nests past MAX_TREE_DEPTH are scanned by the Python walk below (the same
+# captures): a tree's depth is at most its size in bytes, and tree-sitter's query takes 61 s on an 80,000-term sum
+# (depth 80,000; 60,000: 0.2 s). Cancelling the query through its progress callback crashes tree-sitter 0.26 on
+# such a tree, so size and depth decide. Within the depth limit the C query is ~10x faster than the walk.
 SCAN_WALK_BYTES = 32 * 1024
 # The scan query's patterns are single nodes: capture name by node type (the walk's equivalent of the query).
 _SCAN_TYPES = {
@@ -268,13 +258,21 @@ def scan(context: CheckContext) -> Scan:
     if isinstance(cached, Scan):
         return cached
     root = context.document.tree.root_node
-    if len(context.document.data) > SCAN_WALK_BYTES:
-        captures = _walk_scan(root)  # a tree this large may be deep: the C query goes quadratic past ~64k levels
+    if len(context.document.data) > SCAN_WALK_BYTES and _deep(context):
+        captures = _walk_scan(root)  # the C query goes quadratic past ~64k levels
     else:
         captures = tree_sitter.QueryCursor(_scan_query()).captures(root)
     result = Scan({name: sorted(nodes, key=lambda n: n.start_byte) for name, nodes in captures.items()})
     context.__dict__["_rule_scan"] = result
     return result
+
+
+def _deep(context: CheckContext) -> bool:
+    """The tree nests past MAX_TREE_DEPTH (the model measured it; tree_depth skips shallow subtrees)."""
+    depth = context.model.depth
+    if depth is None:
+        depth = tree_depth(context.document.tree.root_node, MAX_TREE_DEPTH)
+    return depth > MAX_TREE_DEPTH
 
 
 @dataclass(frozen=True, slots=True)
@@ -289,13 +287,6 @@ class ScalarDecl:
 
 _SCOPES = frozenset({"compound_statement", "field_declaration_list", "declaration_list", "translation_unit",
                      "for_statement", "function_definition", "for_range_loop"})
-
-
-def _scope(node: tree_sitter.Node) -> tuple[int, int, bool]:
-    for parent in ancestors(node):
-        if parent.type in _SCOPES:
-            return parent.start_byte, parent.end_byte, parent.type == "field_declaration_list"
-    return 0, 1 << 62, False
 
 
 def _declared_names(declarator: tree_sitter.Node | None, get: Callable[[tree_sitter.Node], str]) -> str | None:
@@ -318,18 +309,48 @@ def scalar_decls(context: CheckContext) -> dict[str, list[ScalarDecl]]:
     found: dict[str, list[ScalarDecl]] = {}
     document = context.document
     nodes = scan(context)
-    for node in nodes.get("decl") + nodes.get("field") + nodes.get("param"):
+    decls = sorted(nodes.get("decl") + nodes.get("field") + nodes.get("param"), key=lambda n: n.start_byte)
+    for node, scope in zip(decls, _innermost_scopes(context, decls), strict=True):
         type_node = node.child_by_field_name("type")
         if type_node is None:
             continue
         type_text = document.node_text(type_node).replace("const", "").strip()
-        scope = _scope(node)
         for declarator in node.children_by_field_name("declarator"):
             name = _declared_names(declarator, document.node_text)
             if name:
                 found.setdefault(name, []).append(ScalarDecl(name, type_text, node.start_byte, *scope))
     context.__dict__["_scalar_decls"] = found
     return found
+
+
+def _innermost_scopes(context: CheckContext, decls: list[tree_sitter.Node]) -> list[tuple[int, int, bool]]:
+    """The innermost scope (start, end, is a class body) holding each node (sorted by start), by one sweep over the scope nodes of the scan instead of a
+    parent walk per node (tree-sitter finds a parent by descending from the root: the walk was a sixth of a
+    check on a 1,000-line file). Nodes of a tree nest, so the open scopes form a stack."""
+    nodes = scan(context)
+    root = context.document.tree.root_node
+    scopes = sorted(
+        [(n.start_byte, n.end_byte, n.type == "field_declaration_list") for n in nodes.get("scope") + nodes.get("block")]
+        + [(root.start_byte, root.end_byte, False)],
+        key=lambda s: (s[0], -s[1]),
+    )
+    out: list[tuple[int, int, bool]] = []
+    stack: list[tuple[int, int, bool]] = []
+    j = 0
+    for node in decls:
+        start, end = node.start_byte, node.end_byte
+        while j < len(scopes) and scopes[j][0] <= start:
+            while stack and stack[-1][1] <= scopes[j][0]:
+                stack.pop()
+            stack.append(scopes[j])
+            j += 1
+        while stack and stack[-1][1] <= start:
+            stack.pop()
+        enclosing = next(
+            (s for s in reversed(stack) if s[1] >= end and (s[0], s[1]) != (start, end)), (0, 1 << 62, False)
+        )
+        out.append(enclosing)
+    return out
 
 
 def visible_decl(context: CheckContext, name: str, at_byte: int, members_only: bool = False) -> ScalarDecl | None:
@@ -464,20 +485,6 @@ def calls_by_function(context: CheckContext) -> dict[int, list[ApiCall]]:
             grouped.setdefault(call.function.start_byte, []).append(call)
     context.__dict__["_calls_by_function"] = grouped
     return grouped
-
-
-def functions_of_class(model: DocumentModel, class_name: str | None) -> list[Function]:
-    return [f for f in model.functions if f.class_name == class_name]
-
-
-def aicore_function_at(model: DocumentModel, offset: int) -> Function | None:
-    function = model.function_at(offset)
-    if function is None:
-        return None
-    if function.is_aicore:
-        return function
-    # Methods of kernel classes defined without the qualifier (lambdas, helpers) still run on the core.
-    return None
 
 
 def ancestors(node: tree_sitter.Node) -> Iterator[tree_sitter.Node]:

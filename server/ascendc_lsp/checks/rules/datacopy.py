@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import re
 from collections import Counter
 from collections.abc import Iterator
@@ -93,14 +94,13 @@ def datacopy_unaligned_length(context: CheckContext) -> Iterator[Finding]:
             continue
         count = call.args[2].folded.as_int()
         if count is None:
-            if in_constexpr_branch(context, call.start_byte, call.end_byte):
-                continue
+            branch = _constexpr_branches(context, call)
             dtype = call_dtype(context, call, 0) or call_dtype(context, call, 1)
             size = SCALAR_SIZES.get(dtype or "")
             if dtype is None or size is None:
                 # A template element type: judged for every size it can have (1, 2, 4 or 8 B).
                 dtype, size = "any element type", _WIDEST
-            found = _symbolic_count(context, call, dtype, size, limits.ub_align, symbolic)
+            found = _symbolic_count(context, call, dtype, size, limits.ub_align, symbolic, branch)
             if found is not None:
                 yield found
             continue
@@ -148,11 +148,30 @@ class _SymbolicCopy:
     call: ApiCall
     dtype: str
     size: int
-    form: Affine  # the byte count as an affine form over stable atoms
+    form: Affine  # the element count as an affine form over stable atoms
+    branch: tuple[tuple[int, str, int], ...] = ()  # the `if constexpr` branches around it (see _constexpr_branches)
+
+
+def _constexpr_branches(context: CheckContext, call: ApiCall) -> tuple[tuple[int, str, int], ...]:
+    """The `if constexpr` branches around a call, outermost first: (function start, condition text, 0 then /
+    1 else). Two branches of the same condition in one function are taken together in every instantiation."""
+    node = node_for(context, call.start_byte, call.end_byte)
+    function = call.function.start_byte if call.function is not None else -1
+    chain: list[tuple[int, str, int]] = []
+    while node is not None and node.parent is not None:
+        parent = node.parent
+        if parent.type == "if_statement" and any(c.type == "constexpr" for c in parent.children):
+            alternative = parent.child_by_field_name("alternative")
+            inside_else = alternative is not None and alternative.start_byte <= node.start_byte < alternative.end_byte
+            condition = parent.child_by_field_name("condition")
+            text = re.sub(r"\s+", "", context.document.node_text(condition)) if condition is not None else ""
+            chain.append((function, text or str(parent.start_byte), 1 if inside_else else 0))
+        node = parent
+    return tuple(reversed(chain))
 
 
 def _symbolic_count(context: CheckContext, call: ApiCall, dtype: str, size: int, align: int,
-                    seen: list[_SymbolicCopy]) -> Finding | None:
+                    seen: list[_SymbolicCopy], branch: tuple[tuple[int, str, int], ...] = ()) -> Finding | None:
     """A runtime count: flagged when its facts say the byte count is never a multiple of `align`, or when
     another DataCopy in the same scope copies a byte count that differs from it by a non-multiple of `align`
     (the two cannot both be aligned, whatever the variables hold)."""
@@ -164,7 +183,7 @@ def _symbolic_count(context: CheckContext, call: ApiCall, dtype: str, size: int,
     value = analysis.value(node)
     nbytes = mul(value.fact, Fact.const(size))
     shown = count_arg.text.strip()
-    if nbytes.multiple_of(align) is False:
+    if nbytes.multiple_of(align) is False and not branch:  # a branch's facts may hold for other instantiations only
         reasons = "; ".join(dict.fromkeys(value.because)) or f"{shown} is {value.fact.describe()}"
         values = f" (with {context.known.describe(sorted(value.used))})" if value.used and context.known else ""
         message = (
@@ -175,35 +194,57 @@ def _symbolic_count(context: CheckContext, call: ApiCall, dtype: str, size: int,
             message += "; use DataCopyPad"
         return context.finding("ASC005", call.span, message)
     if value.form is not None and value.form.symbolic:
-        seen.append(_SymbolicCopy(call, dtype, size, value.form.scaled(size)))
+        seen.append(_SymbolicCopy(call, dtype, size, value.form, branch))
     return None
 
 
 def _inconsistent_counts(context: CheckContext, copies: list[_SymbolicCopy], align: int) -> Iterator[Finding]:
-    """Copies whose byte counts differ by a constant that is not a multiple of `align` cannot all be aligned:
-    in each group of equal atoms, the copies off the most common residue are reported (ties: residue 0)."""
+    """Copies of n + a and n + b elements (the same atoms, compiled together) that cannot both be aligned: in
+    each group the copies off the most common constant are checked against the others (ties: constant 0)."""
     groups: dict[tuple[tuple[str, int], ...], list[_SymbolicCopy]] = {}
     for copy in copies:
         groups.setdefault(copy.form.terms, []).append(copy)
     for group in groups.values():
-        residues = Counter(c.form.const % align for c in group)
-        if len(residues) < 2:
+        constants = Counter(c.form.const for c in group)
+        if len(constants) < 2:
             continue
-        majority = max(residues, key=lambda r: (residues[r], r == 0, -r))
-        partner = next(c for c in group if c.form.const % align == majority)
+        majority = max(constants, key=lambda k: (constants[k], k == 0, -abs(k)))
         for copy in group:
-            if copy.form.const % align == majority:
+            if copy.form.const == majority:
+                continue
+            # Compiled together: one copy's `if constexpr` branches enclose the other's, so the atoms hold the
+            # same values in both.
+            partner = next((c for c in group if c.form.const == majority and _compiled_together(c, copy)
+                            and not _can_both_align(c, copy, align)), None)
+            if partner is None:
                 continue
             gap = copy.form.const - partner.form.const
             line = partner.call.span.start.line + 1
             message = (
-                f"DataCopy moves ({copy.call.args[2].text.strip()}) x {copy.size} B ({copy.dtype}), {abs(gap)} B "
-                f"{'more' if gap > 0 else 'less'} than the DataCopy of {partner.call.args[2].text.strip()} x "
-                f"{partner.size} B on line {line}: the two byte counts cannot both be multiples of {align} B, so one "
-                "of them is truncated by the hardware"
+                f"DataCopy moves ({copy.call.args[2].text.strip()}) x {copy.size} B ({copy.dtype}), {abs(gap)} "
+                f"element(s) {'more' if gap > 0 else 'fewer'} than the DataCopy of {partner.call.args[2].text.strip()} "
+                f"x {partner.size} B ({partner.dtype}) on line {line}: the two byte counts cannot both be multiples of "
+                f"{align} B, so one of them is truncated by the hardware"
             )
             yield context.finding("ASC005", copy.call.span, message,
                                   related=[Related(partner.call.span, "the other DataCopy")])
+
+
+def _can_both_align(a: _SymbolicCopy, b: _SymbolicCopy, align: int) -> bool:
+    """Whether n + a.const elements of a.size B and n + b.const of b.size B can both be multiples of `align`
+    bytes for some n. Equal sizes: iff the gap's bytes are. Otherwise n must be -a.const modulo
+    align / gcd(align, a.size) and -b.const modulo the same for b: solvable iff the gap is a multiple of the
+    two moduli's gcd (an element type judged for every size, "any element type", is taken at its widest)."""
+    gap = a.form.const - b.form.const
+    if a.size == b.size and a.dtype != "any element type":
+        return (gap * a.size) % align == 0
+    moduli = [align // math.gcd(align, c.size) for c in (a, b)]
+    return gap % math.gcd(*moduli) == 0
+
+
+def _compiled_together(a: _SymbolicCopy, b: _SymbolicCopy) -> bool:
+    shorter = min(len(a.branch), len(b.branch))
+    return a.branch[:shorter] == b.branch[:shorter]
 
 
 @rule("ASC006")

@@ -5,10 +5,10 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from ascendc_lsp.checks.arith import arith
+from ascendc_lsp.checks.arith import Arith, Value, arith, probe_arith
 from ascendc_lsp.checks.base import CheckContext, Finding, Fix, rule
 from ascendc_lsp.checks.fixes import fix, replace
-from ascendc_lsp.checks.limits import limits_for
+from ascendc_lsp.checks.limits import Limits, limits_for
 from ascendc_lsp.checks.rules._common import fmt, node_for
 from ascendc_lsp.hardware.budget import BufferUse, class_budgets, worst_case_inits
 from ascendc_lsp.syntax.constfold import Folder
@@ -22,79 +22,133 @@ def _parts(uses: list[BufferUse]) -> str:
     )
 
 
-def _with_known_values(context: CheckContext, uses: list[BufferUse], align: int) -> tuple[int, list[str]] | None:
-    """The UB total when the attached tiling values size every buffer the file alone cannot: (total, the
-    values used); None when some buffer stays unknown."""
-    analysis = arith(context)
-    total = 0
-    used: set[str] = set()
+def _sized_arguments(context: CheckContext, use: BufferUse, analysis: Arith) -> list[Value | None]:
+    """The count and length arguments of a buffer's InitBuffer as the analysis reads them (count None: 1)."""
+    args = use.init.call.args
+    count_arg, length_arg = (args[1], args[2]) if use.init.num is not None else (None, args[1])
+    values: list[Value | None] = []
+    for arg in (count_arg, length_arg):
+        if arg is None:
+            values.append(Value.const(1))
+            continue
+        node = node_for(context, arg.start_byte, arg.end_byte)
+        values.append(analysis.value(node) if node is not None else None)
+    return values
+
+
+def _values_that_decide(context: CheckContext, uses: list[BufferUse]) -> list[str]:
+    """The tiling values (fields, block_dim) that would size every buffer of unknown size, when values for
+    them would; [] when some buffer stays unknown whatever a spec gives (then no spec decides the total)."""
+    analysis = probe_arith(context)
+    needed: set[str] = set()
     for use in uses:
         if use.total is not None:
-            total += use.total
             continue
-        args = use.init.call.args
-        count_arg, length_arg = (args[1], args[2]) if use.init.num is not None else (None, args[1])
-        values = []
-        for arg in (count_arg, length_arg):
-            if arg is None:
-                values.append(1)
-                continue
-            node = node_for(context, arg.start_byte, arg.end_byte)
-            value = analysis.value(node) if node is not None else None
-            if value is None or value.fact.value is None or value.fact.value <= 0:
-                return None
-            used |= value.used
-            values.append(value.fact.value)
-        total += values[0] * ((values[1] + align - 1) // align * align)
-    return total, sorted(used)
+        for value in _sized_arguments(context, use, analysis):
+            if value is None or value.fact.value is None:
+                return []
+            needed |= value.used
+    known: set[str] = set()
+    if context.known is not None:
+        known = set(context.known.fields) | ({"block_dim"} if context.known.block_dim is not None else set())
+    return sorted(needed - known)
+
+
+def _names(names: list[str], most: int = 4) -> str:
+    shown = ", ".join(names[:most])
+    return shown + (f" and {len(names) - most} more" if len(names) > most else "")
+
+
+def _sized(context: CheckContext, use: BufferUse, align: int) -> tuple[int, frozenset[str]] | None:
+    """The bytes a buffer takes: the model's fold, else the arithmetic analysis's (class constants declared
+    after their use, members written once, the attached values), with the values it used."""
+    if use.total is not None:
+        return use.total, frozenset()
+    values = _sized_arguments(context, use, arith(context))
+    if any(v is None or v.fact.value is None or v.fact.value <= 0 for v in values):
+        return None
+    count, length = (v.fact.value for v in values if v is not None and v.fact.value is not None)
+    used: frozenset[str] = frozenset().union(*(v.used for v in values if v is not None))
+    return count * ((length + align - 1) // align * align), used
+
+
+def _largest_memory(limits: Limits) -> tuple[str, int]:
+    return max((("UB", limits.ub_bytes), ("L1", limits.l1_bytes), ("L0A", limits.l0a_bytes),
+                ("L0B", limits.l0b_bytes), ("L0C", limits.l0c_bytes)), key=lambda m: m[1])
 
 
 @rule("ASC001")
 def ub_budget(context: CheckContext) -> Iterator[Finding]:
     limits = limits_for(context)
+    largest_name, largest = _largest_memory(limits)
     for budget in class_budgets(context.model):
+        # A buffer whose position the file does not say (declared in a base class or another object): one
+        # larger than every on-chip memory of the SoC is wrong wherever it lives.
+        for use in budget.uses:
+            size = _sized(context, use, limits.ub_align) if use.memory is None else None
+            if size is not None and size[0] > largest:
+                values = f"With {context.known.describe(sorted(size[1]))}: " if size[1] and context.known else ""
+                yield context.finding(
+                    "ASC001", use.init.call.span,
+                    f"{values}{use.name} takes {fmt(size[0])} B, more than any on-chip memory of {limits.soc_name} "
+                    f"holds (the largest, {largest_name}, has {fmt(largest)} B)",
+                )
         uses = budget.in_memory("UB")
-        known = [u for u in uses if u.total is not None]
-        total = budget.total("UB")
-        if budget.unknown("UB") and uses:
-            first_unknown = next(u for u in uses if u.total is None).init
-            folded = _with_known_values(context, uses, limits.ub_align) if context.known is not None else None
-            if folded is not None and folded[1] and folded[0] > limits.ub_usable_bytes:
-                values = context.known.describe(folded[1])
-                over = folded[0] > limits.ub_bytes
-                yield context.finding(
-                    "ASC001", first_unknown.call.span,
-                    f"With {values}: UB use {fmt(folded[0])} B "
-                    + (f"exceeds {limits.soc_name}'s {fmt(limits.ub_bytes)} B" if over else
-                       f"leaves less than the {fmt(limits.ub_reserved_bytes)} B {limits.soc_name} keeps for Select "
-                       "and similar APIs"),
-                    severity=None if over else "warning",
-                )
-                continue
-            if folded is None:
-                yield context.finding(
-                    "ASC001", first_unknown.call.span,
-                    f"The UB total of these buffers needs the tiling values to decide ({budget.unknown('UB')} of "
-                    "runtime size): attach a kernel spec or an op test case to fold them in",
-                    severity="information",
-                )
-        if not known or total <= limits.ub_usable_bytes:
+        if not uses:
             continue
-        unknown = budget.unknown("UB")
-        extra = f"; {unknown} more buffer(s) of unknown size" if unknown else ""
-        worst = max(known, key=lambda u: u.total or 0).init
+        sized = [(u, _sized(context, u, limits.ub_align)) for u in uses]
+        resolved = [(u, size[0]) for u, size in sized if size is not None]
+        unresolved = len(uses) - len(resolved)
+        used = sorted(frozenset().union(*(size[1] for _, size in sized if size is not None)))
+        total = sum(t for _, t in resolved)
+        if total <= limits.ub_usable_bytes:
+            if unresolved:
+                first_unknown = next(u for u, size in sized if size is None).init
+                # Information only where values would decide the total: values for the tiling fields the
+                # other buffers depend on would size every one of them.
+                needed = _values_that_decide(context, uses)
+                if needed:
+                    where = (f"{context.known.origin} does not give them" if context.known is not None else
+                             "attach a kernel spec or an op test case to fold them in")
+                    yield context.finding(
+                        "ASC001", first_unknown.call.span,
+                        f"The UB total of these buffers needs the tiling values to decide ({unresolved} of "
+                        f"runtime size, from {_names(needed)}): {where}",
+                        severity="information",
+                    )
+            continue
+        extra = f"; {unresolved} more buffer(s) of unknown size" if unresolved else ""
+        worst = max(resolved, key=lambda r: r[1])[0].init
+        values = f"With {context.known.describe(used)}: " if used and context.known is not None else ""
         if total > limits.ub_bytes:
-            message = f"UB use {fmt(total)} B exceeds {limits.soc_name}'s {fmt(limits.ub_bytes)} B: {_parts(known)}{extra}"
+            # one story with the quick fix, the status bar and the lens: the UB, and what a kernel may use of it
+            # when Select and similar APIs take their reserve (静态Tensor编程.md, "使用预留UB空间的API范围")
+            usable = (
+                f" ({fmt(limits.ub_usable_bytes)} B usable: {fmt(limits.ub_reserved_bytes)} B are reserved for Select "
+                "and similar APIs)" if limits.ub_reserved_bytes else ""
+            )
+            message = (
+                f"{values}UB use {fmt(total)} B exceeds {limits.soc_name}'s {fmt(limits.ub_bytes)} B{usable}: "
+                f"{_sized_parts(resolved)}{extra}"
+            )
             path = [u.init for u in uses]
-            fixes = shrink_fixes(context, path, limits.ub_usable_bytes, limits.ub_align) if not unknown else []
+            fixes = (shrink_fixes(context, path, limits.ub_usable_bytes, limits.ub_align)
+                     if not budget.unknown("UB") else [])
             yield context.finding("ASC001", worst.call.span, message, fixes=fixes)
         else:
             message = (
-                f"UB use {fmt(total)} B leaves less than the {fmt(limits.ub_reserved_bytes)} B that {limits.soc_name} "
-                f"keeps for Select and similar APIs ({fmt(limits.ub_usable_bytes)} B usable of {fmt(limits.ub_bytes)} B): "
-                f"{_parts(known)}{extra}"
+                f"{values}UB use {fmt(total)} B leaves less than the {fmt(limits.ub_reserved_bytes)} B that "
+                f"{limits.soc_name} keeps for Select and similar APIs ({fmt(limits.ub_usable_bytes)} B usable of "
+                f"{fmt(limits.ub_bytes)} B): {_sized_parts(resolved)}{extra}"
             )
             yield context.finding("ASC001", worst.call.span, message, severity="warning")
+
+
+def _sized_parts(resolved: list[tuple[BufferUse, int]]) -> str:
+    return ", ".join(
+        f"{u.name} {u.count} x {fmt(t // u.count)} B" if u.init.num is not None and u.count else f"{u.name} {fmt(t)} B"
+        for u, t in sorted(resolved, key=lambda r: -r[1])
+    )
 
 
 # -- ASC001 quick fixes: smaller constants, each verified by re-folding the sizes with the new value ----------
@@ -209,7 +263,7 @@ def shrink_fixes(context: CheckContext, inits: list[InitBuffer], capacity: int, 
                     continue
                 what = "use single buffering" if role == "count" else "shrink the tile"
                 fixes.append(fix(
-                    f"Set {name} = {new_value} to {what} (UB {fmt(total)} B of {fmt(capacity)} B)",
+                    f"Set {name} = {new_value} to {what} (UB {fmt(total)} B of {fmt(capacity)} B usable)",
                     replace(context.document, lit_start, lit_end, str(new_value)),
                 ))
                 break

@@ -13,6 +13,7 @@ from ascendc_lsp.checks.base import CheckContext, Finding, Related, rule
 from ascendc_lsp.checks.limits import limits_for
 from ascendc_lsp.checks.rules._common import fmt, fold_node, node_for, scan
 from ascendc_lsp.syntax.constfold import parse_number_literal
+from ascendc_lsp.syntax.document import cpp_language
 from ascendc_lsp.syntax.model import ApiCall
 from ascendc_lsp.syntax.positions import Span
 
@@ -224,9 +225,34 @@ def _sum_terms(node: tree_sitter.Node, sign: int = 1) -> list[tuple[tree_sitter.
     return [(node, sign)]
 
 
+# `(__gm__ half *)(x) + n * GetBlockIdx()`: C's cast ambiguity makes the grammar read `(x)` as a cast of `+n`,
+# so the tree says `((half *)(x)(+n)) * GetBlockIdx()`. Blanking the parentheses around the name gives the
+# tree a compiler builds.
+_CAST_OF_PARENTHESISED_NAME = re.compile(rb"\*\s*\)\s*(\()\s*[A-Za-z_]\w*\s*(\))\s*[-+]")
+
+
+def _reparsed_pointer_sum(context: CheckContext, start: int, end: int) -> tree_sitter.Node | None:
+    """The argument re-parsed with `(T *)(name) + ...` read as a compiler does, at the same byte offsets (so
+    names still resolve in the document); None when the argument has no such cast."""
+    data = context.document.parsed  # the dialect-rewritten bytes the tree was parsed from (same offsets)
+    match = _CAST_OF_PARENTHESISED_NAME.search(data, start, end)
+    if match is None:
+        return None
+    argument = bytearray(data[start:end])
+    for group in (1, 2):
+        argument[match.start(group) - start] = ord(" ")
+    opening = b"void f(){"  # an expression statement is only valid inside a function
+    if start < len(opening):
+        return None
+    tree = tree_sitter.Parser(cpp_language()).parse(opening + b" " * (start - len(opening)) + bytes(argument) + b";}")
+    node = tree.root_node.descendant_for_byte_range(start, end)
+    return node if node is not None and node.start_byte == start and not node.has_error else None
+
+
 def _gm_offset(context: CheckContext, call: ApiCall) -> tuple[_BlockOffset, str | None] | None:
     """The block-dependent offset of `SetGlobalBuffer(ptr + offset, length)` and the pointer's name."""
-    node = node_for(context, call.args[0].start_byte, call.args[0].end_byte)
+    node = _reparsed_pointer_sum(context, call.args[0].start_byte, call.args[0].end_byte)
+    node = node or node_for(context, call.args[0].start_byte, call.args[0].end_byte)
     if node is None:
         return None
     offset = _BlockOffset(Affine(), Affine())

@@ -156,10 +156,34 @@ def _give_back_region(context: CheckContext, problem: Problem) -> Span:
     kinds = ("EnQue", "FreeTensor") if problem.state == "allocated" else ("FreeTensor",)
     function = context.model.function_at(last.start)
     if function is not None:
-        for call in calls_by_function(context).get(function.start_byte, []):
-            if call.name in kinds and last.end <= call.start_byte <= problem.site.start:
-                return call.span
+        calls = [c for c in calls_by_function(context).get(function.start_byte, []) if c.name in kinds]
+        for index, call in enumerate(calls):
+            if not last.end <= call.start_byte <= problem.site.start:
+                continue
+            # Only a give-back on the path of the last use (its block holds the last use): one in another
+            # branch is on another path.
+            block = _innermost_block(context, Site(call.start_byte, call.end_byte))
+            if not block[0] <= last.start < block[1]:
+                continue
+            # The whole run of give-backs that starts there (the missing one belongs among them).
+            end = call
+            for following in calls[index + 1 :]:
+                if lines.line_of(following.start_byte) - lines.line_of(end.end_byte) > 1:
+                    break
+                end = following
+            return lines.span(call.start_byte, end.end_byte)
+    # None follows: the give-back belongs after the last use in its block (before the block closes, or just after).
+    block = _innermost_block(context, last)
+    if lines.line_of(block[1]) - lines.line_of(last.start) <= _REGION_LINES:
+        return lines.span(last.start, block[1])
     return _span(context, last)
+
+
+def _innermost_block(context: CheckContext, site: Site) -> tuple[int, int]:
+    node = node_for(context, site.start, site.end)
+    while node is not None and node.type != "compound_statement":
+        node = node.parent
+    return (node.start_byte, node.end_byte) if node is not None else (0, len(context.document.data))
 
 
 @rule("ASC008")

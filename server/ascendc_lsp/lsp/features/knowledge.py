@@ -158,7 +158,7 @@ class KnowledgeFeature(LanguageFeature):
         """`ascendc.server.showEntryFix`: write the entry's before/after diff to the cache and show it."""
         import difflib
 
-        from ascendc_lsp.knowledge.store import atomic_write, cache_dir
+        from ascendc_lsp.paths import atomic_write, cache_dir
 
         retriever = await asyncio.to_thread(self.retriever)
         entry = retriever.entries.get(params.entry_id)

@@ -8,6 +8,7 @@ import contextlib
 import logging
 import os
 import tempfile
+import threading
 import uuid
 from pathlib import Path
 from typing import Any, ClassVar
@@ -64,8 +65,11 @@ def summary_line(correct: bool, stage: str, run: dict[str, Any]) -> str:
     return f"NOT CORRECT (stage {stage}){why}"
 
 
-def run_target(params: RunKernelParams, settings: Settings, trace_dir: Path) -> RunKernelResult:
-    """Load, build and run one target (blocking; called in a worker thread)."""
+def run_target(
+    params: RunKernelParams, settings: Settings, trace_dir: Path, cancel: threading.Event | None = None
+) -> RunKernelResult:
+    """Load, build and run one target (blocking; called in a worker thread). Setting `cancel` stops a spec's or
+    test case's kernel run early (the client cancelled the request)."""
     from ascendc_lsp.toolchain.base import RunOptions, RunResult, ToolchainUnavailable
     from ascendc_lsp.toolchain.command import get_toolchain, load_target
     from ascendc_lsp.toolchain.opproject.discovery import OpProjectError
@@ -104,7 +108,7 @@ def run_target(params: RunKernelParams, settings: Settings, trace_dir: Path) -> 
                 if kind == "testCase"
                 else load_target(str(path))
             )
-            run_opts = RunOptions(source=source, timeout=timeout, trace_out=trace)
+            run_opts = RunOptions(source=source, timeout=timeout, trace_out=trace, cancel=cancel)
             if isinstance(target, TestCase):
                 kind = "testCase"
                 if backend != "emulator":
@@ -146,10 +150,14 @@ class RunFeature(LanguageFeature):
             await asyncio.wait_for(progress.create_async(token), 5)
             progress.begin(token, types.WorkDoneProgressBegin(title="AscendC: run", message=path.name))
             shown = True
+        cancel = threading.Event()
         try:
             return await asyncio.to_thread(
-                run_target, params, self.server.settings, Path(tempfile.gettempdir())
+                run_target, params, self.server.settings, Path(tempfile.gettempdir()), cancel
             )
+        except asyncio.CancelledError:  # $/cancelRequest: stop the kernel too, not only the answer
+            cancel.set()
+            raise
         finally:
             if shown:
                 progress.end(token, types.WorkDoneProgressEnd(message="done"))

@@ -6,9 +6,9 @@ from typing import ClassVar
 
 from lsprotocol import types
 
+from ascendc_lsp.hardware.describe import describe, identifier_at
 from ascendc_lsp.lsp.convert import to_position, to_range
 from ascendc_lsp.lsp.features.base import LanguageFeature, Method
-from ascendc_lsp.syntax.describe import describe, identifier_at
 from ascendc_lsp.syntax.outline import OutlineItem, build_outline
 
 _KINDS = {

@@ -10,6 +10,7 @@ import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
+from ascendc_lsp.hardware.limits import DEFAULT_SOC
 from ascendc_lsp.toolchain.base import (
     CompileResult,
     Diagnostic,
@@ -30,7 +31,7 @@ AICORE_ARCH: dict[str, str] = {
 
 
 def compile_command(
-    inst: CannInstall, source: Path, soc: str = "Ascend910B", include_dirs: Sequence[Path] = (),
+    inst: CannInstall, source: Path, soc: str = DEFAULT_SOC, include_dirs: Sequence[Path] = (),
     defines: Mapping[str, str | None] | None = None, output: Path | None = None,
 ) -> list[str]:  # fmt: skip
     """bisheng/ccec command line that compiles one kernel file for the AI Core (object only)."""
@@ -57,7 +58,7 @@ def compile_command(
 
 
 def compile_source(
-    source: str | os.PathLike[str], *, inst: CannInstall | None = None, soc: str = "Ascend910B",
+    source: str | os.PathLike[str], *, inst: CannInstall | None = None, soc: str = DEFAULT_SOC,
     include_dirs: Sequence[Path] = (), defines: Mapping[str, str | None] | None = None,
     timeout: float = 120.0, copy_to_temp: bool = False, cancel: threading.Event | None = None,
 ) -> CompileResult:  # fmt: skip

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ascendc_lsp.hardware.limits import DEFAULT_SOC
 from ascendc_lsp.toolchain.base import (
     CompileResult,
     Diagnostic,
@@ -102,7 +103,7 @@ class CannToolchain(Toolchain):
         try:
             inst = self.install()
             work = self._workdir(spec, options)
-            soc = options.soc or spec.soc or "Ascend910B"
+            soc = options.soc or spec.soc or DEFAULT_SOC
             main = cpu_harness(spec, source, self.kernel_mode) if self.mode == "cpu" else npu_harness(spec)
             (work.root / "main.cpp").write_text(main, encoding="utf-8")
             (work.root / "CMakeLists.txt").write_text(
@@ -168,7 +169,7 @@ class CannToolchain(Toolchain):
             return RunResult(backend=f"cann-{self.mode}", kernel=spec.kernel,
                              diagnostics=[Diagnostic(str(exc), file=spec.origin, source=SOURCE_NAME)])  # fmt: skip
         result = RunResult(backend=f"cann-{self.mode}", kernel=spec.kernel, source=str(source),
-                           soc=options.soc or spec.soc or "Ascend910B", stage_reached="compile")  # fmt: skip
+                           soc=options.soc or spec.soc or DEFAULT_SOC, stage_reached="compile")  # fmt: skip
         comp = self.compile(spec, options)
         result.compile_seconds = comp.seconds
         result.diagnostics.extend(comp.diagnostics)

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
+from ascendc_lsp.paths import cache_dir
 from ascendc_lsp.toolchain import sandbox
 from ascendc_lsp.toolchain.base import CompileResult, Diagnostic
 from ascendc_lsp.toolchain.emulator import gccdiag
@@ -80,9 +81,7 @@ def include_dir() -> Path:
 
 
 def cache_root() -> Path:
-    base = os.environ.get("XDG_CACHE_HOME")
-    root = Path(base) if base and Path(base).is_absolute() else Path.home() / ".cache"
-    return root / "ascendc-lsp" / "emulator"
+    return cache_dir("emulator")
 
 
 def find_cxx() -> str | None:
@@ -566,22 +565,12 @@ def _failure_diagnostics(
             return False
         return any(p.startswith(r) for r in user_roots)
 
-    def line_text(f: str, line0: int) -> str:
-        try:
-            with open(f, encoding="utf-8", errors="replace") as fh:
-                for i, text in enumerate(fh):
-                    if i == line0:
-                        return text.rstrip("\n")
-        except OSError:
-            pass
-        return ""
-
     def hint(msg: gccdiag.GccMessage) -> str | None:
         if os.path.basename(msg.file) == "harness.cpp":
             return harness_hint(spec)
         return None
 
-    diags = gccdiag.to_diagnostics(res.stderr, is_user, (src, fallback_line), line_text, hint)
+    diags = gccdiag.to_diagnostics(res.stderr, is_user, (src, fallback_line), gccdiag.file_line, hint)
     if not diags:
         tail = (res.stderr or res.stdout).strip().splitlines()[-3:]
         diags = [

@@ -919,6 +919,25 @@ def estimate_from_native(
 _NOT_ARGS = frozenset({"block", "pipe", "api", "launch"})
 
 
+def _slice(start_us: float, end_us: float) -> tuple[float, float]:
+    """(ts, dur) of a slice: the start and the end are rounded, the duration derived from them and nudged down
+    when the subtraction rounded up, so back-to-back slices on one pipe never overlap."""
+    ts = round(start_us, 4)
+    end = round(end_us, 4)
+    dur = end - ts
+    if ts + dur > end:
+        dur = math.nextafter(dur, 0.0)
+    return ts, dur
+
+
+def shifted_slice(ts: float, dur: Any, offset_us: float) -> tuple[float, float | None]:
+    """A trace event moved later by offset_us (a later launch of a program): (ts, dur or None for instants),
+    with the end rounded rather than the duration, as write_perfetto does."""
+    if not isinstance(dur, int | float):
+        return round(ts + offset_us, 4), None
+    return _slice(ts + offset_us, ts + dur + offset_us)
+
+
 def write_perfetto(sched: Schedule, path: Path) -> None:
     """Chrome trace-event JSON (open in ui.perfetto.dev or chrome://tracing): one process per block, one
     thread per pipe; timestamps in microseconds after the launch overhead. A slice's end is rounded and its
@@ -957,11 +976,7 @@ def write_perfetto(sched: Schedule, path: Path) -> None:
             base_cycles = ls.start + ls.launch_cycles + bs.offset
             for ev in bs.events:
                 args = {k: v for k, v in ev.raw.items() if k not in _NOT_ARGS}
-                ts = round((base_cycles + ev.start) * us, 4)
-                end = round((base_cycles + ev.end) * us, 4)
-                dur = end - ts
-                if ts + dur > end:  # the subtraction rounded up: never reach into the next slice
-                    dur = math.nextafter(dur, 0.0)
+                ts, dur = _slice((base_cycles + ev.start) * us, (base_cycles + ev.end) * us)
                 tid = tids.get(ev.pipe, 0)
                 if ev.duration > 0 and dur > 0:
                     out.append({"name": ev.api or "?", "pid": pid, "tid": tid, "ts": ts, "cat": ev.pipe,

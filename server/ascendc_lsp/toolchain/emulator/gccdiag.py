@@ -1,8 +1,9 @@
 """g++ output (with -fdiagnostics-plain-output, LC_ALL=C) -> diagnostics at the user's lines.
 
 An error inside the emulator headers or the generated harness is moved to the user's code: the last
-"required from" / "In file included from" location of that error that lies in a user file, else the kernel
-entry line. Categories come from a small table of message patterns (taxonomy slugs).
+"required from" / "In file included from" location printed before that error that lies in a user file, else the
+first of its own notes in a user file ("in expansion of macro"), else the kernel entry line. The lines are read
+by the one compiler-log parser, `toolchain.logs`. Categories come from a small table of message patterns (taxonomy slugs).
 """
 
 from __future__ import annotations
@@ -12,14 +13,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ascendc_lsp.syntax.positions import utf16_column, utf16_len
 from ascendc_lsp.toolchain.base import Diagnostic
-
-_LOC = re.compile(
-    r"^(?P<file>[^:\n]+?):(?P<line>\d+):(?:(?P<col>\d+):)?\s*"
-    r"(?P<kind>fatal error|error|warning|note|required from here|required from|In instantiation of|)"
-    r"(?::)?\s*(?P<msg>.*)$"
-)
-_INCLUDED = re.compile(r"^(?:In file included from|\s+from)\s+(?P<file>[^:\n]+):(?P<line>\d+)[:,]?")
+from ascendc_lsp.toolchain.logs import parse_log
 
 # (pattern over the message, category); first match wins
 _CATEGORIES: list[tuple[re.Pattern[str], str]] = [
@@ -64,39 +60,31 @@ class GccMessage:
     col: int  # 1-based byte column, 0 when unknown
     kind: str  # error | warning | fatal error
     message: str
-    context: list[tuple[str, int, int]] = field(
-        default_factory=list
-    )  # (file, line, col) from notes before it
+    context: list[tuple[str, int, int]] = field(default_factory=list)  # (file, line, col) printed before it
     notes: list[str] = field(default_factory=list)
+    # (file, line, col) of its own notes printed after it (`note: in expansion of macro ...`)
+    note_locations: list[tuple[str, int, int]] = field(default_factory=list)
 
 
 def parse(stderr: str) -> list[GccMessage]:
-    """Errors and warnings with the include/instantiation context that preceded each."""
+    """Errors and warnings with the include/instantiation context that preceded each, read by the one compiler
+    log parser (`toolchain.logs`, whose compiler line parser knows the g++ formats)."""
     out: list[GccMessage] = []
-    context: list[tuple[str, int, int]] = []
-    for raw in stderr.splitlines():
-        m_inc = _INCLUDED.match(raw)
-        if m_inc:
-            context.append((m_inc.group("file"), int(m_inc.group("line")), 0))
+    for ev in parse_log(stderr):
+        if ev.kind != "compiler-diagnostic" or ev.severity not in ("error", "warning") or ev.file is None:
             continue
-        m = _LOC.match(raw)
-        if not m:
-            continue
-        kind = m.group("kind")
-        loc = (m.group("file"), int(m.group("line")), int(m.group("col") or 0))
-        if kind in ("error", "fatal error", "warning"):
-            out.append(
-                GccMessage(loc[0], loc[1], loc[2], kind, m.group("msg").strip(), context=list(context))
+        out.append(
+            GccMessage(
+                file=ev.file,
+                line=ev.line or 0,
+                col=ev.column or 0,
+                kind="fatal error" if ev.extra.get("fatal") else ev.severity,
+                message=ev.message,
+                context=[(n.file, n.line, n.column or 0) for n in ev.notes if n.context and n.file and n.line],
+                notes=[f"{n.file}:{n.line}: {n.message}" for n in ev.notes if not n.context and n.file],
+                note_locations=[(n.file, n.line, n.column or 0) for n in ev.notes if not n.context and n.file and n.line],
             )
-            context = []
-        elif kind == "note":
-            if out:
-                out[-1].notes.append(f"{loc[0]}:{loc[1]}: {m.group('msg').strip()}")
-            context.append(loc)
-        elif kind.startswith("required from") or kind == "In instantiation of":
-            context.append(loc)
-        elif kind == "" and m.group("msg").startswith("In "):  # "k.cpp: In function 'void g()':" has no line
-            continue
+        )
     return out
 
 
@@ -126,7 +114,10 @@ def to_diagnostics(
             text = ("GET_TILING_DATA needs the tiling struct: give the spec a `tiling:` section with `struct:` "
                     f"(and `header:` when the struct lives in op_host) [{text}]")
         if not is_user_file(file):
-            placed = next(((f, ln, c) for f, ln, c in reversed(msg.context) if is_user_file(f)), None)
+            # The instantiation/include chain printed before the error, else its own notes (a macro expansion).
+            placed = next(((f, ln, c) for f, ln, c in reversed(msg.context) if is_user_file(f)), None) or next(
+                ((f, ln, c) for f, ln, c in msg.note_locations if is_user_file(f)), None
+            )
             hint = harness_hint(msg) if harness_hint is not None else None
             if hint:
                 text = f"{text} ({hint})"
@@ -137,8 +128,8 @@ def to_diagnostics(
                 text = f"{text} [in {Path(file).name}:{line}]"
                 file, line, col = fallback[0], fallback[1] + 1, 0
         src = line_text(file, line - 1)
-        start = _utf16_col(src, col - 1) if col > 0 else _utf16_col(src, len(src) - len(src.lstrip()))
-        end = _token_end(src, col - 1) if col > 0 else len(src.rstrip().encode("utf-16-le")) // 2
+        start = utf16_column(src, col - 1) if col > 0 else utf16_len(src[: len(src) - len(src.lstrip())])
+        end = _token_end(src, col - 1) if col > 0 else utf16_len(src.rstrip())
         diags.append(
             Diagnostic(
                 message=text,
@@ -159,9 +150,16 @@ def to_diagnostics(
     return diags
 
 
-def _utf16_col(line: str, byte_col: int) -> int:
-    b = line.encode("utf-8")[: max(0, byte_col)]
-    return len(b.decode("utf-8", "ignore").encode("utf-16-le")) // 2
+def file_line(path: str, line0: int) -> str:
+    """Line `line0` (0-based) of a file, "" when it cannot be read: what `to_diagnostics` needs as `line_text`."""
+    try:
+        with open(path, encoding="utf-8", errors="replace") as handle:
+            for i, text in enumerate(handle):
+                if i == line0:
+                    return text.rstrip("\n")
+    except OSError:
+        pass
+    return ""
 
 
 def _token_end(line: str, byte_col: int) -> int:
@@ -171,4 +169,4 @@ def _token_end(line: str, byte_col: int) -> int:
         i += 1
     if i == max(0, byte_col):
         i = min(len(b), i + 1)
-    return _utf16_col(line, i)
+    return utf16_column(line, i)

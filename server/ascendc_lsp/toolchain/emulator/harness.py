@@ -124,6 +124,8 @@ def generate(spec: KernelSpec, source: Path, strict_assert: bool = False) -> str
     for t in spec.outputs:
         if t.name not in listed:
             lines.append(f"    (void)emu_h.Output({c_string(t.name)}, {t.nbytes});")
+    if spec.task_ratio != 1:  # a mix kernel: GetBlockNum / GetTaskRatio see the logical AI cores
+        lines.append(f"    ::ascendc_emu::rt().task_ratio = {int(spec.task_ratio)};")
     lines.append(f"    emu_h.Launch({spec.block_dim}, [&] {{ {spec.kernel}({', '.join(args)}); }});")
     lines.append("    return emu_h.Finish();")
     lines.append("}")

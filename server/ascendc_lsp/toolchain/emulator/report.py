@@ -8,6 +8,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from ascendc_lsp.syntax.positions import utf16_len
 from ascendc_lsp.toolchain.base import Diagnostic
 
 MAX_REPORTS = 200  # a kernel that reports every element would otherwise flood the editor
@@ -33,10 +34,6 @@ def read_jsonl(path: Path, limit: int = 100_000) -> list[dict[str, Any]]:
     except OSError:
         pass
     return out
-
-
-def utf16_len(s: str) -> int:
-    return len(s.encode("utf-16-le")) // 2
 
 
 def to_diagnostics(

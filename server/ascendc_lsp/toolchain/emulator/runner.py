@@ -19,6 +19,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
+from ascendc_lsp.hardware.limits import DEFAULT_SOC
 from ascendc_lsp.toolchain import sandbox
 from ascendc_lsp.toolchain.base import CompileResult, Diagnostic, RunOptions, RunResult, Toolchain
 from ascendc_lsp.toolchain.emulator import build, cost, report
@@ -192,10 +193,10 @@ class EmulatorToolchain(Toolchain):
         res = RunResult(kernel=spec.kernel, soc=soc.name, source=str(src), backend=self.name)
         for w in spec.warnings:
             res.diagnostics.append(Diagnostic(message=w, severity="warning", code="spec", file=spec.origin))
-        if not soc.known:
+        if soc.unknown is not None:
             res.diagnostics.append(
                 Diagnostic(
-                    message=f"unknown SoC '{soc.name}': using the Ascend910B figures",
+                    message=f"{soc.unknown}; using the {DEFAULT_SOC} figures",
                     severity="warning",
                     code="spec",
                     file=spec.origin,
@@ -284,11 +285,26 @@ class EmulatorToolchain(Toolchain):
                 memory_bytes=max(sandbox.DEFAULT_MEMORY_BYTES, 4 * gm_bytes + (1 << 30)),
                 file_bytes=max(sandbox.DEFAULT_FILE_BYTES, 2 * gm_bytes),
             )
-            sr = sandbox.run_sandboxed(argv, rundir, limits, read_paths=[cr.binary.parent])
+            sr = sandbox.run_sandboxed(argv, rundir, limits, read_paths=[cr.binary.parent], cancel=opts.cancel)
             res.run_seconds = sr.seconds
             res.exit_code = sr.returncode
             res.isolation = sr.isolation
             res.stdout, res.stderr = sr.stdout[-20000:], sr.stderr[-20000:]
+            if sr.cancelled:  # the caller stopped it: no verdict on the outputs, no estimate of a partial run
+                text = lines(str(src), entry_line)
+                res.diagnostics.append(
+                    Diagnostic(
+                        message=f"the run was cancelled after {sr.seconds:.1f} s (the kernel was stopped)",
+                        severity="information",
+                        code="cancelled",
+                        line=entry_line,
+                        character=len(text) - len(text.lstrip()),
+                        end_line=entry_line,
+                        end_character=len(text.rstrip()),
+                        file=str(src),
+                    )
+                )
+                return res
             reports = report.read_jsonl(rundir / "report.jsonl")
             rdiags = report.to_diagnostics(reports, src, lines, entry_line)
             res.diagnostics.extend(rdiags)
@@ -321,6 +337,7 @@ class EmulatorToolchain(Toolchain):
                 if opts.trace_out is not None:
                     try:
                         cost.write_perfetto(sched, opts.trace_out)
+                        res.trace_file = str(opts.trace_out.resolve())
                     except OSError as exc:
                         res.diagnostics.append(
                             Diagnostic(
@@ -509,10 +526,6 @@ class EmulatorToolchain(Toolchain):
             file=str(src),
             data={"output": name, "first_mismatch": fm},
         )
-
-
-def default_toolchain() -> EmulatorToolchain:
-    return EmulatorToolchain()
 
 
 def run_spec_file(path: str | os.PathLike[str], **kwargs: object) -> RunResult:

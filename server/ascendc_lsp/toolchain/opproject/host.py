@@ -226,13 +226,48 @@ def shared_tiling_sources(project: OpProject, op_types: Sequence[str]) -> list[P
 
 
 def host_include_dirs(project: OpProject, cxx: str, extra: Sequence[Path] = ()) -> list[Path]:
-    """-I folders of the host compile: the shims, the project's op_host and root, then what the include rule finds."""
+    """-I folders of the host compile: the shims, the project's op_host and root, then what the include rule finds,
+    then the aliases of the op's tiling header (`tiling_header_aliases`)."""
     shims = host_include_dir()
     base = [shims, project.op_host, project.root]
-    found = resolve_include_dirs(
-        _sources(project, extra), project.repo_root, provided=base, system=build.compiler_include_dirs(cxx)
-    )
-    return [*base, *found]
+    srcs = _sources(project, extra)
+    found = resolve_include_dirs(srcs, project.repo_root, provided=base, system=build.compiler_include_dirs(cxx))
+    alias = tiling_header_aliases(project, srcs, [*base, *found])
+    return [*base, *found, *([alias] if alias is not None else [])]
+
+
+def tiling_header_aliases(project: OpProject, srcs: Sequence[Path], include_dirs: Sequence[Path]) -> Path | None:
+    """A folder of one-line headers for an op_host that includes its tiling header under another snake_case
+    spelling of the op name than the file has: msOpGen names the files by splitting before every capital
+    (BAMCustom -> b_a_m_custom_tiling.h) while code generators write `bam_custom_tiling.h` and store the project
+    under msOpGen's names (EvoKernel's projects, whose results say they compiled). An include `X_tiling.h` found
+    nowhere resolves to the op_host's single `Y_tiling.h` whose name equals it once underscores are dropped."""
+    have = sorted(project.op_host.glob("*_tiling.h"))
+    aliases: dict[str, Path] = {}
+    for s in srcs:
+        for kind, name in includes_of(s):
+            if kind != '"' or "/" in name or not name.endswith("_tiling.h") or name in aliases:
+                continue
+            if any((d / name).is_file() for d in [s.parent, *include_dirs]):
+                continue
+            same = [p for p in have if p.name.replace("_", "") == name.replace("_", "")]
+            if len(same) == 1:
+                aliases[name] = same[0]
+    if not aliases:
+        return None
+    text = {n: f'#include "{p}"  // ascendc-lsp: {n} is {p.name} (msOpGen spelling)\n' for n, p in aliases.items()}
+    digest = hashlib.sha256(json.dumps(sorted(text.items())).encode()).hexdigest()[:24]
+    folder = build.cache_root() / "host-alias" / digest
+    if not folder.is_dir():
+        folder.parent.mkdir(parents=True, exist_ok=True)
+        tmp = Path(tempfile.mkdtemp(prefix=".build-", dir=folder.parent))
+        for n, t in text.items():
+            (tmp / n).write_text(t, encoding="utf-8")
+        try:
+            tmp.rename(folder)
+        except OSError:  # another process made it first: same content
+            shutil.rmtree(tmp, ignore_errors=True)
+    return folder
 
 
 def build_host(
@@ -345,17 +380,7 @@ def _compile_diagnostics(project: OpProject, res: sandbox.SandboxResult) -> list
     def is_user(f: str) -> bool:
         return f.startswith(repo)
 
-    def line_text(f: str, line0: int) -> str:
-        try:
-            with open(f, encoding="utf-8", errors="replace") as fh:
-                for i, text in enumerate(fh):
-                    if i == line0:
-                        return text.rstrip("\n")
-        except OSError:
-            pass
-        return ""
-
-    diags = gccdiag.to_diagnostics(res.stderr, is_user, fallback, line_text, lambda _m: None)
+    diags = gccdiag.to_diagnostics(res.stderr, is_user, fallback, gccdiag.file_line, lambda _m: None)
     for d in diags:
         d.code = "host-compile"
         d.message = f"op_host does not compile on the CPU host shims: {d.message}"

@@ -15,15 +15,16 @@ from __future__ import annotations
 
 import hashlib
 import math
-import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ascendc_lsp.hardware.limits import DEFAULT_SOC
+from ascendc_lsp.paths import atomic_write
 from ascendc_lsp.toolchain.base import Diagnostic, RunOptions, RunResult
 from ascendc_lsp.toolchain.emulator import build
-from ascendc_lsp.toolchain.emulator.soc import DEFAULT_SOC, load_soc
+from ascendc_lsp.toolchain.emulator.soc import load_soc
 from ascendc_lsp.toolchain.opproject import host
 from ascendc_lsp.toolchain.opproject.discovery import (
     KernelEntry,
@@ -231,10 +232,7 @@ def kernel_build(d: Described, op: OpDef, variant: Variant, key: int | None) -> 
     folder = build.cache_root() / "opbuild" / digest
     header = folder / f"{entry.file.stem}_emu_op_build.h"
     if not header.is_file():
-        folder.mkdir(parents=True, exist_ok=True)
-        tmp = folder / f".{os.getpid()}.tmp"
-        tmp.write_text(header_text, encoding="utf-8")
-        tmp.replace(header)
+        atomic_write(header, header_text, durable=False)
     proj = d.project
     base = [proj.op_kernel, proj.op_host]
     cxx = build.find_cxx() or "g++"
@@ -626,6 +624,7 @@ def prepare(case: TestCase, options: RunOptions | None = None) -> Prepared | Run
     spec = KernelSpec(
         kernel=kb.kernel_name,
         block_dim=block_dim,
+        task_ratio=ratio,
         inputs=in_specs,
         outputs=out_specs,
         reference=case.reference,

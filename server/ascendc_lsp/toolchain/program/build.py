@@ -399,17 +399,7 @@ def _compile_diagnostics(layout: ProgramLayout, source: Path, res: sandbox.Sandb
             return False
         return any(p.startswith(r) for r in roots)
 
-    def line_text(f: str, line0: int) -> str:
-        try:
-            with open(f, encoding="utf-8", errors="replace") as fh:
-                for i, text in enumerate(fh):
-                    if i == line0:
-                        return text.rstrip("\n")
-        except OSError:
-            pass
-        return ""
-
-    diags = gccdiag.to_diagnostics(res.stderr, is_user, (str(source), 0), line_text, lambda _m: None)
+    diags = gccdiag.to_diagnostics(res.stderr, is_user, (str(source), 0), gccdiag.file_line, lambda _m: None)
     if not diags:
         tail = (res.stderr or res.stdout).strip().splitlines()[-3:]
         diags = [

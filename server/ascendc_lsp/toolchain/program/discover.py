@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ascendc_lsp import safeio
+from ascendc_lsp.hardware.limits import DEFAULT_SOC
 from ascendc_lsp.toolchain.program.cmake import CMakeError, Project, Target, read_project
 
 SOURCE_SUFFIXES = (".asc", ".cpp", ".cc", ".cxx", ".c")
@@ -85,7 +86,7 @@ class ProgramLayout:
     recipe: str = "default"  # readme | run.sh | default
     arch: str | None = None
     run_mode: str = "npu"
-    soc: str = "Ascend910B"
+    soc: str = DEFAULT_SOC
     notes: list[str] = field(default_factory=list)
     cmake: Project | None = None
 
@@ -350,7 +351,7 @@ def discover(
         )
     if soc is None:
         wanted = overrides.get("CMAKE_ASC_ARCHITECTURES") or _cmake_default(root, "CMAKE_ASC_ARCHITECTURES")
-        soc = ARCH_SOC.get(wanted or "", "Ascend910B")
+        soc = ARCH_SOC.get(wanted or "", DEFAULT_SOC)
     overrides["RUN_MODE"] = run_mode
     overrides["CMAKE_ASC_RUN_MODE"] = run_mode
     overrides["SOC_VERSION"] = soc_version_name(soc)

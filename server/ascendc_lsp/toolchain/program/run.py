@@ -443,6 +443,7 @@ def _collect(
     if opts.trace_out is not None and schedules:
         try:
             write_program_trace(schedules, opts.trace_out)
+            res.trace_file = str(opts.trace_out.resolve())
         except OSError as exc:
             res.diagnostics.append(
                 Diagnostic(
@@ -516,12 +517,14 @@ def write_program_trace(schedules: list[cost.Schedule], path: Path) -> None:
                 if ev.get("name") == "process_name":
                     ev["args"] = {"name": f"launch {n}: " + str(ev.get("args", {}).get("name", ""))}
                 if "ts" in ev:
-                    ev["ts"] = round(float(ev["ts"]) + offset_us, 4)
+                    shifted, end = cost.shifted_slice(float(ev["ts"]), ev.get("dur"), offset_us)
+                    ev["ts"] = shifted
+                    if end is not None:
+                        ev["dur"] = end
                 events.append(ev)
             offset_us += sched.estimate.microseconds
     doc = {
         "traceEvents": events,
-        "displayTimeUnit": "ns",
         "otherData": {"generator": "ascendc-lsp emulator cost model", "launches": len(schedules)},
     }
     path.write_text(json.dumps(doc), encoding="utf-8")
@@ -634,6 +637,8 @@ def print_text(r: ProgramRunResult, out: TextIO) -> None:
         out.write(f"  total estimate: {r.estimate.microseconds:.2f} us over {len(r.launches)} launches\n")
     for n in r.notes:
         out.write(f"  note: {n}\n")
+    if r.trace_file:
+        out.write(f"trace: wrote {r.trace_file} (open it in https://ui.perfetto.dev or chrome://tracing)\n")
     if r.diagnostics:
         out.write("diagnostics:\n")
         for d in r.diagnostics:

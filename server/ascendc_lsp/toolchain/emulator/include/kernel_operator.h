@@ -14,9 +14,11 @@
 #include "ascendc_emu/vector_fnptr.h"
 #include "ascendc_emu/vector_operators.h"
 #include "ascendc_emu/cube.h"
+#include "ascendc_emu/cube_load3d.h"
 #include "ascendc_emu/utils.h"
 #include "ascendc_emu/std.h"
 #include "ascendc_emu/cce.h"
+#include "ascendc_emu/reg_api.h"
 #include "ascendc_emu/cube_transpose.h"
 #include "ascendc_emu/adv_api.h"
 #endif  // ASCENDC_EMU_KERNEL_OPERATOR_H_

@@ -660,6 +660,9 @@ inline void classify(const char* api, ascendc_emu_adv::TmpKind kind, const Local
                                   [&](uint64_t i) { d[i] = (D)(pred((float)s[i]) ? 1 : 0); }, src);
 }
 }  // namespace detail_class
+// The three are Ascend 950 APIs only (each page's 产品支持情况: A2/A3 不支持): declared for arch 3510 only, as the
+// device headers of other architectures do not declare them, so a kernel's own IsFinite class stays unambiguous.
+#if __NPU_ARCH__ == 3510
 template <typename T, typename U>
 inline void IsFinite(const LocalTensor<U>& dst, const LocalTensor<T>& src, uint32_t calCount, EMU_LOC) {
     detail_class::classify("IsFinite", ascendc_emu_adv::TmpKind::IsInf, dst, src, nullptr, calCount, loc,
@@ -687,6 +690,7 @@ inline void IsNan(const LocalTensor<T>& dst, const LocalTensor<U>& src, const ui
     detail_class::classify("IsNan", ascendc_emu_adv::TmpKind::IsNan, dst, src, nullptr, count, loc,
                            [](float x) { return std::isnan(x); });
 }
+#endif  // __NPU_ARCH__ == 3510
 
 // 数学计算/Fma接口/Fma.md: dst = src0 * src1 + src2 (one rounding of the fp32 result).
 template <const FmaConfig& config = DEFAULT_FMA_CONFIG, typename T>

@@ -249,7 +249,10 @@ inline void rmsnorm(const LocalTensor<T>& dst, const LocalTensor<T>& src, const 
                                   (uint64_t)rows * h, 4, loc);
 }
 
-// DeepNorm (DeepNorm.md / its example): X1 = alpha * x + gx, then LayerNorm of X1; mean and rstd [B*S].
+// DeepNorm (DeepNorm.md / its example): X1 = alpha * x + gx, then LayerNorm of X1; mean and the variance [B*S].
+// The third output is the variance, not 1/sqrt(var + eps), although the parameter is named rstdLocal: the page's own
+// example prints 106.3125 there (the variance of its X1 rows), and the devkit's deepnorm sample checks it against
+// np.mean((X1 - mean) ** 2) (examples/01_simd_cpp_api/04_advanced_api/02_normalization/deepnorm/scripts/gen_data.py).
 template <class T>
 inline void deepnorm(const LocalTensor<T>& dst, const LocalTensor<T>& mean, const LocalTensor<T>& rstd,
                      const LocalTensor<T>& src, const LocalTensor<T>& gx, const LocalTensor<T>& beta,
@@ -281,10 +284,11 @@ inline void deepnorm(const LocalTensor<T>& dst, const LocalTensor<T>& mean, cons
             }
             const float mu = tree(v.data(), oh);
             for (uint32_t c = 0; c < h; c++) v[c] = (x1[c] - mu) * (x1[c] - mu) * inv;
-            const float rs = rstd_of(tree(v.data(), oh), eps);
+            const float var = tree(v.data(), oh);
+            const float rs = rstd_of(var, eps);
             for (uint32_t c = 0; c < h; c++) st(dst, (uint64_t)r * h + c, (x1[c] - mu) * rs * ld(gamma, c) + ld(beta, c));
             st(mean, r, mu);
-            st(rstd, r, rs);
+            st(rstd, r, var);
         }
     }
     ascendc_emu::restore_norm();

@@ -110,6 +110,147 @@ inline void Sort(const LocalTensor<T>& dst, const LocalTensor<T>& concat, const 
     if (isFullSort && rep > 1) adv::trace_step(api, "MrgSort", dtype_name<T>(), n, 8, loc);
 }
 
+// ---- Sort with SortConfig (Sort.md, Ascend 950): a stable sort of calCount values, ascending or descending
+// (config.isDescend), with their indices (srcIndexTensor's, or 0, 1, ... when none is given). RADIX_SORT takes the
+// integer and float types and orders floats by their bits' total order (-NaN < -inf < ... < -0 < +0 < ... < +inf <
+// +NaN), as a radix sort over the sign-flipped bit patterns does; MERGE_SORT takes half / float, compares them as
+// numbers (-0 == +0) with NaN as the largest (an assumption: the doc does not say), needs calCount % 32 == 0 and a
+// dstTensor of 8 bytes per element. sharedTmpBuffer is checked, not used (the emulator sorts in host memory).
+enum class SortType { RADIX_SORT, MERGE_SORT };
+struct SortConfig {
+    SortType type = SortType::RADIX_SORT;
+    bool isDescend = false;
+};
+constexpr SortConfig DEFAULT_SORT_CONFIG = {SortType::RADIX_SORT, false};
+}  // namespace AscendC
+
+namespace ascendc_emu {
+namespace adv {
+namespace sortc {
+template <class T> constexpr bool radix_type() {
+    return std::is_same<T, uint8_t>::value || std::is_same<T, int8_t>::value || std::is_same<T, uint16_t>::value ||
+           std::is_same<T, int16_t>::value || std::is_same<T, uint32_t>::value || std::is_same<T, int32_t>::value ||
+           std::is_same<T, half>::value || std::is_same<T, bfloat16_t>::value || std::is_same<T, float>::value ||
+           std::is_same<T, uint64_t>::value || std::is_same<T, int64_t>::value;
+}
+// an unsigned key whose order is the radix order of the value
+template <class T> inline uint64_t radix_key(T v) {
+    uint64_t bits = 0;
+    memcpy(&bits, &v, sizeof(T));
+    const uint64_t top = 1ull << (sizeof(T) * 8 - 1);
+    const uint64_t all = sizeof(T) == 8 ? ~0ull : (1ull << (sizeof(T) * 8)) - 1;
+    if (std::is_floating_point<T>::value || std::is_same<T, half>::value || std::is_same<T, bfloat16_t>::value)
+        return (bits & top) ? (~bits & all) : (bits | top);
+    if (std::is_signed<T>::value) return bits ^ top;
+    return bits;
+}
+template <class T, class U>
+inline void run(const char* api, const AscendC::SortConfig& cfg, const AscendC::LocalTensor<T>& dst,
+                const AscendC::LocalTensor<U>* dstIndex, const AscendC::LocalTensor<T>& src,
+                const AscendC::LocalTensor<U>* srcIndex, const AscendC::LocalTensor<uint8_t>* tmp, uint32_t n,
+                const Loc& loc) {
+    using AscendC::SortType;
+    static_assert(radix_type<T>(), "Sort (SortConfig): the value type must be an integer type, half, bfloat16_t or float");
+    begin_epoch(P_V);
+    const bool merge = cfg.type == SortType::MERGE_SORT;
+    if (merge && !(std::is_same<T, half>::value || std::is_same<T, float>::value)) {
+        report_error("sort-config", "api-dtype-unsupported", P_V, api, loc,
+                     "Sort with MERGE_SORT takes half or float values; the tensor holds %s (RADIX_SORT takes it)",
+                     dtype_name<T>());
+        return;
+    }
+    if (merge && n % 32) {
+        report_error("sort-config", "vector-param-invalid", P_V, api, loc,
+                     "Sort with MERGE_SORT needs calCount to be a multiple of 32 (pad the data); calCount is %u", n);
+        return;
+    }
+    bool ok = src.emu_check(0, n, false, P_V, api, loc);
+    ok = dst.emu_check_bytes(0, (uint64_t)n * (merge ? 8 : sizeof(T)), true, P_V, api, loc) && ok;
+    if (srcIndex) ok = srcIndex->emu_check(0, n, false, P_V, api, loc) && ok;
+    if (dstIndex) ok = dstIndex->emu_check(0, n, true, P_V, api, loc) && ok;
+    if (tmp) ok = tmp->emu_check(0, 1, false, P_V, api, loc) && ok;
+    if (ok && n) {
+        std::vector<uint32_t> order(n);
+        for (uint32_t i = 0; i < n; i++) order[i] = i;
+        std::vector<T> v(n);
+        memcpy(v.data(), src.ptr_, (size_t)n * sizeof(T));
+        const bool desc = cfg.isDescend;
+        if (merge) {
+            std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+                const float x = (float)v[a], y = (float)v[b];
+                const bool nx = std::isnan(x), ny = std::isnan(y);
+                if (nx || ny) return desc ? (nx && !ny) : (!nx && ny);
+                return desc ? x > y : x < y;
+            });
+        } else {
+            std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+                const uint64_t x = radix_key(v[a]), y = radix_key(v[b]);
+                return desc ? x > y : x < y;
+            });
+        }
+        std::vector<U> idx(n);
+        if (srcIndex) memcpy(idx.data(), srcIndex->ptr_, (size_t)n * sizeof(U));
+        else for (uint32_t i = 0; i < n; i++) idx[i] = (U)i;
+        for (uint32_t i = 0; i < n; i++) memcpy(dst.ptr_ + (size_t)i * sizeof(T), &v[order[i]], sizeof(T));
+        if (dstIndex)
+            for (uint32_t i = 0; i < n; i++) memcpy(dstIndex->ptr_ + (size_t)i * sizeof(U), &idx[order[i]], sizeof(U));
+    }
+    trace_step(api, merge ? "MrgSort" : "RadixSort", dtype_name<T>(), n, sizeof(T), loc);
+}
+}  // namespace sortc
+}  // namespace adv
+}  // namespace ascendc_emu
+
+namespace AscendC {
+template <typename T, bool isReuseSource = false, const SortConfig& config = DEFAULT_SORT_CONFIG>
+inline void Sort(LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor, const uint32_t calCount, EMU_LOC) {
+    ascendc_emu::adv::sortc::run<T, uint32_t>("Sort", config, dstTensor, nullptr, srcTensor, nullptr, nullptr,
+                                              calCount, loc);
+}
+template <typename T, bool isReuseSource = false, const SortConfig& config = DEFAULT_SORT_CONFIG>
+inline void Sort(LocalTensor<T>& dstTensor, LocalTensor<uint32_t>& dstIndexTensor, const LocalTensor<T>& srcTensor,
+                 const uint32_t calCount, EMU_LOC) {
+    ascendc_emu::adv::sortc::run<T, uint32_t>("Sort", config, dstTensor, &dstIndexTensor, srcTensor, nullptr,
+                                              nullptr, calCount, loc);
+}
+template <typename T, typename U, bool isReuseSource = false, const SortConfig& config = DEFAULT_SORT_CONFIG>
+inline void Sort(const LocalTensor<T>& dstTensor, const LocalTensor<U>& dstIndexTensor, const LocalTensor<T>& srcTensor,
+                 const LocalTensor<U>& srcIndexTensor, const uint32_t calCount, EMU_LOC) {
+    ascendc_emu::adv::sortc::run<T, U>("Sort", config, dstTensor, &dstIndexTensor, srcTensor, &srcIndexTensor, nullptr,
+                                       calCount, loc);
+}
+template <typename T, bool isReuseSource = false, const SortConfig& config = DEFAULT_SORT_CONFIG>
+inline void Sort(LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor, const LocalTensor<uint8_t>& sharedTmpBuffer,
+                 const uint32_t calCount, EMU_LOC) {
+    ascendc_emu::adv::sortc::run<T, uint32_t>("Sort", config, dstTensor, nullptr, srcTensor, nullptr, &sharedTmpBuffer,
+                                              calCount, loc);
+}
+template <typename T, bool isReuseSource = false, const SortConfig& config = DEFAULT_SORT_CONFIG>
+inline void Sort(LocalTensor<T>& dstTensor, LocalTensor<uint32_t>& dstIndexTensor, const LocalTensor<T>& srcTensor,
+                 const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t calCount, EMU_LOC) {
+    ascendc_emu::adv::sortc::run<T, uint32_t>("Sort", config, dstTensor, &dstIndexTensor, srcTensor, nullptr,
+                                              &sharedTmpBuffer, calCount, loc);
+}
+template <typename T, typename U, bool isReuseSource = false, const SortConfig& config = DEFAULT_SORT_CONFIG>
+inline void Sort(LocalTensor<T>& dstTensor, LocalTensor<U>& dstIndexTensor, const LocalTensor<T>& srcTensor,
+                 const LocalTensor<U>& srcIndexTensor, const LocalTensor<uint8_t>& sharedTmpBuffer,
+                 const uint32_t calCount, EMU_LOC) {
+    ascendc_emu::adv::sortc::run<T, U>("Sort", config, dstTensor, &dstIndexTensor, srcTensor, &srcIndexTensor,
+                                       &sharedTmpBuffer, calCount, loc);
+}
+
+// ---- MrgSort, the high-level form (高阶API/排序操作/MrgSort-93.md): the basic MrgSort (8-byte (score, index)
+// records, descending) with its parameters spelled out; sortedNum receives the records taken from each list.
+template <typename T, bool isExhaustedSuspension = false>
+inline void MrgSort(const LocalTensor<T>& dst, const MrgSortSrcList<T>& sortList, const uint16_t elementCountList[4],
+                    uint32_t sortedNum[4], uint16_t validBit, const int32_t repeatTime, EMU_LOC) {
+    static_assert(ascendc_emu::adv::is_f16_or_f32<T>::value, "MrgSort: half or float");
+    MrgSort4Info info(elementCountList, isExhaustedSuspension, validBit, (uint16_t)repeatTime);
+    MrgSort(dst, sortList, info, loc);
+    const ascendc_emu::VecRegs& r = ascendc_emu::vregs();
+    for (int i = 0; i < 4; i++) sortedNum[i] = r.mrg_counts[i];
+}
+
 // ---- Extract (Extract.md): (score, index) pairs back to values and uint32 indices; a repeat is 64 float or 128
 // half elements.
 template <typename T>

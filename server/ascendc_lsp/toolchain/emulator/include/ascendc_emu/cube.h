@@ -115,6 +115,14 @@ struct FixpipeParamsV220 {
                       uint16_t ndNumIn, uint16_t srcNdStrideIn, uint16_t dstNdStrideIn)
         : nSize(nSizeIn), mSize(mSizeIn), srcStride(srcStrideIn), dstStride(dstStrideIn), ndNum(ndNumIn),
           srcNdStride(srcNdStrideIn), dstNdStride(dstNdStrideIn), reluEn(reluEnIn) {}
+    // the full form the devkit samples brace-initialise (matmul_basic_api.asc: {nSize, mSize, srcStride, dstStride,
+    // reluEn, quantPre, deqScalar, ndNum, srcNdStride, dstNdStride, unitFlag})
+    FixpipeParamsV220(uint16_t nSizeIn, uint16_t mSizeIn, uint32_t srcStrideIn, uint32_t dstStrideIn, bool reluEnIn,
+                      QuantMode_t quantPreIn, uint64_t deqScalarIn, uint16_t ndNumIn, uint16_t srcNdStrideIn,
+                      uint16_t dstNdStrideIn, uint8_t unitFlagIn)
+        : nSize(nSizeIn), mSize(mSizeIn), srcStride(srcStrideIn), dstStride(dstStrideIn), quantPre(quantPreIn),
+          deqScalar(deqScalarIn), ndNum(ndNumIn), srcNdStride(srcNdStrideIn), dstNdStride(dstNdStrideIn),
+          reluEn(reluEnIn), unitFlag(unitFlagIn) {}
 };
 using FixpipeParams220 = FixpipeParamsV220;
 
@@ -481,6 +489,155 @@ template <typename DstT, typename SrcT, const FixpipeConfig& config = CFG_NZ>
 inline void Fixpipe(const LocalTensor<DstT>& dst, const LocalTensor<SrcT>& src, const FixpipeParamsV220& p,
                     EMU_LOC) {
     detail_cube::fixpipe<DstT, SrcT>(dst.ptr_, false, src, p, config.format, loc, &dst, nullptr);
+}
+
+template <typename DstT, typename SrcT, const FixpipeConfig& config = CFG_NZ, typename BufT>
+inline void Fixpipe(const LocalTensor<DstT>& dst, const LocalTensor<SrcT>& src, const LocalTensor<BufT>&,
+                    const FixpipeParamsV220& p, EMU_LOC) {
+    detail_cube::fixpipe<DstT, SrcT>(dst.ptr_, false, src, p, config.format, loc, &dst, nullptr);
+}
+
+// ---- FixpipeParamsM300 (Atlas 200I/500 A2) and FixpipeParamsArch3510 (Ascend 950), 矩阵计算的搬出/L0C到GM数据搬运
+// （Fixpipe）.md 表3/表5: M300 has the V220 fields and units; Arch3510 counts an NZ destination's dstStride in elements
+// (V220: 32-byte blocks) and carries the NZ2ND / NZ2DN parameters in `params` (Nz2NdParams: srcNdStride in C0_SIZE =
+// 16 elements of the source). Both run on the V220 path; the forms it does not have (NZ2DN with several matrices or a
+// source C0 stride, channel split, the dual-destination UB controls, strides that do not convert) are reported.
+struct FixpipeParamsM300 {
+    uint16_t nSize = 0;
+    uint16_t mSize = 0;
+    uint32_t srcStride = 0;
+    uint32_t dstStride = 0;
+    QuantMode_t quantPre = NoQuant;
+    uint64_t deqScalar = 0;
+    uint16_t ndNum = 1;
+    uint16_t srcNdStride = 0;
+    uint16_t dstNdStride = 0;
+    bool reluEn = false;
+    uint8_t unitFlag = 0;
+};
+struct Nz2NdParams {
+    uint16_t ndNum = 1;
+    uint16_t srcNdStride = 0;
+    uint32_t dstNdStride = 0;
+};
+struct Nz2DnParams {
+    uint16_t dnNum = 1;
+    uint16_t srcNzMatrixStride = 0;
+    uint32_t dstDnMatrixStride = 0;
+    uint16_t srcNzC0Stride = 0;
+};
+template <CO2Layout format> struct TransformParams {};
+template <> struct TransformParams<CO2Layout::NZ> { using PARAMS = uint8_t; };
+template <> struct TransformParams<CO2Layout::ROW_MAJOR> { using PARAMS = Nz2NdParams; };
+template <> struct TransformParams<CO2Layout::COLUMN_MAJOR> { using PARAMS = Nz2DnParams; };
+template <CO2Layout format = CO2Layout::ROW_MAJOR>
+struct FixpipeParamsArch3510 {
+    uint16_t nSize = 0;
+    uint16_t mSize = 0;
+    uint32_t srcStride = 0;
+    uint32_t dstStride = 0;
+    QuantMode_t quantPre = NoQuant;
+    uint64_t deqScalar = 0;
+    bool reluEn = false;
+    uint8_t unitFlag = 0;
+    typename TransformParams<format>::PARAMS params{};
+    uint8_t dualDstCtrl = 0;
+    bool subBlockId = false;
+    bool isChannelSplit = false;
+};
+
+namespace detail_cube {
+inline FixpipeParamsV220 from_m300(const FixpipeParamsM300& m) {
+    FixpipeParamsV220 p;
+    p.nSize = m.nSize; p.mSize = m.mSize; p.srcStride = m.srcStride; p.dstStride = m.dstStride;
+    p.quantPre = m.quantPre; p.deqScalar = m.deqScalar; p.ndNum = m.ndNum; p.srcNdStride = m.srcNdStride;
+    p.dstNdStride = m.dstNdStride; p.reluEn = m.reluEn; p.unitFlag = m.unitFlag;
+    return p;
+}
+// false (reported) when the Arch3510 form has no V220 equivalent the emulator runs
+template <typename DstT, typename SrcT, CO2Layout format>
+inline bool from_3510(const FixpipeParamsArch3510<format>& a, FixpipeParamsV220& p, const ascendc_emu::Loc& loc) {
+    using namespace ascendc_emu;
+    const char* api = "Fixpipe";
+    p.nSize = a.nSize; p.mSize = a.mSize; p.srcStride = a.srcStride; p.dstStride = a.dstStride;
+    p.quantPre = a.quantPre; p.deqScalar = a.deqScalar; p.reluEn = a.reluEn; p.unitFlag = a.unitFlag;
+    if (a.isChannelSplit || a.dualDstCtrl || a.subBlockId) {
+        report_error("cube-not-emulated", "vector-param-invalid", P_FIX, api, loc,
+                     "Fixpipe (FixpipeParamsArch3510): channel split and the dual-destination controls "
+                     "(dualDstCtrl, subBlockId) are not emulated");
+        return false;
+    }
+    if constexpr (format == CO2Layout::NZ) {
+        if ((uint64_t)a.dstStride * sizeof(DstT) % 32) {
+            report_error("cube-params", "vector-param-invalid", P_FIX, api, loc,
+                         "Fixpipe (FixpipeParamsArch3510, NZ): dstStride %u elements of %s is not a whole number of "
+                         "32-byte blocks", a.dstStride, dtype_name<DstT>());
+            return false;
+        }
+        p.dstStride = (uint32_t)((uint64_t)a.dstStride * sizeof(DstT) / 32);
+    } else if constexpr (format == CO2Layout::ROW_MAJOR) {
+        p.ndNum = a.params.ndNum;
+        p.dstNdStride = (uint16_t)a.params.dstNdStride;
+        if (a.params.ndNum > 1 && (a.params.srcNdStride % 16 || a.params.dstNdStride > 65535)) {
+            report_error("cube-not-emulated", "vector-param-invalid", P_FIX, api, loc,
+                         "Fixpipe (FixpipeParamsArch3510, NZ2ND): srcNdStride %u (C0_SIZE units) is not a whole number "
+                         "of 16 x 16 fractals, or dstNdStride %u exceeds 65535: not emulated", a.params.srcNdStride,
+                         a.params.dstNdStride);
+            return false;
+        }
+        p.srcNdStride = (uint16_t)(a.params.srcNdStride / 16);
+    } else {
+        if (a.params.dnNum > 1 || a.params.srcNzC0Stride) {
+            report_error("cube-not-emulated", "vector-param-invalid", P_FIX, api, loc,
+                         "Fixpipe (FixpipeParamsArch3510, NZ2DN): several DN matrices (dnNum %u) or a source C0 stride "
+                         "(srcNzC0Stride %u) are not emulated", a.params.dnNum, a.params.srcNzC0Stride);
+            return false;
+        }
+        p.ndNum = a.params.dnNum;
+    }
+    return true;
+}
+}  // namespace detail_cube
+
+template <typename DstT, typename SrcT, const FixpipeConfig& config = CFG_ROW_MAJOR>
+inline void Fixpipe(const GlobalTensor<DstT>& dst, const LocalTensor<SrcT>& src, const FixpipeParamsM300& m,
+                    EMU_LOC) {
+    detail_cube::fixpipe<DstT, SrcT>((uint8_t*)dst.ptr_, true, src, detail_cube::from_m300(m), config.format, loc,
+                                     nullptr, &dst);
+}
+template <typename DstT, typename SrcT, const FixpipeConfig& config = CFG_ROW_MAJOR, typename BufT>
+inline void Fixpipe(const GlobalTensor<DstT>& dst, const LocalTensor<SrcT>& src, const LocalTensor<BufT>&,
+                    const FixpipeParamsM300& m, EMU_LOC) {
+    detail_cube::fixpipe<DstT, SrcT>((uint8_t*)dst.ptr_, true, src, detail_cube::from_m300(m), config.format, loc,
+                                     nullptr, &dst);
+}
+template <typename DstT, typename SrcT, const FixpipeConfig& config = CFG_ROW_MAJOR, CO2Layout format>
+inline void Fixpipe(const GlobalTensor<DstT>& dst, const LocalTensor<SrcT>& src,
+                    const FixpipeParamsArch3510<format>& a, EMU_LOC) {
+    FixpipeParamsV220 p;
+    if (detail_cube::from_3510<DstT, SrcT>(a, p, loc))
+        detail_cube::fixpipe<DstT, SrcT>((uint8_t*)dst.ptr_, true, src, p, format, loc, nullptr, &dst);
+}
+template <typename DstT, typename SrcT, const FixpipeConfig& config = CFG_ROW_MAJOR, CO2Layout format>
+inline void Fixpipe(const GlobalTensor<DstT>& dst, const LocalTensor<SrcT>& src, const LocalTensor<uint64_t>&,
+                    const FixpipeParamsArch3510<format>& a, EMU_LOC) {
+    FixpipeParamsV220 p;
+    if (detail_cube::from_3510<DstT, SrcT>(a, p, loc))
+        detail_cube::fixpipe<DstT, SrcT>((uint8_t*)dst.ptr_, true, src, p, format, loc, nullptr, &dst);
+}
+template <typename DstT, typename SrcT, const FixpipeConfig& config = CFG_ROW_MAJOR, CO2Layout format>
+inline void Fixpipe(const LocalTensor<DstT>& dst, const LocalTensor<SrcT>& src, const FixpipeParamsArch3510<format>& a,
+                    EMU_LOC) {
+    FixpipeParamsV220 p;
+    if (detail_cube::from_3510<DstT, SrcT>(a, p, loc))
+        detail_cube::fixpipe<DstT, SrcT>(dst.ptr_, false, src, p, format, loc, &dst, nullptr);
+}
+template <typename DstT, typename SrcT, const FixpipeConfig& config = CFG_ROW_MAJOR, CO2Layout format>
+inline void Fixpipe(const LocalTensor<DstT>& dst, const LocalTensor<SrcT>& src, const LocalTensor<uint64_t>&,
+                    const FixpipeParamsArch3510<format>& a, EMU_LOC) {
+    FixpipeParamsV220 p;
+    if (detail_cube::from_3510<DstT, SrcT>(a, p, loc))
+        detail_cube::fixpipe<DstT, SrcT>(dst.ptr_, false, src, p, format, loc, &dst, nullptr);
 }
 
 // ---- fill an L1 / L0A / L0B buffer with a constant (repeatTimes x blockNum 32-byte blocks, dstGap blocks apart)

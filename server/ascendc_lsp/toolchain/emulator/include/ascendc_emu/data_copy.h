@@ -270,10 +270,70 @@ inline void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, cons
     ascendc_emu::check_params(p.blockCount, p.blockLen, "DataCopy", ascendc_emu::P_MTE3, loc, 65535, "x 32 B");
     ascendc_emu::copy_local_to_gm(dst, src, xfer32(p), "DataCopy", loc);
 }
+// L1 (C1) -> BiasTable (C2), 矩阵计算（ISASI）/矩阵计算的搬入/矩阵数据搬入至L0-Buffer/L1ToBiasTable-Buffer数据搬运
+// （DataCopy）.md: blockLen counts source bytes and dstGap destination bytes in 64-byte units (32-byte units with an
+// even blockLen on Ascend 950), srcGap 32-byte units; a half / bfloat16_t source widens to a float destination.
+namespace detail_bias {
+template <typename T, typename U>
+inline void copy(const LocalTensor<T>& dst, const LocalTensor<U>& src, const DataCopyParams& p,
+                 const ascendc_emu::Loc& loc) {
+    using namespace ascendc_emu;
+    const char* api = "DataCopy";
+    begin_epoch(P_MTE1);
+    const bool a950 = strncmp(rt().soc.name, "Ascend950", 9) == 0;
+    const uint32_t unit = a950 ? 32u : 64u;
+    constexpr bool widen = sizeof(T) > sizeof(U);
+    static_assert(sizeof(T) == sizeof(U) || (sizeof(T) == 4 && sizeof(U) == 2),
+                  "DataCopy to the bias table: the same type, or half / bfloat16_t to float");
+    if (pos_space(src.pos_) != SP_L1)
+        report_error("tensor-position", "api-signature", P_MTE1, api, loc,
+                     "DataCopy into the bias table (C2) reads from L1 (C1); the source is in %s",
+                     space_name(pos_space(src.pos_)));
+    if (a950 && (p.blockLen % 2))
+        report_error("cube-params", "vector-param-invalid", P_MTE1, api, loc,
+                     "DataCopy into the bias table: blockLen must be even on %s (it is %u)", rt().soc.name,
+                     p.blockLen);
+    check_params(p.blockCount, p.blockLen, api, P_MTE1, loc, 65535, a950 ? "x 32 B" : "x 64 B");
+    Ev ev;
+    trace_begin(ev, P_MTE1, api, loc);
+    if (ev.on) ev.j.i("bytes", (long long)p.blockCount * p.blockLen * unit).s("src", "l1").s("dst", "bt");
+    trace_end(ev);
+    if (!p.blockCount || !p.blockLen) return;
+    const uint64_t sblk = (uint64_t)p.blockLen * unit, n = sblk / sizeof(U);
+    const uint64_t dblk = n * sizeof(T);
+    const uint64_t s_step = sblk + (uint64_t)p.srcGap * 32u, d_step = dblk + (uint64_t)p.dstGap * unit;
+    if (!src.emu_check_bytes(0, (uint64_t)(p.blockCount - 1) * s_step + sblk, false, P_MTE1, api, loc, 32)) return;
+    if (!dst.emu_check_bytes(0, (uint64_t)(p.blockCount - 1) * d_step + dblk, true, P_MTE1, api, loc, 64)) return;
+    for (uint32_t b = 0; b < p.blockCount; b++)
+        for (uint64_t i = 0; i < n; i++) {
+            const uint8_t* sp = src.ptr_ + b * s_step + i * sizeof(U);
+            uint8_t* dp = dst.ptr_ + b * d_step + i * sizeof(T);
+            if (widen) {
+                U u;
+                memcpy(&u, sp, sizeof(U));
+                T t = (T)(float)u;
+                memcpy(dp, &t, sizeof(T));
+            } else {
+                memmove(dp, sp, sizeof(T));
+            }
+        }
+}
+}  // namespace detail_bias
 template <typename T>
 inline void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& p, EMU_LOC) {
+    if (ascendc_emu::pos_space(dst.pos_) == ascendc_emu::SP_BT) { detail_bias::copy(dst, src, p, loc); return; }
     ascendc_emu::check_params(p.blockCount, p.blockLen, "DataCopy", ascendc_emu::P_V, loc, 65535, "x 32 B");
     ascendc_emu::copy_local_to_local(dst, src, xfer32(p), "DataCopy", loc);
+}
+template <typename T, typename U, typename std::enable_if<!std::is_same<T, U>::value, bool>::type = true>
+inline void DataCopy(const LocalTensor<T>& dst, const LocalTensor<U>& src, const DataCopyParams& p, EMU_LOC) {
+    if (ascendc_emu::pos_space(dst.pos_) != ascendc_emu::SP_BT)
+        ascendc_emu::report_error("tensor-position", "api-signature", ascendc_emu::P_MTE1, "DataCopy", loc,
+                                  "DataCopy between different element types (%s from %s) is the L1 -> bias table "
+                                  "(C2) form; the destination is in %s", ascendc_emu::dtype_name<T>(),
+                                  ascendc_emu::dtype_name<U>(), ascendc_emu::space_name(ascendc_emu::pos_space(dst.pos_)));
+    else
+        detail_bias::copy(dst, src, p, loc);
 }
 template <typename T>
 inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const DataCopyParams& p,

@@ -113,6 +113,33 @@ inline uint16_t float_to_half_rne(float f) {
     return (uint16_t)(sign | (u >> 13));
 }
 
+// The same round-to-nearest-even conversion as a constant expression (a kernel's `constexpr half k = 0.5f;`): by
+// exact double arithmetic (scalings by 2, the 10-bit fraction); -0.0 gives +0. Only for constant evaluation: the
+// runtime keeps the bit-level paths above.
+constexpr uint32_t round_half_even_constexpr(double q) {
+    uint64_t f = (uint64_t)q;
+    const double d = q - (double)f;
+    return (uint32_t)(d > 0.5 || (d == 0.5 && (f & 1u)) ? f + 1 : f);
+}
+constexpr uint16_t half_bits_constexpr(double x) {
+    if (x != x) return 0x7e00u;
+    uint16_t sign = 0;
+    if (x < 0) {
+        sign = 0x8000u;
+        x = -x;
+    }
+    if (x <= 2.98023223876953125e-08) return sign;  // at most half the smallest subnormal (2^-25, a tie): zero
+    if (x >= 65520.0) return (uint16_t)(sign | 0x7c00u);  // halfway past 65504 rounds to even: inf
+    int e = 0;
+    double m = x;
+    while (m >= 2.0) { m /= 2; e++; }
+    while (m < 1.0) { m *= 2; e--; }
+    if (e < -14) return (uint16_t)(sign | round_half_even_constexpr(x * 16777216.0));  // subnormal: units of 2^-24
+    uint32_t frac = round_half_even_constexpr((m - 1.0) * 1024.0);
+    if (frac == 1024u) { frac = 0; e++; }
+    return (uint16_t)(sign | ((uint32_t)(e + 15) << 10) | frac);
+}
+
 inline float half_bits_to_float(uint16_t h) {  // exact; NaN comes out as the canonical quiet NaN
     const uint32_t sign = (uint32_t)(h & 0x8000u) << 16, exp = (h >> 10) & 0x1fu, man = h & 0x3ffu;
     uint32_t bits;
@@ -157,8 +184,9 @@ struct half {
     half() = default;
     template <class U, class = typename std::enable_if<std::is_arithmetic<U>::value>::type>
     constexpr half(U v)
-        : bits_(std::is_same<U, float>::value ? ascendc_emu::float_to_half_rne((float)v)
-                                              : ascendc_emu::float_to_half_bits((double)v)) {}
+        : bits_(__builtin_is_constant_evaluated() ? ascendc_emu::half_bits_constexpr((double)v)
+                : std::is_same<U, float>::value   ? ascendc_emu::float_to_half_rne((float)v)
+                                                  : ascendc_emu::float_to_half_bits((double)v)) {}
     operator float() const { return ascendc_emu::half_bits_to_float(bits_); }
     static half from_bits(uint16_t b) { half h; h.bits_ = b; return h; }
     half& operator+=(float o) { *this = half((float)*this + o); return *this; }

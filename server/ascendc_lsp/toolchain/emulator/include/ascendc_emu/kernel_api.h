@@ -114,12 +114,34 @@ inline int64_t GetBlockNum() { return ascendc_emu::rt().block_dim / ascendc_emu:
 inline int64_t GetSubBlockIdx() { return ascendc_emu::blk().idx % ascendc_emu::rt().task_ratio; }
 inline int64_t GetSubBlockNum() { return ascendc_emu::rt().task_ratio; }
 inline int64_t GetTaskRatio() { return ascendc_emu::rt().task_ratio; }
+// GetTaskRation: the older spelling public kernels still call (43 files of the public corpus); same value.
+inline int64_t GetTaskRation() { return GetTaskRatio(); }
 inline void InitSocState() {}
 // api/SIMD-API/基础API/资源管理/临时空间管理/workspace/SetSysWorkSpace.md: sets the pointer GetSysWorkSpacePtr returns
 inline void SetSysWorkspace(GM_ADDR workspace) { ascendc_emu::rt().sys_workspace = workspace; }
 EMU_RT_FN GM_ADDR GetSysWorkSpacePtr();
 EMU_RT_FN GM_ADDR GetUserWorkspace(GM_ADDR workspace);
 enum KernelLogLevel { KERNEL_DEBUG, KERNEL_INFO, KERNEL_WARN, KERNEL_ERROR };
+// The UB a vector core's kernel may claim as its own: the UB size less the 8 KB that the reserved-UB APIs use
+// (guide/编程指南/编程模型/AI-Core-SIMD编程/基于Tensor的CPP编程/静态Tensor编程.md: "Select等API内部使用了8KB的预留UB空间";
+// UB sizes per architecture: shared/reference/hardware-constraints.md). Public matmul kernels InitBuffer all of it
+// for SetLocalWorkspace; it is not in the API docs, the framework build defines it per SoC.
+// A 4-bit signed integer, values [-8, 7] (api/Utils-API/CPP标准库/容器函数/tuple.md constructs AscendC::int4b_t(1);
+// api/附录/Memory矢量计算接口边界值汇总.md: MIN -8). Only the scalar type: op kernels name it in type tests
+// (IsSameType<T, int4b_t>); tensors of it (two values per byte on the NPU) are not emulated, and the vector APIs'
+// dtype checks do not accept it.
+struct int4b_t {
+    int8_t value = 0;
+    int4b_t() = default;
+    template <class U>
+    constexpr explicit int4b_t(U x) : value((int8_t)((((int)x & 0xF) ^ 0x8) - 0x8)) {}
+    constexpr operator int() const { return value; }
+};
+#if __NPU_ARCH__ == 2002 || __NPU_ARCH__ == 1001 || __NPU_ARCH__ == 3510
+constexpr int32_t TOTAL_VEC_LOCAL_SIZE = 248 * 1024;
+#else
+constexpr int32_t TOTAL_VEC_LOCAL_SIZE = 184 * 1024;
+#endif
 #if __NPU_ARCH__ == 3510
 // Ascend 950 only (工具接口/系统资源与变量/GetUBSizeInBytes.md: the constant 248 KB; GetVecLen.md: VL, the constant
 // 256 B; GetRuntimeUBSize.md: the UB size at run time, 248 KB outside SIMD/SIMT mixed kernels: the SoC profile's).

@@ -408,6 +408,7 @@ struct MatmulCore {
     bool bias_on = false;
     // Iterate state
     int32_t iter = -1, mIter = 0, nIter = 0, curM = 0, curN = 0;
+    bool fetched = false;  // the current block was taken by an asynchronous GetTensorC<false>
     std::vector<float> block;  // the current base block, row-major, curMLen x curNLen
     int32_t curMLen = 0, curNLen = 0;
     Loc init_loc{nullptr, 0};
@@ -674,28 +675,7 @@ public:
     bool Iterate(bool enPartialSum = false, EMU_LOC) {
         (void)enPartialSum;
         if (!core_.ready("Iterate", loc) || !operands_ok("Iterate", loc)) return false;
-        ascendc_emu::MatmulCore& c = core_;
-        if (c.iter < 0) {
-            c.mIter = (int32_t)ascendc_emu::ceil_div((uint32_t)c.sM, (uint32_t)c.t.baseM);
-            c.nIter = (int32_t)ascendc_emu::ceil_div((uint32_t)c.sN, (uint32_t)c.t.baseN);
-        }
-        int32_t total = c.mIter * c.nIter;
-        int32_t mi, ni;
-        do {  // the triangle policies do not visit the blocks they skip
-            if (c.iter + 1 >= total) { c.iter = -1; return false; }
-            c.iter++;
-            if (c.t.iterateOrder == 1) { ni = c.iter % c.nIter; mi = c.iter / c.nIter; }
-            else { mi = c.iter % c.mIter; ni = c.iter / c.mIter; }
-        } while (c.skip_block(mi, ni));
-        c.curM = mi * c.t.baseM;
-        c.curN = ni * c.t.baseN;
-        c.curMLen = c.sM - c.curM < c.t.baseM ? c.sM - c.curM : c.t.baseM;
-        c.curNLen = c.sN - c.curN < c.t.baseN ? c.sN - c.curN : c.t.baseN;
-        run_blocks(c.curM, c.curN, c.curMLen, c.curNLen, loc, "Iterate", [&](int32_t, int32_t, int32_t ml, int32_t nl,
-                                                                            const float* blkv) {
-            c.block.assign(blkv, blkv + (size_t)ml * nl);
-        });
-        return true;
+        return next_block(loc);
     }
     // Iterate.md: the next base block into the kernel's own L0C tensor (CO1, NZ fractals: (r, c) at
     // ((c / 16) * ceil(rows / 16) + r / 16) * 256 + (r % 16) * 16 + c % 16), accumulated when enPartialSum.
@@ -725,7 +705,7 @@ public:
     GlobalTensor<DstT> GetTensorC(uint8_t enAtomic = 0, bool enSequentialWrite = false, EMU_LOC) {
         (void)enSequentialWrite;
         GlobalTensor<DstT> out;
-        if (!current("GetTensorC", loc)) return out;
+        if (!(sync ? current("GetTensorC", loc) : async_next("GetTensorC", loc))) return out;
         if (!core_.ws) {
             ascendc_emu::report_error("matmul-workspace", "tiling-runtime", ascendc_emu::P_FIX, "GetTensorC", loc,
                                       "GetTensorC() returns C's block in the workspace of SetWorkspace, which was not "
@@ -741,14 +721,14 @@ public:
     template <bool sync = true>
     void GetTensorC(const LocalTensor<DstT>& c, uint8_t enAtomic = 0, bool enSequentialWrite = false, EMU_LOC) {
         (void)enSequentialWrite;
-        if (!current("GetTensorC", loc)) return;
+        if (!(sync ? current("GetTensorC", loc) : async_next("GetTensorC", loc))) return;
         write_local(c, 0, core_.t.baseN, core_.curMLen, core_.curNLen, core_.block.data(), enAtomic, loc, "GetTensorC",
                     core_.curM, core_.curN);
     }
     // The current base block to GM: at its place in C (row stride orgN), or packed at gm when enSequentialWrite.
     template <bool sync = true>
     void GetTensorC(const GlobalTensor<DstT>& gm, uint8_t enAtomic = 0, bool enSequentialWrite = false, EMU_LOC) {
-        if (!current("GetTensorC", loc)) return;
+        if (!(sync ? current("GetTensorC", loc) : async_next("GetTensorC", loc))) return;
         int32_t ldc = core_.orgKc > 0 ? core_.orgKc : core_.orgN;
         if (enSequentialWrite)
             write_gm(gm, 0, core_.t.baseN, core_.curMLen, core_.curNLen, core_.block.data(), enAtomic, loc, "GetTensorC",
@@ -760,14 +740,54 @@ public:
     template <bool sync = true>
     void GetTensorC(const GlobalTensor<DstT>& gm, const LocalTensor<DstT>& c, uint8_t enAtomic = 0,
                     bool enSequentialWrite = false, EMU_LOC) {
-        GetTensorC<sync>(gm, enAtomic, enSequentialWrite, loc);
-        GetTensorC<sync>(c, enAtomic, enSequentialWrite, loc);
+        if (!sync && !async_next("GetTensorC", loc)) return;  // one block for both destinations
+        GetTensorC<true>(gm, enAtomic, enSequentialWrite, loc);
+        GetTensorC<true>(c, enAtomic, enSequentialWrite, loc);
     }
     void WaitIterateAll() {}
     void WaitGetTensorC() {}
     void End() { core_.iter = -1; }
 
 private:
+    // Iterate.md: advances to the next base block (iterateOrder) and computes it; false after the last one.
+    bool next_block(const ascendc_emu::Loc& loc) {
+        ascendc_emu::MatmulCore& c = core_;
+        c.fetched = false;
+        if (c.iter < 0) {
+            c.mIter = (int32_t)ascendc_emu::ceil_div((uint32_t)c.sM, (uint32_t)c.t.baseM);
+            c.nIter = (int32_t)ascendc_emu::ceil_div((uint32_t)c.sN, (uint32_t)c.t.baseN);
+        }
+        int32_t total = c.mIter * c.nIter;
+        int32_t mi, ni;
+        do {  // the triangle policies do not visit the blocks they skip
+            if (c.iter + 1 >= total) { c.iter = -1; return false; }
+            c.iter++;
+            if (c.t.iterateOrder == 1) { ni = c.iter % c.nIter; mi = c.iter / c.nIter; }
+            else { mi = c.iter % c.mIter; ni = c.iter / c.mIter; }
+        } while (c.skip_block(mi, ni));
+        c.curM = mi * c.t.baseM;
+        c.curN = ni * c.t.baseN;
+        c.curMLen = c.sM - c.curM < c.t.baseM ? c.sM - c.curM : c.t.baseM;
+        c.curNLen = c.sN - c.curN < c.t.baseN ? c.sN - c.curN : c.t.baseN;
+        run_blocks(c.curM, c.curN, c.curMLen, c.curNLen, loc, "Iterate", [&](int32_t, int32_t, int32_t ml, int32_t nl,
+                                                                            const float* blkv) {
+            c.block.assign(blkv, blkv + (size_t)ml * nl);
+        });
+        return true;
+    }
+    // GetTensorC.md, asynchronous mode: one Iterate<false>() computes every base block; each GetTensorC<false>
+    // returns the next one (the first returns the block Iterate computed). A kernel that calls Iterate<false>() per
+    // block gets that block, as every call takes a block not yet taken.
+    bool async_next(const char* api, const ascendc_emu::Loc& loc) {
+        if (!current(api, loc)) return false;
+        if (core_.fetched && !next_block(loc)) {
+            ascendc_emu::report_error("matmul-iterate", "tiling-runtime", ascendc_emu::P_FIX, api, loc,
+                                      "%s<false> after the last base block of the asynchronous Iterate", api);
+            return false;
+        }
+        core_.fetched = true;
+        return true;
+    }
     bool current(const char* api, const ascendc_emu::Loc& loc) {
         if (!core_.ready(api, loc)) return false;
         if (core_.iter < 0) {

@@ -90,5 +90,57 @@ inline void DataCacheCleanAndInvalid(const LocalTensor<T>&, EMU_LOC) {
     trace_begin(ev, P_S, "DataCacheCleanAndInvalid", loc);
     trace_end(ev);
 }
+// Scalar GM atomics (原子操作/AtomicAdd.md, AtomicCas.md, AtomicExch.md, AtomicMax.md, AtomicMin.md): one
+// read-modify-write of a GM scalar that bypasses the DCache and returns the old value. The emulator's blocks are
+// fibres switching only at synchronisation points, so the read-modify-write is indivisible across cores as on the NPU.
+namespace detail_atomic {
+template <typename T, typename F>
+inline T rmw(T* address, const char* api, const ascendc_emu::Loc& loc, F update) {
+    using namespace ascendc_emu;
+    begin_epoch(P_S);
+    uint64_t lo, hi;
+    T old{};
+    if (gm_check(address, sizeof(T), true, P_S, api, loc, &lo, &hi) && lo == 0 && hi == sizeof(T)) {
+        gm_shadow_access(address, sizeof(T), true, P_S, intern_site(loc.file, loc.line, api), api, loc);
+        memcpy(&old, address, sizeof(T));
+        T nv = update(old);
+        memcpy(address, &nv, sizeof(T));
+    }
+    trace_scalar(api, SP_GM, loc, true);
+    return old;
+}
+template <typename T> constexpr bool arith_ok() {
+    return std::is_same<T, int32_t>::value || std::is_same<T, uint32_t>::value || std::is_same<T, float>::value ||
+           std::is_same<T, int64_t>::value || std::is_same<T, uint64_t>::value;
+}
+template <typename T> constexpr bool swap_ok() {
+    return std::is_same<T, uint32_t>::value || std::is_same<T, uint64_t>::value;
+}
+}  // namespace detail_atomic
+template <typename T>
+inline T AtomicAdd(T* address, T value, EMU_LOC) {
+    static_assert(detail_atomic::arith_ok<T>(), "AtomicAdd supports int32_t, uint32_t, float, int64_t, uint64_t");
+    return detail_atomic::rmw(address, "AtomicAdd", loc, [&](T old) { return (T)(old + value); });
+}
+template <typename T>
+inline T AtomicMax(T* address, T value, EMU_LOC) {
+    static_assert(detail_atomic::arith_ok<T>(), "AtomicMax supports int32_t, uint32_t, float, int64_t, uint64_t");
+    return detail_atomic::rmw(address, "AtomicMax", loc, [&](T old) { return old < value ? value : old; });
+}
+template <typename T>
+inline T AtomicMin(T* address, T value, EMU_LOC) {
+    static_assert(detail_atomic::arith_ok<T>(), "AtomicMin supports int32_t, uint32_t, float, int64_t, uint64_t");
+    return detail_atomic::rmw(address, "AtomicMin", loc, [&](T old) { return value < old ? value : old; });
+}
+template <typename T>
+inline T AtomicCas(T* address, T value1, T value2, EMU_LOC) {
+    static_assert(detail_atomic::swap_ok<T>(), "AtomicCas supports uint32_t and uint64_t");
+    return detail_atomic::rmw(address, "AtomicCas", loc, [&](T old) { return old == value1 ? value2 : old; });
+}
+template <typename T>
+inline T AtomicExch(T* address, T value, EMU_LOC) {
+    static_assert(detail_atomic::swap_ok<T>(), "AtomicExch supports uint32_t and uint64_t");
+    return detail_atomic::rmw(address, "AtomicExch", loc, [&](T) { return value; });
+}
 }  // namespace AscendC
 #endif  // ASCENDC_EMU_ASCENDC_EMU_SCALAR_H_

@@ -94,11 +94,14 @@ EMU_RT_FN bool local_check(uint8_t* ptr, uint32_t addr, uint32_t lo, uint32_t hi
                      "buffer); use an offset that is a multiple of %u B / sizeof(T)", api, write ? "destination" : "source",
                      space_name(sp), (unsigned long long)a, align, EMU_N(a - lo), align);
     if (bytes && (a < lo || a + bytes > hi)) {
-        report_error("local-bounds", sp == SP_UB ? "ub-out-of-bounds" : "ub-out-of-bounds", pipe, api, loc,
-                     "%s %s %s B at %s 0x%llx..0x%llx, but the tensor's buffer is 0x%x..0x%x (%s B): %s B outside",
-                     api, write ? "writes" : "reads", EMU_N(bytes), space_name(sp), (unsigned long long)a,
-                     (unsigned long long)(a + bytes), lo, hi, EMU_N(hi - lo),
-                     EMU_N(a < lo ? lo - a : a + bytes - hi));
+        // one taxonomy slug for every local-memory overrun (ub-out-of-bounds); the message and the NPU code name
+        // the memory that overran: UB, L1, L0A/L0B or L0C
+        if (const NpuCode* code = local_bounds_code(sp)) code_override() = code;
+        report_error("local-bounds", "ub-out-of-bounds", pipe, api, loc,
+                     "%s %s %s B at %s 0x%llx..0x%llx, past its %s tensor's buffer in %s 0x%x..0x%x (%s B): %s B "
+                     "outside the buffer", api, write ? "writes" : "reads", EMU_N(bytes), space_name(sp),
+                     (unsigned long long)a, (unsigned long long)(a + bytes), pos_name(pos), space_name(sp), lo, hi,
+                     EMU_N(hi - lo), EMU_N(a < lo ? lo - a : a + bytes - hi));
         Block& b = blk();
         if (a + bytes > b.mem_bytes[sp]) return false;  // would leave the emulated memory
     }

@@ -3,6 +3,7 @@
 // WaitFlag MTE2_V, FreeTensor = SetFlag V_MTE2 and the next AllocTensor of that buffer = WaitFlag V_MTE2).
 #ifndef ASCENDC_EMU_ASCENDC_EMU_TPIPE_H_
 #define ASCENDC_EMU_ASCENDC_EMU_TPIPE_H_
+#include <tuple>
 #include "tensor.h"
 
 // Pipes as the compiler names them (global namespace in CANN too).
@@ -868,6 +869,56 @@ public:
     bool InitBuffer(Q& que, uint8_t num, uint32_t len, EMU_LOC) { return init_buffer(que, num, len, loc); }
     template <TPosition pos>
     bool InitBuffer(TBuf<pos>& buf, uint32_t len, EMU_LOC) { return init_buffer(buf, 1, len, loc); }
+    // InitBuffer.md, the user-address form: one buffer of the queue per (start address, length) tuple, in bytes
+    // from the start of the queue's memory. The ranges must be 32-byte aligned and must not overlap; later
+    // automatic InitBuffer calls start past the highest of them. (A parameter pack ends the list, so the reports
+    // name this header's line rather than the caller's.)
+    template <class T, class U, class V, class... Addrs>
+    bool InitBuffer(T& que, const std::tuple<U, V>& addr0, const Addrs&... addrs) {  // Std::tuple is std::tuple (std.h)
+        using namespace ascendc_emu;
+        const Loc loc{};
+        const uint64_t ranges[][2] = {{(uint64_t)std::get<0>(addr0), (uint64_t)std::get<1>(addr0)},
+                                      {(uint64_t)std::get<0>(addrs), (uint64_t)std::get<1>(addrs)}...};
+        const int num = (int)(sizeof(ranges) / sizeof(ranges[0]));
+        uint64_t max_len = 0;
+        for (int i = 0; i < num; i++) max_len = ranges[i][1] > max_len ? ranges[i][1] : max_len;
+        if (!check_init(que, num, (uint32_t)max_len, "InitBuffer", loc)) return false;
+        Space sp = pos_space(que.info.pos);
+        Block& b = blk();
+        uint64_t end = 0;
+        for (int i = 0; i < num; i++) {
+            const uint64_t a = ranges[i][0], n = ranges[i][1];
+            if (a % 32 || n % 32 || !n) {
+                report_error("initbuffer-args", "queue-misuse", P_S, "InitBuffer", loc,
+                             "InitBuffer of %s: buffer %d at byte %llu with length %llu: start and length must be "
+                             "nonzero multiples of 32 B", que.name, i, (unsigned long long)a, (unsigned long long)n);
+                return false;
+            }
+            for (int j = 0; j < i; j++)
+                if (a < ranges[j][0] + ranges[j][1] && ranges[j][0] < a + n) {
+                    report_error("initbuffer-args", "queue-misuse", P_S, "InitBuffer", loc,
+                                 "InitBuffer of %s: buffers %d and %d overlap", que.name, j, i);
+                    return false;
+                }
+            end = a + n > end ? a + n : end;
+        }
+        if (end > b.mem_bytes[sp]) {
+            report_error("ub-capacity", "ub-overflow", P_S, "InitBuffer", loc,
+                         "InitBuffer of %s: the buffers reach byte %s, beyond %s", que.name, EMU_N(end),
+                         space_name(sp));
+            return false;
+        }
+        place(que, num, 32, 0, loc);  // the queue bookkeeping; the slots then get the given ranges
+        for (int i = 0; i < num; i++) {
+            Slot& s = que.slots[(size_t)i];
+            s.addr = (uint32_t)ranges[i][0];
+            s.len = (uint32_t)ranges[i][1];
+            s.host = b.mem[sp] + s.addr;
+        }
+        if (sp == SP_UB) note_ub_use(end);
+        if (end > used[sp]) used[sp] = end;
+        return true;
+    }
     // InitBufPool.md: a TBufPool (or an EXTERN_IMPL_BUFPOOL class) gets a region of this TPipe, or shares one.
     template <class T>
     bool InitBufPool(T& bufPool, uint32_t len, EMU_LOC) {

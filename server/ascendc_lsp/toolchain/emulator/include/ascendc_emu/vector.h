@@ -322,6 +322,22 @@ template <class T> inline calc_t<T> vabs(calc_t<T> a) { return a < 0 ? -a : a; }
     }
 
 // Tensor-scalar ops: the scalar has the element type (U lets callers pass float for half etc.).
+namespace ascendc_emu {
+// Shifts as the vector unit does them, including counts of the type's width or more (C++ leaves those undefined):
+// a logical shift gives 0, an arithmetic right shift the sign fill, 0 or -1 (Reg矢量计算/逻辑计算/ShiftRight.md and
+// ShiftLeft.md 约束说明; public kernels take |x| of int32 as (x ^ (x >> 32)) - (x >> 32)).
+template <class T, class S>
+inline T shift_right_hw(T a, S b) {
+    if ((int64_t)b >= (int64_t)(sizeof(T) * 8)) return std::is_signed<T>::value && a < 0 ? (T)-1 : (T)0;
+    return (T)(a >> b);
+}
+template <class T, class S>
+inline T shift_left_hw(T a, S b) {
+    if ((int64_t)b >= (int64_t)(sizeof(T) * 8)) return (T)0;
+    return (T)((typename std::make_unsigned<T>::type)a << b);
+}
+}  // namespace ascendc_emu
+
 #define ASCENDC_EMU_SCALAR(NAME, EXPR)                                                                          \
     template <typename T, bool isSetMask = true>                                                                \
     inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const ascendc_emu::nd_t<T>& scalarValue, \
@@ -380,8 +396,8 @@ ASCENDC_EMU_SCALAR(Muls, a * b)
 ASCENDC_EMU_SCALAR(Maxs, a > b ? a : b)
 ASCENDC_EMU_SCALAR(Mins, a < b ? a : b)
 ASCENDC_EMU_SCALAR(LeakyRelu, a >= 0 ? a : a * b)
-ASCENDC_EMU_SCALAR(ShiftLeft, a << b)
-ASCENDC_EMU_SCALAR(ShiftRight, a >> b)
+ASCENDC_EMU_SCALAR(ShiftLeft, ascendc_emu::shift_left_hw(a, b))
+ASCENDC_EMU_SCALAR(ShiftRight, ascendc_emu::shift_right_hw(a, b))
 
 // dst = src0 * dst + src1
 template <typename T>

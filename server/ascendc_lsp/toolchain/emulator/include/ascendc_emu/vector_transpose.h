@@ -156,6 +156,16 @@ inline void TransDataTo5HD(const LocalTensor<T> (&dstList)[NCHW_CONV_ADDR_LIST_S
         return t.emu_check_bytes(off, 32, write, P_V, "TransDataTo5HD", loc) ? t.ptr_ + off : nullptr;
     });
 }
+// The implementation-level form op kernels call with raw `__ubuf__ T*` lists (GetPhyAddr() values; cann-ops'
+// transposes): the same transform as the address-list TransDataTo5HD (TransDataTo5HD.md).
+template <typename T>
+inline void TransDataTo5HDImpl(T* dstList[NCHW_CONV_ADDR_LIST_SIZE], T* srcList[NCHW_CONV_ADDR_LIST_SIZE],
+                               const TransDataTo5HDParams& nchwconvParams, EMU_LOC) {
+    using namespace ascendc_emu;
+    trans5hd<T>(nchwconvParams, loc, [&](bool dst, int i, uint64_t off, bool write) -> uint8_t* {
+        return ub_addr((uint64_t)(uintptr_t)(dst ? dstList : srcList)[i] + off, 32, write, "TransDataTo5HD", loc);
+    });
+}
 
 // ---- Transpose (数据排布转换/Transpose.md): 16x16 of 2-byte elements, or [N,C,H,W] <-> [N,H,W,C] with a
 // temporary buffer of (C + 2) (NCHW2NHWC) or (2C + 1) (NHWC2NCHW) blocks of h0 x w0 elements.

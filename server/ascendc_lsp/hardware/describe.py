@@ -1,4 +1,5 @@
-"""What the model knows about the symbol under the cursor, as Markdown for hover."""
+"""What the model knows about the symbol under the cursor, as Markdown for hover (with the UB budget of a class,
+hence in hardware/: syntax knows nothing of hardware)."""
 
 from __future__ import annotations
 

@@ -1,0 +1,56 @@
+"""Concrete values attached to a kernel (a spec's tiling fields, block_dim, tensor sizes; the values an op test
+case's host TilingFunc computed): the record every producer (checks/project.py, checks/concrete.py) returns."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+
+
+@dataclass(frozen=True)
+class KnownValues:
+    """Concrete values attached to a kernel (a spec's tiling fields, block_dim and tensor sizes)."""
+
+    origin: str  # file name the values came from, for messages
+    fields: Mapping[str, int | float] = field(default_factory=dict)
+    block_dim: int | None = None
+    tensor_elements: Mapping[str, int] = field(default_factory=dict)
+    kernel: str | None = None
+
+    def field_value(self, name: str) -> int | float | None:
+        return self.fields.get(name)
+
+    def describe(self, names: list[str] | None = None) -> str:
+        """`totalLength=16384, tileNum=8 from spec.yaml` (only `names` when given)."""
+        shown = [(k, v) for k, v in self.fields.items() if names is None or k in names]
+        if names is not None and "block_dim" in names and self.block_dim is not None:
+            shown.append(("block_dim", self.block_dim))
+        values = ", ".join(f"{k}={v:g}" if isinstance(v, float) else f"{k}={v}" for k, v in shown)
+        return f"{values} from {self.origin}" if values else self.origin
+
+
+def known_values(
+    origin: str,
+    fields: Mapping[str, object] | None = None,
+    block_dim: int | None = None,
+    tensor_elements: Mapping[str, int] | None = None,
+    kernel: str | None = None,
+) -> KnownValues:
+    """A KnownValues record from plain values (numbers only; nested or text fields are dropped).
+
+    The one entry point for every producer of concrete values: specs here, op-project test cases (the
+    values their host TilingFunc computed) later."""
+    numbers: dict[str, int | float] = {}
+    for name, value in (fields or {}).items():
+        if isinstance(value, bool):
+            numbers[name] = int(value)
+        elif isinstance(value, int | float):
+            numbers[name] = value
+    return KnownValues(
+        origin=origin,
+        fields=MappingProxyType(numbers),
+        block_dim=block_dim,
+        tensor_elements=MappingProxyType(dict(tensor_elements or {})),
+        kernel=kernel,
+    )

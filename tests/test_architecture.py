@@ -1,0 +1,202 @@
+"""The layering of docs/architecture.md, checked on the imports of the source (module-level and lazy ones).
+
+Each layer may import only the layers below it; no module imports LSP libraries outside lsp/; the import graph
+between modules has no cycle (function-level imports included); the emulator's kernel headers never include the
+host shims. A failure names the offending import: move the code to the layer that owns it (docs/architecture.md).
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parents[1] / "server" / "ascendc_lsp"
+EMULATOR = PACKAGE / "toolchain" / "emulator"
+
+# Layer of each top-level part of the package, lowest first. A module may import its own layer and lower ones.
+LAYERS: dict[str, int] = {
+    "errors": 0, "paths": 0, "resources": 0, "safeio": 0,
+    "syntax": 1,
+    "hardware": 2,
+    "settings": 3,
+    "toolchain": 4,
+    "checks": 5,
+    "knowledge": 6,
+    "llm": 7,
+    "lsp": 8,
+    "cli": 9, "__main__": 9,
+}  # fmt: skip
+# The command-line front ends of each layer (`<layer>/command.py`) may read the CLI's exit codes and parser helpers.
+FRONT_ENDS = re.compile(r"^ascendc_lsp\.\w+\.command$")
+LSP_LIBRARIES = ("lsprotocol", "pygls")
+# Cycles left to the owner of lsp/ (issue 15 part 2: features that compose through the server core).
+KNOWN_CYCLES: list[frozenset[str]] = [
+    frozenset({
+        "ascendc_lsp.lsp.server", "ascendc_lsp.lsp.features", "ascendc_lsp.lsp.features.base",
+        "ascendc_lsp.lsp.features.clangd", "ascendc_lsp.lsp.features.code_actions",
+        "ascendc_lsp.lsp.features.completion", "ascendc_lsp.lsp.features.diagnostics",
+        "ascendc_lsp.lsp.features.knowledge", "ascendc_lsp.lsp.features.lens", "ascendc_lsp.lsp.features.llm",
+        "ascendc_lsp.lsp.features.run", "ascendc_lsp.lsp.features.symbols",
+    }),
+]  # fmt: skip
+
+
+def _module_name(path: Path) -> str:
+    parts = list(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def _modules() -> dict[str, Path]:
+    return {_module_name(p): p for p in sorted(PACKAGE.rglob("*.py")) if "include" not in p.parts}
+
+
+def _imports(name: str, path: Path, known: dict[str, Path]) -> Iterator[tuple[str, int]]:
+    """(imported module, line) for every import in the file, at any depth (lazy ones included)."""
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                yield alias.name, node.lineno
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")[: len(package.split(".")) - node.level + 1]
+                target = ".".join(base + ([node.module] if node.module else []))
+            else:
+                target = node.module or ""
+            yield target, node.lineno
+            for alias in node.names:  # `from pkg import module`
+                if f"{target}.{alias.name}" in known:
+                    yield f"{target}.{alias.name}", node.lineno
+
+
+def _graph() -> dict[str, dict[str, int]]:
+    known = _modules()
+    graph: dict[str, dict[str, int]] = {}
+    for name, path in known.items():
+        graph[name] = {}
+        for target, line in _imports(name, path, known):
+            graph[name].setdefault(target, line)
+    return graph
+
+
+def _part(module: str) -> str:
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 else ""
+
+
+def test_every_part_of_the_package_has_a_layer() -> None:
+    parts = {_part(m) for m in _modules()} - {""}
+    assert parts <= set(LAYERS), f"add {sorted(parts - set(LAYERS))} to LAYERS and docs/architecture.md"
+
+
+def test_layers_import_only_downwards() -> None:
+    broken = []
+    for module, targets in _graph().items():
+        own = LAYERS.get(_part(module))
+        if own is None:
+            continue
+        for target, line in targets.items():
+            if not target.startswith("ascendc_lsp."):
+                continue
+            theirs = LAYERS.get(_part(target))
+            if theirs is None or theirs <= own:
+                continue
+            if FRONT_ENDS.match(module) and _part(target) == "cli":
+                continue
+            broken.append(f"{module} (line {line}) imports {target}: layer {_part(target)} is above {_part(module)}")
+    assert not broken, "\n".join(broken)
+
+
+def test_only_lsp_knows_lsp() -> None:
+    broken = [
+        f"{module} (line {line}) imports {target}"
+        for module, targets in _graph().items()
+        if _part(module) != "lsp"
+        for target, line in targets.items()
+        if target.split(".")[0] in LSP_LIBRARIES
+    ]
+    assert not broken, "\n".join(broken)
+
+
+def _cycles(graph: dict[str, set[str]]) -> list[frozenset[str]]:
+    """Strongly connected components of more than one module (Tarjan, iterative)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[frozenset[str]] = []
+    counter = 0
+    for root in graph:
+        if root in index:
+            continue
+        work = [(root, iter(sorted(graph[root])))]
+        index[root] = low[root] = counter
+        counter += 1
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            node, children = work[-1]
+            child = next(children, None)
+            if child is not None:
+                if child not in index:
+                    index[child] = low[child] = counter
+                    counter += 1
+                    stack.append(child)
+                    on_stack.add(child)
+                    work.append((child, iter(sorted(graph[child]))))
+                elif child in on_stack:
+                    low[node] = min(low[node], index[child])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[node])
+            if low[node] == index[node]:
+                component = set()
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    component.add(member)
+                    if member == node:
+                        break
+                if len(component) > 1:
+                    found.append(frozenset(component))
+    return found
+
+
+def test_no_import_cycles() -> None:
+    graph = {m: {t for t in targets if t in _modules() and t != m} for m, targets in _graph().items()}
+    cycles = [c for c in _cycles(graph) if c not in KNOWN_CYCLES]
+    assert not cycles, "import cycles (lazy imports included):\n" + "\n".join(", ".join(sorted(c)) for c in cycles)
+
+
+def test_the_cycle_finder_finds_a_lazy_cycle() -> None:
+    assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [frozenset({"a", "b", "c"})]
+    assert _cycles({"a": {"b"}, "b": set()}) == []
+
+
+_INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]', re.M)
+
+
+@pytest.mark.parametrize("header", sorted((EMULATOR / "include").rglob("*.h")), ids=lambda p: p.name)
+def test_emulator_headers_never_include_host_headers(header: Path) -> None:
+    include_root = (EMULATOR / "include").resolve()
+    host_root = EMULATOR / "host_include"
+    for kind, name in _INCLUDE.findall(header.read_text(encoding="utf-8", errors="replace")):
+        if kind == '"':
+            resolved = (header.parent / name).resolve()
+            assert resolved.is_relative_to(include_root), f"{header.name} includes {name} outside the emulator headers"
+        else:
+            assert not (host_root / name).exists(), f"{header.name} includes the host shim <{name}>"
+
+
+def test_the_layering_is_written_down() -> None:
+    text = (PACKAGE.parents[1] / "docs" / "architecture.md").read_text(encoding="utf-8")
+    for part in LAYERS:
+        if part not in ("__main__",):
+            assert f"`{part}" in text, f"docs/architecture.md does not describe {part}"

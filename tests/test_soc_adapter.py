@@ -1,0 +1,63 @@
+"""One SoC adapter: checks, the emulator's soc.txt, prompts and budgets read the same numbers by name."""
+
+from __future__ import annotations
+
+import pytest
+
+from ascendc_lsp.errors import UnknownSocError
+from ascendc_lsp.hardware import limits as limits_module
+from ascendc_lsp.hardware.budget import ub_capacity
+from ascendc_lsp.hardware.limits import DEFAULT_SOC
+from ascendc_lsp.hardware.soc import get_soc, soc_limits, soc_names
+from ascendc_lsp.settings import Settings
+from ascendc_lsp.toolchain.emulator.soc import load_soc
+
+
+@pytest.mark.parametrize("name", soc_names())
+def test_emulator_and_checks_read_the_same_numbers(name: str) -> None:
+    limits = soc_limits(name)
+    emulated = load_soc(name)
+    assert emulated.known
+    assert emulated.get("ub_bytes") == limits.ub_bytes
+    assert emulated.get("ub_reserved_bytes") == limits.ub_reserved_bytes
+    assert emulated.get("aiv_cores") == limits.vector_cores
+    assert emulated.get("aic_cores") == limits.ai_cores
+    assert emulated.get("arch") == limits.arch
+    assert ub_capacity(get_soc(name), name) == (limits.ub_bytes, limits.ub_reserved_bytes)
+
+
+def test_core_counts_follow_the_profiles() -> None:
+    # Variants carry their own counts (knowledge/hardware/Ascend910B.yaml variants); the family name takes the
+    # Ascend910B2 figures, and a coupled SoC has one vector unit per AI Core.
+    assert (soc_limits("Ascend910B3").ai_cores, soc_limits("Ascend910B3").vector_cores) == (20, 40)
+    assert (soc_limits("Ascend910B1").ai_cores, soc_limits("Ascend910B1").vector_cores) == (25, 50)
+    assert (soc_limits("Ascend910B").ai_cores, soc_limits("Ascend910B").vector_cores) == (24, 48)
+    assert soc_limits("Ascend910A").vector_cores == soc_limits("Ascend910A").ai_cores == 32
+    assert load_soc("Ascend310P3").get("aiv_cores") == load_soc("Ascend310P").get("aiv_cores") == 8
+
+
+def test_one_default_soc() -> None:
+    from ascendc_lsp.checks.base import CheckContext
+    from ascendc_lsp.hardware import soc
+
+    assert Settings().soc == soc.DEFAULT_SOC == DEFAULT_SOC
+    assert CheckContext.__dataclass_fields__["soc_name"].default == DEFAULT_SOC
+    assert load_soc(None).name == DEFAULT_SOC
+
+
+def test_an_unknown_soc_is_one_error_listing_the_known_ones() -> None:
+    with pytest.raises(UnknownSocError) as caught:
+        soc_limits("Ascend999")
+    message = str(caught.value)
+    assert message.startswith("unknown SoC 'Ascend999'; known: ") and "Ascend910B" in message
+    with pytest.raises(LookupError):  # what `check` catches for a bad --soc
+        get_soc("Ascend999")
+    emulated = load_soc("Ascend999")
+    assert not emulated.known and str(emulated.unknown) == message
+    assert emulated.soc_txt().splitlines()[1:] == load_soc(DEFAULT_SOC).soc_txt().splitlines()[1:]
+
+
+def test_fallbacks_apply_without_a_profile() -> None:
+    bare = limits_module.limits_for_soc(None, "Ascend310P")
+    assert (bare.ub_bytes, bare.ai_cores, bare.vector_cores, bare.layout, bare.arch) == (262144, 8, 8, "coupled", 2002)
+    assert not bare.from_profile
