@@ -4,9 +4,16 @@ Each round sends a burst of mutated kernel documents (didOpen / full and increme
 broken ranges, deep nesting, long lines, astral and lone-surrogate characters) and hostile frames (wrong
 Content-Length, bytes that are not headers, bodies that are not JSON, unknown methods, params of the wrong type),
 then a hover request that must be answered: no answer within --hang seconds is a hang, a dead process a crash.
-Reports crashes, hangs, Python tracebacks in the server's log, and the RSS slope over the rounds.
+Reports crashes, hangs, Python tracebacks in the server's log, and the RSS slope over the rounds. With
+--memory-report FILE the server writes, at exit, the live count of document states, documents and models (gc-tracked
+objects, uncollected cycles included); ASCENDC_LSP_TRACE_FRAMES=N adds the biggest tracemalloc sites (slow: keep the
+run short, and the report may outlast the 10 s the client waits after `exit`).
 
-    python bench/fuzz_lsp.py [--seed 1] [--seconds 60] [--hang 30]
+    python bench/fuzz_lsp.py [--seed 1] [--seconds 60] [--hang 30] [--memory-report FILE]
+
+Measured (seed 1, 60 s, 2 shared cores): before the fix RSS 51 -> 232 MB, 340.6 KB/round (449 rounds; 90 s:
+51 -> 304 MB, 406.6 KB/round); after it 51 -> 165 MB, 53.9 KB/round (1,118 rounds), and 22.9 KB/round, flat at
+~115 MB for the last 400 rounds, when the hostile frames are generated but not sent.
 """
 
 from __future__ import annotations
