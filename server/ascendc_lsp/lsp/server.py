@@ -14,6 +14,7 @@ import sys
 import threading
 import time
 import tracemalloc
+from collections import Counter
 from collections.abc import Callable, Generator
 from functools import cache
 from pathlib import Path
@@ -67,6 +68,33 @@ class AscendcProtocol(LanguageServerProtocol):
         if inspect.isawaitable(result):
             result = await result
         return result
+
+    def _execute_handler(
+        self,
+        msg_id: Any,
+        handler: Any,
+        callback: Any,
+        args: tuple[Any, ...] | None = None,
+        kwargs: dict[str, Any] | None = None,
+    ) -> None:
+        """pygls (2.1) files the future of a generator or coroutine handler in `_request_futures` and removes it
+        only when it answers a request: the futures of notifications (didOpen, didChange, didClose... under a fresh
+        uuid) and of the user handlers its built-in generators yield to stayed for the whole session, a failed one
+        with its exception, traceback and frames (the message's params): ~6 per bench/fuzz_lsp.py round. A future
+        is dropped once done; a pending one stays, cancellable by $/cancelRequest and at shutdown."""
+        super()._execute_handler(msg_id, handler, callback, args, kwargs)
+        future = self._request_futures.get(msg_id)
+        if future is None:
+            return
+
+        def forget(_done: Any) -> None:
+            if self._request_futures.get(msg_id) is future:
+                del self._request_futures[msg_id]
+
+        if future.done():
+            forget(future)
+        else:
+            future.add_done_callback(forget)
 
 
 class AscendcLanguageServer(LanguageServer):
@@ -367,6 +395,8 @@ def _write_memory_report(path: str) -> None:
     """The 40 biggest live allocation sites (by traceback) and the live object counts, after a full collection."""
     gc.collect()
     lines = [f"{name}: {count}" for name, count in live_counts().items()]
+    by_type = Counter(type(obj).__qualname__ for obj in gc.get_objects())
+    lines.append("most numerous gc-tracked types: " + ", ".join(f"{n} {t}" for t, n in by_type.most_common(15)))
     if tracemalloc.is_tracing():
         stats = tracemalloc.take_snapshot().statistics("traceback")
         lines.append(f"traced: {sum(s.size for s in stats) / 1e6:.1f} MB in {len(stats)} sites")
