@@ -3,10 +3,15 @@
 from __future__ import annotations
 
 import os
+import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
 import pytest
+import pytest_lsp
+from lsprotocol import types
+from pytest_lsp import ClientServerConfig, LanguageClient
 
 FIXTURES = Path(__file__).parent / "fixtures"
 KERNELS = FIXTURES / "kernels"
@@ -44,3 +49,17 @@ def _allow_unisolated_without_bwrap() -> None:
 
 
 _allow_unisolated_without_bwrap()
+
+
+# The language server over stdio with the VS Code client's capabilities, one per test; files that need other
+# settings define their own `client`.
+@pytest_lsp.fixture(
+    config=ClientServerConfig(server_command=[sys.executable, "-m", "ascendc_lsp", "serve", "--stdio"])
+)
+async def client(lsp_client: LanguageClient) -> Any:
+    lsp_client.set_configuration({"soc": "Ascend910B"}, section="ascendc")
+    await lsp_client.initialize_session(
+        types.InitializeParams(capabilities=pytest_lsp.client_capabilities("visual-studio-code"))
+    )
+    yield
+    await lsp_client.shutdown_session()

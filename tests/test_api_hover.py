@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
-from typing import Any
 
-import pytest_lsp
 from lsprotocol import types
-from pytest_lsp import ClientServerConfig, LanguageClient
+from pytest_lsp import LanguageClient
 
 from ascendc_lsp.hardware.api_hover import api_markdown, call_at, call_markdown
 from ascendc_lsp.hardware.soc import get_soc
@@ -102,18 +99,6 @@ def test_call_markdown_only_on_api_call_names() -> None:
 
 
 # --------------------------------------------------------------------------------------------- LSP
-
-
-@pytest_lsp.fixture(
-    config=ClientServerConfig(server_command=[sys.executable, "-m", "ascendc_lsp", "serve", "--stdio"])
-)
-async def client(lsp_client: LanguageClient) -> Any:
-    lsp_client.set_configuration({"soc": "Ascend910B"}, section="ascendc")
-    await lsp_client.initialize_session(
-        types.InitializeParams(capabilities=pytest_lsp.client_capabilities("visual-studio-code"))
-    )
-    yield
-    await lsp_client.shutdown_session()
 
 
 async def _hover(client: LanguageClient, uri: str, position: Position) -> str | None:

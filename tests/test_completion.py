@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 import re
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
-import pytest_lsp
 from lsprotocol import types
-from pytest_lsp import ClientServerConfig, LanguageClient
+from pytest_lsp import LanguageClient
 
 from ascendc_lsp.checks.engine import CheckOptions, check_document
 from ascendc_lsp.hardware.budget import class_budgets, ub_capacity
@@ -355,18 +353,6 @@ def test_completion_on_a_thousand_line_file() -> None:
 
 
 # --------------------------------------------------------------------------------------------- LSP
-
-
-@pytest_lsp.fixture(
-    config=ClientServerConfig(server_command=[sys.executable, "-m", "ascendc_lsp", "serve", "--stdio"])
-)
-async def client(lsp_client: LanguageClient) -> Any:
-    lsp_client.set_configuration({"soc": "Ascend910B"}, section="ascendc")
-    await lsp_client.initialize_session(
-        types.InitializeParams(capabilities=pytest_lsp.client_capabilities("visual-studio-code"))
-    )
-    yield
-    await lsp_client.shutdown_session()
 
 
 async def _open(client: LanguageClient, name: str, text: str) -> str:

@@ -11,9 +11,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import pytest_lsp
 from lsprotocol import types
-from pytest_lsp import ClientServerConfig, LanguageClient
+from pytest_lsp import LanguageClient
 
 from ascendc_lsp.knowledge.explain import explain_log
 from ascendc_lsp.knowledge.retrieval import Retriever
@@ -316,18 +315,6 @@ def test_realdata_loader_dedupes_and_groups_by_source(tmp_path: Path) -> None:
 
 
 # ------------------------------------------------------------------------------------------ editor command
-
-
-@pytest_lsp.fixture(
-    config=ClientServerConfig(server_command=[sys.executable, "-m", "ascendc_lsp", "serve", "--stdio"])
-)
-async def client(lsp_client: LanguageClient) -> Any:
-    lsp_client.set_configuration({"soc": "Ascend910B"}, section="ascendc")
-    await lsp_client.initialize_session(
-        types.InitializeParams(capabilities=pytest_lsp.client_capabilities("visual-studio-code"))
-    )
-    yield
-    await lsp_client.shutdown_session()
 
 
 async def test_explain_log_command_triages_with_the_open_kernel(client: LanguageClient) -> None:

@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
-from typing import Any
 
 import pytest
-import pytest_lsp
 from lsprotocol import types
 from pygls.exceptions import JsonRpcException
-from pytest_lsp import ClientServerConfig, LanguageClient
+from pytest_lsp import LanguageClient
 
 from ascendc_lsp.hardware.soc import get_soc
 from ascendc_lsp.lsp.features.lens import budget_lenses, budget_markdown, size_hints
@@ -108,18 +105,6 @@ def test_inlay_hints_for_constexpr_expressions_and_ranges() -> None:
 
 
 # --------------------------------------------------------------------------------------------- LSP
-
-
-@pytest_lsp.fixture(
-    config=ClientServerConfig(server_command=[sys.executable, "-m", "ascendc_lsp", "serve", "--stdio"])
-)
-async def client(lsp_client: LanguageClient) -> Any:
-    lsp_client.set_configuration({"soc": "Ascend910B"}, section="ascendc")
-    await lsp_client.initialize_session(
-        types.InitializeParams(capabilities=pytest_lsp.client_capabilities("visual-studio-code"))
-    )
-    yield
-    await lsp_client.shutdown_session()
 
 
 async def test_lsp_code_lens_command_and_inlay_hints(client: LanguageClient) -> None:

@@ -3,13 +3,10 @@
 from __future__ import annotations
 
 import asyncio
-import sys
 from pathlib import Path
-from typing import Any
 
-import pytest_lsp
 from lsprotocol import types
-from pytest_lsp import ClientServerConfig, LanguageClient
+from pytest_lsp import LanguageClient
 
 from tests.conftest import KERNELS
 
@@ -31,17 +28,6 @@ private:
 };
 extern "C" __global__ __aicore__ void big(GM_ADDR x) { KernelBig op; op.Init(); }
 """
-
-@pytest_lsp.fixture(
-    config=ClientServerConfig(server_command=[sys.executable, "-m", "ascendc_lsp", "serve", "--stdio"])
-)
-async def client(lsp_client: LanguageClient) -> Any:
-    lsp_client.set_configuration({"soc": "Ascend910B"}, section="ascendc")
-    await lsp_client.initialize_session(
-        types.InitializeParams(capabilities=pytest_lsp.client_capabilities("visual-studio-code"))
-    )
-    yield
-    await lsp_client.shutdown_session()
 
 
 def _uri(name: str) -> str:

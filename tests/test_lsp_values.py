@@ -7,31 +7,16 @@ from __future__ import annotations
 
 import asyncio
 import shutil
-import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import pytest
-import pytest_lsp
 from lsprotocol import types
-from pytest_lsp import ClientServerConfig, LanguageClient
+from pytest_lsp import LanguageClient
 
 TESTS = Path(__file__).resolve().parent
 
 pytestmark = pytest.mark.skipif(shutil.which("g++") is None, reason="the op host build needs g++")
-
-
-@pytest_lsp.fixture(
-    config=ClientServerConfig(server_command=[sys.executable, "-m", "ascendc_lsp", "serve", "--stdio"])
-)
-async def client(lsp_client: LanguageClient) -> Any:
-    lsp_client.set_configuration({"soc": "Ascend910B"}, section="ascendc")
-    await lsp_client.initialize_session(
-        types.InitializeParams(capabilities=pytest_lsp.client_capabilities("visual-studio-code"))
-    )
-    yield
-    await lsp_client.shutdown_session()
 
 
 async def _diagnostics_until(
