@@ -87,14 +87,24 @@ class AscendcProtocol(LanguageServerProtocol):
         if future is None:
             return
 
-        def forget(_done: Any) -> None:
+        def drop() -> None:
             if self._request_futures.get(msg_id) is future:
                 del self._request_futures[msg_id]
 
         if future.done():
-            forget(future)
-        else:
-            future.add_done_callback(forget)
+            drop()
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return  # no event loop (a test feeding messages by hand): nothing to run the removal later
+        # Later on the loop, not in the callback: a concurrent Future runs its callbacks inside `cancel()`, which
+        # pygls' shutdown calls while it iterates `_request_futures` (and a thread handler's, in its thread).
+        def drop_later(_done: Any) -> None:
+            with contextlib.suppress(RuntimeError):  # the loop is closed: the session, and the dict, are over
+                loop.call_soon_threadsafe(drop)
+
+        future.add_done_callback(drop_later)
 
 
 class AscendcLanguageServer(LanguageServer):
