@@ -159,3 +159,9 @@ def test_class_at_finds_the_innermost_class_among_nested_and_sibling_ones() -> N
     constants = model._class_constants()
     assert "B" in constants["Inner"] and "B" in constants["Outer"] and "A" in constants["Outer"]
     assert "C" in constants["Last"] and "C" not in constants.get("Outer", {})
+
+
+def test_queue_type_mangled_by_an_edit_builds() -> None:
+    # Found by the LSP fuzz: the split template text and the argument nodes disagree in count on broken code.
+    model = model_of("class K {\n    AscendCtemplate <typename T>::TQue<AscendC::TPosition::VECIN, 2> q;\n};\n")
+    assert [(b.name, b.depth) for b in model.buffers] == [("q", None)]

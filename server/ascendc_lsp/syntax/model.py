@@ -832,11 +832,13 @@ class _Extractor:
             if short in QUEUE_TYPES:
                 position = template_args[0].split("::")[-1] if template_args and short != "TPipe" else None
                 depth = None
-                if short in ("TQue",) and len(template_args) > 1:
-                    depth = self.folder.fold(_template_arg_nodes(type_node)[1])
+                # The argument nodes, not the split text: in broken code the two can disagree in count.
+                arg_nodes = _template_arg_nodes(type_node)
+                if short in ("TQue",) and len(template_args) > 1 and len(arg_nodes) > 1:
+                    depth = self.folder.fold(arg_nodes[1])
                 elif short == "TQueBind" and len(template_args) > 2:
                     position = template_args[1].split("::")[-1]
-                    depth = self.folder.fold(_template_arg_nodes(type_node)[2])
+                    depth = self.folder.fold(arg_nodes[2]) if len(arg_nodes) > 2 else None
                 self.model.buffers.append(
                     BufferDecl(name, short, position, depth, class_name, node.start_byte,
                                declarator.start_byte, declarator.end_byte, self.doc.lines)
