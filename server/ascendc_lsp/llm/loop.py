@@ -554,25 +554,6 @@ class CheckedLoop:
 
 
 __all__ = [
-    "STAGE_RANK",
-    "Attempt",
-    "CheckedLoop",
-    "Evaluator",
-    "KnowledgeAdvisor",
-    "Learner",
-    "LoopConfig",
-    "LoopResult",
-    "LoopSetupError",
-    "LoopSpecError",
-    "Progress",
-    "ToolchainEvaluator",
-    "Verdict",
-    "failing_lines",
-    "failure_of",
-]
-
-
-__all__ = [
     "MAX_FEEDBACK_CHARS",
     "STAGE_RANK",
     "Attempt",

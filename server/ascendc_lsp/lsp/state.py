@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 import tree_sitter
 
 from ascendc_lsp.checks.base import Finding, Fix, Related, TextEdit
-from ascendc_lsp.syntax.document import SourceDocument
+from ascendc_lsp.syntax.document import SourceDocument, common_prefix, common_suffix
 from ascendc_lsp.syntax.model import DocumentModel, build_model
 from ascendc_lsp.syntax.positions import Position, Span
 
@@ -206,25 +206,9 @@ def _trivia_edit(old: SourceDocument, new: SourceDocument) -> _Shift | None:
     """The edit from `old` to `new` when it lies inside one comment or between tokens (whitespace), in both
     versions, outside any syntax error; None otherwise (or when the documents are not one edit apart)."""
     a, b = old.parsed, new.parsed
-    limit = min(len(a), len(b))
-    start = 0
-    # the common prefix and suffix (C-speed slice compares, bisected like syntax/document.py does)
-    lo, hi = 0, limit
-    while lo < hi:
-        mid = (lo + hi + 1) // 2
-        if a[:mid] == b[:mid]:
-            lo = mid
-        else:
-            hi = mid - 1
-    start = lo
-    lo, hi = 0, limit - start
-    while lo < hi:
-        mid = (lo + hi + 1) // 2
-        if a[len(a) - mid :] == b[len(b) - mid :]:
-            lo = mid
-        else:
-            hi = mid - 1
-    old_end, new_end = len(a) - lo, len(b) - lo
+    start = common_prefix(a, b)
+    suffix = common_suffix(a, b, start)
+    old_end, new_end = len(a) - suffix, len(b) - suffix
     if start == old_end == new_end:
         at = old.lines.position(start)
         return _Shift(at, at, at)  # the same text (a didChange that changed nothing): every position stays

@@ -49,7 +49,8 @@ def decode_source(raw: bytes) -> str:
     return raw.decode("utf-8-sig", errors="replace")
 
 
-def _common_prefix(a: bytes, b: bytes) -> int:
+def common_prefix(a: bytes, b: bytes) -> int:
+    """Bytes `a` and `b` share at their starts."""
     lo, hi = 0, min(len(a), len(b))
     if a[:hi] == b[:hi]:
         return hi
@@ -63,7 +64,8 @@ def _common_prefix(a: bytes, b: bytes) -> int:
     return lo
 
 
-def _common_suffix(a: bytes, b: bytes, limit: int) -> int:
+def common_suffix(a: bytes, b: bytes, limit: int) -> int:
+    """Bytes `a` and `b` share at their ends, not reaching into their first `limit` bytes (a shared prefix)."""
     lo, hi = 0, min(len(a), len(b)) - limit
     if hi <= 0:
         return 0
@@ -112,10 +114,10 @@ class SourceDocument:
         if previous is None:
             return parser.parse(self.parsed)
         old, new = previous.parsed, self.parsed
-        start = _common_prefix(old, new)
+        start = common_prefix(old, new)
         if start == len(old) == len(new):
             return previous.tree
-        suffix = _common_suffix(old, new, start)
+        suffix = common_suffix(old, new, start)
         old_end, new_end = len(old) - suffix, len(new) - suffix
         tree = previous.tree.copy()
         tree.edit(
