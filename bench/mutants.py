@@ -374,6 +374,25 @@ def flag_sites(rel: str, text: str, code: str) -> Iterator[Mutant]:
 _TYPE_OF = re.compile(r"\b(?:LocalTensor|GlobalTensor)\s*<\s*([\w:]+)\s*>\s*&?\s*([A-Za-z_]\w*)")
 
 
+_QUALIFIERS = ("const", "override", "noexcept", "final")
+
+
+def _after_parameter_list(code: str, start: int) -> bool:
+    """The `{` at `start` follows a `)` and qualifiers only. Stripped backwards word by word: a regex anchored
+    at the end of the whole prefix retries at every blank and made selection quadratic in masked comments."""
+    end = start
+    while True:
+        while end > 0 and code[end - 1].isspace():
+            end -= 1
+        for word in _QUALIFIERS:
+            if code.endswith(word, 0, end) and not (end > len(word) and (code[end - len(word) - 1].isalnum()
+                                                                          or code[end - len(word) - 1] == "_")):
+                end -= len(word)
+                break
+        else:
+            return end > 0 and code[end - 1] == ")"
+
+
 def function_body(code: str, pos: int) -> tuple[int, int] | None:
     """The body `{...}` of the function holding `pos`: the outermost enclosing block opened right after a `)`
     (and qualifiers such as const or override), so namespaces and classes are skipped."""
@@ -389,8 +408,7 @@ def function_body(code: str, pos: int) -> tuple[int, int] | None:
             else:
                 depth -= 1
     for start in reversed(opens):  # outermost first
-        before = re.sub(r"(?:\s|\bconst\b|\boverride\b|\bnoexcept\b|\bfinal\b)+$", "", code[:start])
-        if before.endswith(")"):
+        if _after_parameter_list(code, start):
             depth = 0
             for j in range(start, len(code)):
                 if code[j] == "{":
