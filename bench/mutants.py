@@ -51,8 +51,11 @@ from __future__ import annotations
 
 import argparse
 import ast
+import hashlib
 import json
 import multiprocessing
+import multiprocessing.pool
+import os
 import random
 import re
 import sys
@@ -294,6 +297,7 @@ def _blank(text: str) -> str:
 def queue_sites(rel: str, text: str, code: str) -> Iterator[Mutant]:
     queues = _queues(code)
     call = re.compile(r"(?:this\s*->\s*)?([A-Za-z_]\w*)\s*\.\s*(?:template\s+)?(FreeTensor|EnQue|DeQue)\b")
+    escapes: dict[str, bool] = {}  # per queue: one scan of the file each, not one per call site
     for m in call.finditer(code):
         queue, method = m.group(1), m.group(2)
         statement = statement_at(code, m.start())
@@ -301,7 +305,9 @@ def queue_sites(rel: str, text: str, code: str) -> Iterator[Mutant]:
             continue
         s, e = statement
         stmt = code[s:e]
-        decidable = queue in queues and not _escapes(code, queue)
+        if queue in queues and queue not in escapes:
+            escapes[queue] = _escapes(code, queue)
+        decidable = queue in queues and not escapes[queue]
         whole = re.fullmatch(r"(?:this\s*->\s*)?\w+\s*\.\s*(?:template\s+)?\w+\s*(?:<[^;]*>)?\s*\([^;]*\)\s*;", stmt)
         if method == "EnQue" and whole:
             decidable = decidable and re.search(rf"\b{re.escape(queue)}\s*\.\s*(?:template\s+)?DeQue\b", code) is not None
@@ -711,22 +717,54 @@ def _work(job: tuple[str, str, list[Mutant]]) -> tuple[list[Found], list[Outcome
 # -- main --------------------------------------------------------------------------------------------------------
 
 
-def select(root: Path, per_operator: int, per_file: int, seed: int, operators: tuple[str, ...]) -> tuple[
-    dict[str, str], list[Mutant]
-]:
-    from ascendc_lsp.syntax.document import SourceDocument, decode_source
+def _sites_cache_salt() -> bytes:
+    """What the cached sites depend on besides the file: this script and the product's parser (parse-clean
+    decides whether a file gets mutants)."""
+    import ascendc_lsp.syntax as syntax
+
+    digest = hashlib.sha256(Path(__file__).read_bytes())
+    for source in sorted(Path(syntax.__file__).parent.glob("*.py")):
+        digest.update(source.read_bytes())
+    return digest.digest()
+
+
+def file_sites(job: tuple[str, str, bytes]) -> list[Mutant]:
+    """The mutation sites of one file ([] when the parser cannot read it: its mutants would say nothing),
+    cached per file content in the user's cache dir: selection reads every known-correct file of the corpus."""
+    from ascendc_lsp.paths import cache_dir
+    from ascendc_lsp.syntax.document import SourceDocument
+
+    rel, text, salt = job
+    key = hashlib.sha256(salt + rel.encode() + b"\0" + text.encode("utf-8", "surrogatepass")).hexdigest()
+    cached = cache_dir("bench-mutants", key[:2]) / f"{key}.json"
+    try:
+        return [Mutant(**{**row, "expected": tuple(row["expected"])}) for row in json.loads(cached.read_text("utf-8"))]
+    except (OSError, ValueError, TypeError, KeyError):
+        pass
+    found: list[Mutant] = []
+    if "__aicore__" in text and not SourceDocument(text).syntax_errors(1):
+        found = list(sites(rel, text))
+    cached.parent.mkdir(parents=True, exist_ok=True)
+    temporary = cached.with_suffix(f".{os.getpid()}.tmp")
+    temporary.write_text(json.dumps([asdict(m) for m in found]), encoding="utf-8")
+    os.replace(temporary, cached)
+    return found
+
+
+def select(root: Path, per_operator: int, per_file: int, seed: int, operators: tuple[str, ...],
+           pool: multiprocessing.pool.Pool | None = None) -> tuple[dict[str, str], list[Mutant]]:
+    from ascendc_lsp.syntax.document import decode_source
 
     texts: dict[str, str] = {}
-    by_operator: dict[str, list[Mutant]] = defaultdict(list)
     for path in sorted(p for p in root.rglob("*") if p.is_file() and p.name != "MANIFEST.json"):
         rel = path.relative_to(root)
-        if not known_correct(rel):
-            continue
-        text = decode_source(path.read_bytes())
-        texts[str(rel)] = text
-        if "__aicore__" not in text or SourceDocument(text).syntax_errors(1):
-            continue  # mutants of a file the parser cannot read say nothing
-        for mutant in sites(str(rel), text):
+        if known_correct(rel):
+            texts[str(rel)] = decode_source(path.read_bytes())
+    salt = _sites_cache_salt()
+    jobs = [(rel, text, salt) for rel, text in texts.items()]
+    by_operator: dict[str, list[Mutant]] = defaultdict(list)
+    for found in (pool.imap(file_sites, jobs, chunksize=8) if pool is not None else map(file_sites, jobs)):
+        for mutant in found:
             if mutant.operator in operators:
                 by_operator[mutant.operator].append(mutant)
     rng = random.Random(seed)
@@ -771,7 +809,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"mutants.py: unknown operator(s) {', '.join(unknown)} (known: {', '.join(OPERATORS)})", file=sys.stderr)
         return 2
     started = time.perf_counter()
-    texts, chosen = select(root, args.per_operator, args.per_file, args.seed, operators)
+    pool = multiprocessing.Pool(args.jobs) if args.jobs > 1 else None
+    texts, chosen = select(root, args.per_operator, args.per_file, args.seed, operators, pool)
     by_file: dict[str, list[Mutant]] = defaultdict(list)
     for mutant in chosen:
         by_file[mutant.file].append(mutant)
@@ -780,11 +819,7 @@ def main(argv: list[str] | None = None) -> int:
     outcomes: list[Outcome] = []
     times: list[float] = []
     run: Callable[..., Iterator[tuple[list[Found], list[Outcome], float]]]
-    if args.jobs > 1:
-        pool = multiprocessing.Pool(args.jobs)
-        run = pool.imap
-    else:
-        run = map
+    run = pool.imap if pool is not None else map
     for (rel, _, _), (original, results, seconds) in zip(jobs, run(_work, jobs), strict=True):
         originals[rel] = original
         outcomes.extend(results)

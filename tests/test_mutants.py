@@ -6,6 +6,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+import pytest
+
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
 
 import mutants
@@ -61,3 +63,25 @@ def test_code_in_a_raw_string_is_not_code() -> None:
     text = 'const char* src = R"""(\n__aicore__ void k() { DataCopy(x, y, 1024); }\n)""";\n'
     assert "DataCopy" not in mutants.mask(text)
     assert not _perturb(text)
+
+
+def test_a_function_body_is_found_after_its_qualifiers_and_long_blank_runs() -> None:
+    # Masked comments are long runs of blanks: the body must still be found (and quickly: it was quadratic).
+    text = "struct K {\n" + " " * 20000 + "\n  void Run(int n) const override {\n    int x = n;\n  }\n};\n"
+    at = text.index("int x")
+    body = mutants.function_body(text, at)
+    assert body is not None and text[body[0]] == "{" and text[body[1] - 1] == "}"
+    assert mutants.function_body("namespace a {\n int y = 1;\n}\n", 18) is None
+    assert mutants._after_parameter_list("f() const noexcept {", len("f() const noexcept "))
+    assert not mutants._after_parameter_list("f() myconst {", len("f() myconst "))  # a word ending in const
+
+
+def test_sites_are_cached_per_file_content(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    salt = mutants._sites_cache_salt()
+    first = mutants.file_sites(("k.cpp", PAIR.replace("template", "__aicore__ void f();\ntemplate", 1), salt))
+    assert [m.operator for m in first].count("perturb-count") == 3
+    assert list(tmp_path.rglob("*.json"))
+    again = mutants.file_sites(("k.cpp", PAIR.replace("template", "__aicore__ void f();\ntemplate", 1), salt))
+    assert again == first
+    assert mutants.file_sites(("k.cpp", "int main() { return 0; }\n", salt)) == []  # no __aicore__: no sites
