@@ -861,9 +861,9 @@ def report(originals: dict[str, list[Found]], outcomes: list[Outcome], times: li
 
     print(f"\nMutants: {len(outcomes)} (seed {args.seed}, at most {args.per_operator} per operator, "
           f"{args.per_file} per operator and file)\n")
-    print("| operator | mutants | decidable | found (decidable) | recall | found (undecidable) | info 'needs values' | "
-          "misplaced | false alarms | FA rate |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    print("| operator | mutants | decidable | found (decidable) | recall decidable | found (undecidable) | recall all | "
+          "info 'needs values' | misplaced | false alarms | FA rate |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     alarm_categories: Counter[str] = Counter()
     total_alarms = 0
     for operator in OPERATORS:
@@ -883,11 +883,12 @@ def report(originals: dict[str, list[Found]], outcomes: list[Outcome], times: li
         recall = f"{found_d / len(decidable):.2f}" if decidable else "-"
         misplaced = sum(1 for o in rows if o.misplaced and not o.hit)
         print(f"| {operator} | {len(rows)} | {len(decidable)} | {found_d} | {recall} | {found_u} / {len(undecidable)} | "
-              f"{info} | {misplaced} | {alarms} | {alarms / len(rows):.3f} |")
+              f"{(found_d + found_u) / len(rows):.2f} | {info} | {misplaced} | {alarms} | {alarms / len(rows):.3f} |")
     decidable_all = [o for o in outcomes if o.mutant.decidable]
     if decidable_all:
         print(f"| all | {len(outcomes)} | {len(decidable_all)} | {sum(o.hit for o in decidable_all)} | "
-              f"{sum(o.hit for o in decidable_all) / len(decidable_all):.2f} | | | | {total_alarms} | "
+              f"{sum(o.hit for o in decidable_all) / len(decidable_all):.2f} | | "
+              f"{sum(o.hit for o in outcomes) / len(outcomes):.2f} | | | {total_alarms} | "
               f"{total_alarms / max(len(outcomes), 1):.3f} |")
     if alarm_categories:
         print("\nFalse alarms per category (per mutant): " + ", ".join(
