@@ -26,7 +26,7 @@ its own small evaluator of the file's integer constants (`#define`, `constexpr`/
   * queue deletions: the queue is declared in the file as a TQue/TQueBind, never passed to other code,
     and (for EnQue/DeQue) the other half of the round trip is in the file;
   * flag mutations: the event is a concrete `A_B` name and, after the mutation, no WaitFlag (or, for a swap,
-    no SetFlag of the new event) is left that may hold the same id (the same id text, or a computed id on
+    no SetFlag of the new event; the intrinsic `wait_flag(PIPE_A, PIPE_B, id)` counts alike) is left that may hold the same id (the same id text, or a computed id on
     either side: two different literals are the only ids known to differ);
   * perturb-count: the count folds to a constant that is 32-byte aligned for the copied type, or another
     DataCopy of the same element size copies the same count text holding the same value (a class member or a
@@ -342,7 +342,16 @@ def _flags(code: str) -> list[tuple[str, str, str, int, int]]:
         args, close = parsed
         id_text = re.sub(r"\s+|this->|AscendC::|static_cast<event_t>|\(event_t\)", "", code[args[0][0] : args[0][1]]) if args else ""
         found.append((m.group(1), f"{m.group(2)}_{m.group(3)}", id_text, m.start(), close + 1))
+    # The intrinsic form `wait_flag(PIPE_S, PIPE_MTE3, id)` pairs with `SetFlag<HardEvent::S_MTE3>(id)` alike: it
+    # is never mutated, but it may hold the same id as a mutated call.
+    for m in _PIPE_FLAG.finditer(code):
+        id_text = re.sub(r"\s+|this->|AscendC::|static_cast<event_t>|\(event_t\)", "", m.group(4))
+        kind = "SetFlag" if m.group(1) == "set_flag" else "WaitFlag"
+        found.append((kind + "/intrinsic", f"{m.group(2)}_{m.group(3)}", id_text, m.start(), m.end()))
     return found
+
+
+_PIPE_FLAG = re.compile(r"\b(set_flag|wait_flag)\s*\(\s*PIPE_([A-Z0-9]+)\s*,\s*PIPE_([A-Z0-9]+)\s*,\s*([^()]*(?:\([^()]*\))?[^()]*)\)")
 
 
 _LITERAL_ID = re.compile(r"^(?:EVENT_ID\d+|\d+)$")
@@ -360,8 +369,8 @@ def flag_sites(rel: str, text: str, code: str) -> Iterator[Mutant]:
         if kind != "WaitFlag":
             continue
         a, b = event.split("_", 1)
-        sets = [f for f in flags if f[0] == "SetFlag" and f[1] == event and f[2] == id_text]
-        other_waits = [f for f in flags if f[0] == "WaitFlag" and f[1] == event and f[3] != start
+        sets = [f for f in flags if f[0].startswith("SetFlag") and f[1] == event and f[2] == id_text]
+        other_waits = [f for f in flags if f[0].startswith("WaitFlag") and f[1] == event and f[3] != start
                        and _may_be_same_id(f[2], id_text)]
         statement = statement_at(code, start)
         if statement is not None and statement[0] == start:
@@ -369,7 +378,7 @@ def flag_sites(rel: str, text: str, code: str) -> Iterator[Mutant]:
             yield Mutant("del-waitflag", rel, _line(text, s), s, e, _blank(text[s:e]), bool(sets) and not other_waits)
         if a != b:
             swapped = f"{b}_{a}"
-            new_sets = [f for f in flags if f[0] == "SetFlag" and f[1] == swapped and _may_be_same_id(f[2], id_text)]
+            new_sets = [f for f in flags if f[0].startswith("SetFlag") and f[1] == swapped and _may_be_same_id(f[2], id_text)]
             m = _FLAG.match(code, start)
             if m is None:
                 continue

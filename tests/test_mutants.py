@@ -85,3 +85,24 @@ def test_sites_are_cached_per_file_content(tmp_path: Path, monkeypatch: pytest.M
     again = mutants.file_sites(("k.cpp", PAIR.replace("template", "__aicore__ void f();\ntemplate", 1), salt))
     assert again == first
     assert mutants.file_sites(("k.cpp", "int main() { return 0; }\n", salt)) == []  # no __aicore__: no sites
+
+
+def test_an_intrinsic_wait_flag_may_pair_with_a_deleted_waitflag() -> None:
+    body = """#include "kernel_operator.h"
+__aicore__ inline void A() {
+    event_t e = static_cast<event_t>(GetTPipePtr()->FetchEventID(HardEvent::S_MTE3));
+    SetFlag<HardEvent::S_MTE3>(e);
+    WaitFlag<HardEvent::S_MTE3>(e);
+}
+__aicore__ inline void B() {
+    event_t f = static_cast<event_t>(GetTPipePtr()->FetchEventID(HardEvent::S_MTE3));
+    set_flag(PIPE_S, PIPE_MTE3, f);
+    OTHER_WAIT
+}
+"""
+    def deletions(text: str) -> list[bool]:
+        return [m.decidable for m in mutants.sites("k.cpp", text) if m.operator == "del-waitflag"]
+
+    # Only the WaitFlag<...> form is mutated; the intrinsic wait in B() may hold the same fetched id.
+    assert deletions(body.replace("OTHER_WAIT", "wait_flag(PIPE_S, PIPE_MTE3, f);")) == [False]
+    assert deletions(body.replace("OTHER_WAIT", "")) == [True]
