@@ -23,11 +23,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ascendc_lsp.diagnostics import Diagnostic, span_at
+from ascendc_lsp.errors import UnknownSocError
+from ascendc_lsp.hardware.soc import cmake_architecture, soc_limits
 from ascendc_lsp.toolchain import sandbox
 from ascendc_lsp.toolchain.base import EMULATOR_SOURCE
 from ascendc_lsp.toolchain.emulator import build as emu_build
 from ascendc_lsp.toolchain.emulator import gccdiag
-from ascendc_lsp.toolchain.program.discover import SOC_ARCH, ProgramLayout
+from ascendc_lsp.toolchain.program.discover import ProgramLayout
 from ascendc_lsp.toolchain.program.lower import (
     LoweringError,
     aclrtlaunch_definitions,
@@ -93,9 +95,17 @@ def _diag(
     )
 
 
-# Architectures with separate AIC and AIV cores (mix kernels launch 1 AIC + 2 AIV per block); the others couple
-# cube and vector in one AI Core (a block is one core).
-SPLIT_ARCH_SOCS = ("Ascend910B", "Ascend910_93", "Ascend950")
+
+
+def _split_cores(soc: str) -> bool:
+    """Separate AIC and AIV cores (mix kernels launch 1 AIC + 2 AIV per block), per the SoC profile's layout; the
+    others couple cube and vector in one AI Core (a block is one core)."""
+    try:
+        return soc_limits(soc).layout == "split"
+    except UnknownSocError:
+        return False
+
+
 _QUOTE_INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"', re.M)
 
 
@@ -116,7 +126,7 @@ def prepare_units(layout: ProgramLayout) -> tuple[list[_Unit], dict[str, str], l
     kernels: list[str] = []
     appended: dict[Path, str] = {}
     texts = {src: src.read_text(encoding="utf-8", errors="replace") for src in layout.sources}
-    split = layout.soc in SPLIT_ARCH_SOCS
+    split = _split_cores(layout.soc)
     ratios: dict[str, int] = {}
     for src, text in texts.items():
         if "__global__" in text:
@@ -200,7 +210,7 @@ def build_program(layout: ProgramLayout, timeout: float = 120.0, use_cache: bool
     except LoweringError as exc:
         return ProgramBuild(ok=False, diagnostics=[_lowering_diag(str(exc))], seconds=time.monotonic() - t0)
     mode_flags = list(MODE_FLAGS.get(layout.run_mode, MODE_FLAGS["npu"]))
-    arch = SOC_ARCH.get(layout.soc, "")
+    arch = cmake_architecture(layout.soc) or ""
     if arch.startswith(
         "dav-"
     ):  # device code tests __NPU_ARCH__ (SIMD-BuiltIn关键字.md): the SoC's, as bisheng
