@@ -26,7 +26,7 @@ from ascendc_lsp.diagnostics import Diagnostic, span_at
 from ascendc_lsp.errors import UnknownSocError
 from ascendc_lsp.hardware.soc import cmake_architecture, soc_limits
 from ascendc_lsp.toolchain import sandbox
-from ascendc_lsp.toolchain.base import EMULATOR_SOURCE
+from ascendc_lsp.toolchain.base import EMULATOR_SOURCE, CompileResult
 from ascendc_lsp.toolchain.emulator import build as emu_build
 from ascendc_lsp.toolchain.emulator import gccdiag
 from ascendc_lsp.toolchain.program.discover import ProgramLayout
@@ -48,13 +48,9 @@ MODE_FLAGS = {"npu": ("-DASCENDC_EMU_NPU_BRANCH", "-g1"), "cpu": ("-DASCENDC_CPU
 
 
 @dataclass
-class ProgramBuild:
-    ok: bool
-    binary: Path | None = None
-    diagnostics: list[Diagnostic] = field(default_factory=list)
-    cached: bool = False
-    seconds: float = 0.0
-    log: str = ""
+class ProgramBuild(CompileResult):
+    """A compile result plus what the lowering of a direct-launch program found."""
+
     launches: int = 0  # <<<>>> launches lowered
     kernels: list[str] = field(default_factory=list)  # kernels with a generated aclrtlaunch_<kernel>.h
 
@@ -412,18 +408,7 @@ def _compile_diagnostics(layout: ProgramLayout, source: Path, res: sandbox.Sandb
         return any(p.startswith(r) for r in roots)
 
     diags = gccdiag.to_diagnostics(res.stderr, is_user, (str(source), 0), gccdiag.file_line, lambda _m: None)
-    if not diags:
-        tail = (res.stderr or res.stdout).strip().splitlines()[-3:]
-        diags = [
-            Diagnostic(
-                message="compilation failed: " + (" | ".join(tail) or f"exit {res.returncode}"),
-                code="compile-error",
-                category="api-signature",
-                file=str(source),
-                source=EMULATOR_SOURCE,
-            )
-        ]
-    return diags
+    return diags or [gccdiag.compile_failed(res.stderr, res.stdout, res.returncode, str(source))]
 
 
 def _link_diagnostic(layout: ProgramLayout, res: sandbox.SandboxResult) -> Diagnostic:
