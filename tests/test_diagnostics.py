@@ -53,3 +53,11 @@ def test_a_compile_failure_without_a_placed_message_shows_the_last_lines() -> No
     d = compile_failed("a\nb\nc\nd\n", "", 1, "k.cpp", 7)
     assert d.message == "compilation failed: b | c | d" and d.span.start.line == 7 and d.code == "compile-error"
     assert compile_failed("", "", 4, "k.cpp").message == "compilation failed: exit 4"
+
+
+def test_a_trace_that_cannot_be_written_is_a_warning_naming_the_file() -> None:
+    from ascendc_lsp.toolchain.emulator.report import trace_write_failed
+
+    d = trace_write_failed(Path("/ro/t.json"), PermissionError(13, "Permission denied"))
+    assert (d.severity, d.code, d.file) == ("warning", "trace", "/ro/t.json")
+    assert d.message == "could not write the trace to /ro/t.json: Permission denied"

@@ -431,6 +431,16 @@ class _Validator:
         return p
 
     # -- parts ------------------------------------------------------------------------------------------------
+    def reference(self, ref: Any) -> str:
+        """The `reference:` NumPy code: text that compiles as Python (it runs later, in the sandbox)."""
+        if not isinstance(ref, str):
+            raise self.fail("reference", f"expected Python source text (use `reference: |`), got {_show(ref)}")
+        try:
+            compile(ref, f"{self.origin}:reference", "exec")
+        except SyntaxError as exc:
+            raise self.fail("reference", f"Python syntax error at line {exc.lineno}: {exc.msg}") from None
+        return ref
+
     def tolerance(self, where: str, x: Any) -> Tolerance:
         if isinstance(x, str):
             prof = TOLERANCE_PROFILES.get(x.strip().lower())
@@ -699,15 +709,7 @@ class _Validator:
             spec.params = self.params(data["params"], spec)
         ref = data.get("reference")
         if ref is not None:
-            if not isinstance(ref, str):
-                raise self.fail(
-                    "reference", f"expected Python source text (use `reference: |`), got {_show(ref)}"
-                )
-            try:
-                compile(ref, f"{self.origin}:reference", "exec")
-            except SyntaxError as exc:
-                raise self.fail("reference", f"Python syntax error at line {exc.lineno}: {exc.msg}") from None
-            spec.reference = ref
+            spec.reference = self.reference(ref)
         elif any(o.compare for o in outputs):
             raise self.missing("", data, "reference", TOP_KEYS, "give NumPy code that assigns every compared output")
         if data.get("tolerance") is not None:

@@ -109,3 +109,14 @@ class SourceLines:
                 lines = []
             self._cache[path] = lines
         return lines[line0] if 0 <= line0 < len(lines) else ""
+
+
+def trace_write_failed(path: Path, exc: OSError) -> Diagnostic:
+    """The warning of a run whose --trace file could not be written (the run's verdict stands)."""
+    return Diagnostic(
+        message=f"could not write the trace to {path}: {exc.strerror or exc}",
+        severity="warning",
+        code="trace",
+        file=str(path),
+        source=EMULATOR_SOURCE,
+    )

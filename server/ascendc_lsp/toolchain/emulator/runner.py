@@ -321,15 +321,7 @@ class EmulatorToolchain(Toolchain):
                         cost.write_perfetto(sched, opts.trace_out)
                         res.trace_file = str(opts.trace_out.resolve())
                     except OSError as exc:
-                        res.diagnostics.append(
-                            Diagnostic(
-                                message=f"could not write the trace to {opts.trace_out}: {exc.strerror or exc}",
-                                severity="warning",
-                                code="trace",
-                                file=str(opts.trace_out),
-                                source=EMULATOR_SOURCE,
-                            )
-                        )
+                        res.diagnostics.append(report.trace_write_failed(opts.trace_out, exc))
             if opts.keep_dir is not None:
                 shutil.copytree(rundir, opts.keep_dir, dirs_exist_ok=True)
         finally:

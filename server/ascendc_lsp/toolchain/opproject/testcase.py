@@ -174,15 +174,7 @@ class _CaseValidator(_Validator):
         )
         ref = data.get("reference")
         if ref is not None:
-            if not isinstance(ref, str):
-                raise self.fail(
-                    "reference", f"expected Python source text (use `reference: |`), got {_show(ref)}"
-                )
-            try:
-                compile(ref, f"{self.origin}:reference", "exec")
-            except SyntaxError as exc:
-                raise self.fail("reference", f"Python syntax error at line {exc.lineno}: {exc.msg}") from None
-            case.reference = ref
+            case.reference = self.reference(ref)
         elif any(o.compare for o in outputs):
             raise self.fail("reference", "missing: give NumPy code that assigns every compared output")
         if data.get("tolerance") is not None:

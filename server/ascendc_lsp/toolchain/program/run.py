@@ -450,15 +450,7 @@ def _collect(
             write_program_trace(schedules, opts.trace_out)
             res.trace_file = str(opts.trace_out.resolve())
         except OSError as exc:
-            res.diagnostics.append(
-                Diagnostic(
-                    message=f"could not write the trace to {opts.trace_out}: {exc.strerror or exc}",
-                    severity="warning",
-                    code="trace",
-                    file=str(opts.trace_out),
-                    source=EMULATOR_SOURCE,
-                )
-            )
+            res.diagnostics.append(report.trace_write_failed(opts.trace_out, exc))
     if res.exit_code is not None and not res.launches and res.exit_code == 0:
         res.notes.append("the program launched no kernel")
 
