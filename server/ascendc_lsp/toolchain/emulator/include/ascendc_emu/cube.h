@@ -251,38 +251,15 @@ inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, cons
             }
 }
 
-// ---- L1 -> L0A / L0B
+// ---- L1 -> L0A / L0B, and GM -> L0A / L0B (LoadData_2D.md: "支持GM->L0A Buffer、GM->L0B Buffer、L1 Buffer->L0A
+// Buffer、L1 Buffer->L0B Buffer"; from GM on PIPE_MTE2, from L1 on PIPE_MTE1; Ascend 950 loads from L1 only).
+namespace detail_cube {
+// The fractal moves of both sources: `src` is the source tensor's first byte, already range-checked by the caller.
 template <typename T>
-inline void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LoadData2DParams& p, EMU_LOC) {
-    using namespace ascendc_emu;
-    const char* api = "LoadData";
-    begin_epoch(P_MTE1);
-    Space ds = pos_space(dst.pos_), ss = pos_space(src.pos_);
-    want_pos(src.pos_, {TPosition::A1, TPosition::B1, TPosition::C1, TPosition::TSCM}, "src", api, P_MTE1, loc);
-    want_pos(dst.pos_, {TPosition::A2, TPosition::B2}, "dst", api, P_MTE1, loc);
-    if (p.ifTranspose && sizeof(T) != 2)
-        report_error("cube-dtype", "api-dtype-unsupported", P_MTE1, api, loc,
-                     "LoadData with ifTranspose supports only 16-bit types (half, bfloat16_t, int16_t, uint16_t); "
-                     "the tensor holds %s", dtype_name<T>());
-    if (p.addrMode)
-        report_warning("cube-params", "vector-param-invalid", P_MTE1, api, loc,
-                       "LoadData addrMode %u (decrementing addresses) is not emulated; addresses increment", p.addrMode);
-    uint64_t bytes = (uint64_t)p.repeatTimes * 512u;
-    Ev ev;
-    trace_begin(ev, P_MTE1, api, loc);
-    if (ev.on) ev.j.i("bytes", (long long)bytes).s("src", space_lc(ss)).s("dst", space_lc(ds));
-    trace_end(ev);
-    if (!p.repeatTimes) return;
-    uint64_t s_first = (uint64_t)p.startIndex * 512u;
-    uint64_t s_last = s_first + (uint64_t)(p.repeatTimes - 1) * p.srcStride * 512u;
-    uint64_t d_ext = (uint64_t)(p.repeatTimes - 1) * (1u + p.dstGap) * 512u + 512u;
-    // check both ends: with srcStride 0 every fractal is the same one
-    if (!src.emu_check_bytes(s_first, 512, false, P_MTE1, api, loc, 32)) return;
-    if (s_last != s_first && !src.emu_check_bytes(s_first, s_last + 512 - s_first, false, P_MTE1, api, loc, 32)) return;
-    if (!dst.emu_check_bytes(0, d_ext, true, P_MTE1, api, loc, space_align(ds))) return;
+inline void load2d_fractals(const LocalTensor<T>& dst, const uint8_t* src, const LoadData2DParams& p) {
     uint8_t tmp[512];
     for (uint32_t i = 0; i < p.repeatTimes; i++) {
-        const uint8_t* sp = src.ptr_ + s_first + (uint64_t)i * p.srcStride * 512u;
+        const uint8_t* sp = src + (uint64_t)p.startIndex * 512u + (uint64_t)i * p.srcStride * 512u;
         uint8_t* dp = dst.ptr_ + (uint64_t)i * (1u + p.dstGap) * 512u;
         if (p.ifTranspose && sizeof(T) == 2) {
             for (int r = 0; r < 16; r++)
@@ -292,6 +269,71 @@ inline void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src, const
             memmove(dp, sp, 512);
         }
     }
+}
+// Checks and the trace event common to both sources; false when nothing is to be moved.
+template <typename T>
+inline bool load2d_begin(const LocalTensor<T>& dst, const LoadData2DParams& p, int pipe, const char* src_space,
+                         const ascendc_emu::Loc& loc) {
+    using namespace ascendc_emu;
+    const char* api = "LoadData";
+    want_pos(dst.pos_, {TPosition::A2, TPosition::B2}, "dst", api, pipe, loc);
+    if (p.ifTranspose && sizeof(T) != 2)
+        report_error("cube-dtype", "api-dtype-unsupported", pipe, api, loc,
+                     "LoadData with ifTranspose supports only 16-bit types (half, bfloat16_t, int16_t, uint16_t); "
+                     "the tensor holds %s", dtype_name<T>());
+    if (p.addrMode)
+        report_warning("cube-params", "vector-param-invalid", pipe, api, loc,
+                       "LoadData addrMode %u (decrementing addresses) is not emulated; addresses increment", p.addrMode);
+    uint64_t bytes = (uint64_t)p.repeatTimes * 512u;
+    Ev ev;
+    trace_begin(ev, pipe, api, loc);
+    if (ev.on) ev.j.i("bytes", (long long)bytes).s("src", src_space).s("dst", space_lc(pos_space(dst.pos_)));
+    trace_end(ev);
+    return p.repeatTimes != 0;
+}
+}  // namespace detail_cube
+
+template <typename T>
+inline void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LoadData2DParams& p, EMU_LOC) {
+    using namespace ascendc_emu;
+    const char* api = "LoadData";
+    begin_epoch(P_MTE1);
+    Space ds = pos_space(dst.pos_), ss = pos_space(src.pos_);
+    want_pos(src.pos_, {TPosition::A1, TPosition::B1, TPosition::C1, TPosition::TSCM}, "src", api, P_MTE1, loc);
+    if (!detail_cube::load2d_begin(dst, p, P_MTE1, space_lc(ss), loc)) return;
+    uint64_t s_first = (uint64_t)p.startIndex * 512u;
+    uint64_t s_last = s_first + (uint64_t)(p.repeatTimes - 1) * p.srcStride * 512u;
+    uint64_t d_ext = (uint64_t)(p.repeatTimes - 1) * (1u + p.dstGap) * 512u + 512u;
+    // check both ends: with srcStride 0 every fractal is the same one
+    if (!src.emu_check_bytes(s_first, 512, false, P_MTE1, api, loc, 32)) return;
+    if (s_last != s_first && !src.emu_check_bytes(s_first, s_last + 512 - s_first, false, P_MTE1, api, loc, 32)) return;
+    if (!dst.emu_check_bytes(0, d_ext, true, P_MTE1, api, loc, space_align(ds))) return;
+    detail_cube::load2d_fractals(dst, src.ptr_, p);
+}
+
+// GM -> L0A / L0B: the same fractal walk over the global tensor's bytes, on PIPE_MTE2.
+template <typename T>
+inline void LoadData(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const LoadData2DParams& p, EMU_LOC) {
+    using namespace ascendc_emu;
+    const char* api = "LoadData";
+    begin_epoch(P_MTE2);
+    if (strncmp(rt().soc.name, "Ascend950", 9) == 0) {
+        report_error("cube-params", "api-signature", P_MTE2, api, loc,
+                     "LoadData from GM is not available on %s (LoadData_2D.md: Ascend 950 loads L0A/L0B from L1 only)",
+                     rt().soc.name);
+        return;
+    }
+    if (!detail_cube::load2d_begin(dst, p, P_MTE2, "gm", loc)) return;
+    uint64_t s_first = (uint64_t)p.startIndex * 512u;
+    uint64_t s_ext = (uint64_t)(p.repeatTimes - 1) * p.srcStride * 512u + 512u;
+    uint64_t d_ext = (uint64_t)(p.repeatTimes - 1) * (1u + p.dstGap) * 512u + 512u;
+    const uint8_t* base = (const uint8_t*)src.ptr_;
+    uint64_t lo, hi;
+    uint32_t site = intern_site(loc.file, loc.line, api);
+    if (!gm_check(base + s_first, s_ext, false, P_MTE2, api, loc, &lo, &hi) || hi - lo < s_ext) return;
+    gm_shadow_access(base + s_first + lo, hi - lo, false, P_MTE2, site, api, loc);
+    if (!dst.emu_check_bytes(0, d_ext, true, P_MTE2, api, loc, space_align(pos_space(dst.pos_)))) return;
+    detail_cube::load2d_fractals(dst, base, p);
 }
 
 // ---- L0A x L0B -> L0C
