@@ -16,6 +16,7 @@
 // 16 x 16 fractal (16-bit types only).
 #ifndef ASCENDC_EMU_ASCENDC_EMU_CUBE_H_
 #define ASCENDC_EMU_ASCENDC_EMU_CUBE_H_
+#include <algorithm>
 #include <initializer_list>
 #include <limits>
 #include <type_traits>
@@ -58,6 +59,23 @@ struct LoadData2DParams {
           dstGap(dstGapIn), ifTranspose(ifTransposeIn), addrMode(addrModeIn) {}
 };
 using LoadData2dParams = LoadData2DParams;
+// LoadData_2D_V2.md 表3 (Ascend 950): an [M, K] window of 512-byte fractals, in units of 16 rows (m) and 32 bytes
+// (k); the field order is the one public kernels brace-initialise.
+struct LoadData2DParamsV2 {
+    uint32_t mStartPosition = 0;
+    uint32_t kStartPosition = 0;
+    uint16_t mStep = 0;
+    uint16_t kStep = 0;
+    int32_t srcStride = 0;
+    uint16_t dstStride = 0;
+    bool ifTranspose = false;
+    uint8_t sid = 0;
+    LoadData2DParamsV2() {}
+    LoadData2DParamsV2(uint32_t mStartPositionIn, uint32_t kStartPositionIn, uint16_t mStepIn, uint16_t kStepIn,
+                       int32_t srcStrideIn, uint16_t dstStrideIn, bool ifTransposeIn, uint8_t sidIn)
+        : mStartPosition(mStartPositionIn), kStartPosition(kStartPositionIn), mStep(mStepIn), kStep(kStepIn),
+          srcStride(srcStrideIn), dstStride(dstStrideIn), ifTranspose(ifTransposeIn), sid(sidIn) {}
+};
 
 struct MmadParams {
     uint16_t m = 0;
@@ -334,6 +352,66 @@ inline void LoadData(const LocalTensor<T>& dst, const GlobalTensor<T>& src, cons
     gm_shadow_access(base + s_first + lo, hi - lo, false, P_MTE2, site, api, loc);
     if (!dst.emu_check_bytes(0, d_ext, true, P_MTE2, api, loc, space_align(pos_space(dst.pos_)))) return;
     detail_cube::load2d_fractals(dst, base, p);
+}
+
+// LoadData_2D_V2.md (Ascend 950, L1 -> L0A / L0B): fractal (m, k) of the window, m in [0, mStep), k in [0, kStep),
+// comes from source fractal (kStartPosition + k) * srcStride + mStartPosition + m ("startAddr = srcAddr +
+// (kStartPosition * |srcStride| + mStartPosition) * 512B") and lands at destination fractal k * dstStride + m;
+// with ifTranspose every fractal is transposed and lands at m * dstStride + k (Nz -> Zn, the page's B example).
+// mStep or kStep 0 is a NOP. Transposition is emulated for 16-bit types (16 x 16 fractals); the b4/b8/b32 forms
+// pair fractals and are reported.
+template <typename T>
+inline void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LoadData2DParamsV2& p, EMU_LOC) {
+    using namespace ascendc_emu;
+    const char* api = "LoadData";
+    begin_epoch(P_MTE1);
+    Space ds = pos_space(dst.pos_), ss = pos_space(src.pos_);
+    want_pos(src.pos_, {TPosition::A1, TPosition::B1}, "src", api, P_MTE1, loc);
+    want_pos(dst.pos_, {TPosition::A2, TPosition::B2}, "dst", api, P_MTE1, loc);
+    if (p.mStep > 255 || p.kStep > 255)
+        report_error("cube-params", "vector-param-invalid", P_MTE1, api, loc,
+                     "LoadData (LoadData2DParamsV2) mStep %u / kStep %u: each must be in [0, 255]", p.mStep, p.kStep);
+    if (p.ifTranspose && sizeof(T) != 2) {
+        report_error("cube-dtype", "api-dtype-unsupported", P_MTE1, api, loc,
+                     "LoadData (LoadData2DParamsV2) with ifTranspose on %s (fractal pairs of b4/b8/b32) is not emulated; "
+                     "16-bit types are", dtype_name<T>());
+        return;
+    }
+    const uint64_t n = (uint64_t)p.mStep * p.kStep;
+    Ev ev;
+    trace_begin(ev, P_MTE1, api, loc);
+    if (ev.on) ev.j.i("bytes", (long long)(n * 512u)).s("src", space_lc(ss)).s("dst", space_lc(ds));
+    trace_end(ev);
+    if (!n) return;
+    const int64_t stride = p.srcStride < 0 ? -(int64_t)p.srcStride : p.srcStride;
+    auto src_frac = [&](uint32_t m, uint32_t k) {
+        return ((int64_t)(p.kStartPosition + k) * stride + p.mStartPosition + m) * 512;
+    };
+    auto dst_frac = [&](uint32_t m, uint32_t k) {
+        return (uint64_t)(p.ifTranspose ? (uint64_t)m * p.dstStride + k : (uint64_t)k * p.dstStride + m) * 512u;
+    };
+    uint64_t s_hi = 0, d_hi = 0;
+    for (uint32_t m = 0; m < p.mStep; m++)
+        for (uint32_t k = 0; k < p.kStep; k++) {
+            s_hi = std::max<uint64_t>(s_hi, (uint64_t)src_frac(m, k) + 512u);
+            d_hi = std::max<uint64_t>(d_hi, dst_frac(m, k) + 512u);
+        }
+    if (!src.emu_check_bytes(0, s_hi, false, P_MTE1, api, loc, 32)) return;
+    if (!dst.emu_check_bytes(0, d_hi, true, P_MTE1, api, loc, space_align(ds))) return;
+    std::vector<uint8_t> out(d_hi);
+    memcpy(out.data(), dst.ptr_, d_hi);
+    for (uint32_t m = 0; m < p.mStep; m++)
+        for (uint32_t k = 0; k < p.kStep; k++) {
+            const uint8_t* sp = src.ptr_ + src_frac(m, k);
+            uint8_t* dp = out.data() + dst_frac(m, k);
+            if (p.ifTranspose) {
+                for (int r = 0; r < 16; r++)
+                    for (int c = 0; c < 16; c++) memcpy(dp + (c * 16 + r) * 2, sp + (r * 16 + c) * 2, 2);
+            } else {
+                memcpy(dp, sp, 512);
+            }
+        }
+    memcpy(dst.ptr_, out.data(), d_hi);
 }
 
 // ---- L0A x L0B -> L0C
