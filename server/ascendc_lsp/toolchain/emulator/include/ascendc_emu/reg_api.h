@@ -1,9 +1,9 @@
 // The register-level vector API (AscendC::Reg, Ascend 950), the core subset public kernels use most: RegTensor,
 // MaskReg (CreateMask, UpdateMask), aligned UB <-> register moves (LoadAlign, StoreAlign, DIST_NORM, with or
 // without PostUpdate), element-wise arithmetic (Add, Sub, Mul, Div, Max, Min; Adds, Muls, Maxs, Mins; Exp, Abs, Relu, Sqrt, Ln, Neg), Duplicate,
-// Arange, and asc_vf_call. Clean-room, from docs/zh/api/SIMD-API/基础API/Reg矢量计算/ (寄存器数据类型/RegTensor.md,
+// Arange, Reduce (SUM / MAX / MIN), and asc_vf_call. Clean-room, from docs/zh/api/SIMD-API/基础API/Reg矢量计算/ (寄存器数据类型/RegTensor.md,
 // MaskReg.md; Reg数据搬入/连续对齐搬入（LoadAlign）.md; Reg数据搬出/连续对齐搬出（StoreAlign）.md; 基础算术/*.md;
-// 数据填充/Duplicate.md; 索引操作/Arange.md; 辅助数据类型/MaskMergeMode.md; VF调用/asc_vf_call.md).
+// 数据填充/Duplicate.md; 索引操作/Arange.md; 归约计算/Reduce.md; 辅助数据类型/MaskMergeMode.md; VF调用/asc_vf_call.md).
 // A RegTensor is VL = 256 bytes; a MaskReg has one bit per byte of VL (element i of a b16 type is bit 2i, of a
 // b32 type bit 4i). ZEROING (the default) clears unselected destination elements, MERGING keeps them; StoreAlign
 // writes the selected elements only. Raw __ubuf__ pointers are checked against the core's UB like the CCE layer's.
@@ -12,6 +12,8 @@
 #ifndef ASCENDC_EMU_ASCENDC_EMU_REG_API_H_
 #define ASCENDC_EMU_ASCENDC_EMU_REG_API_H_
 #include <cmath>
+#include <limits>
+#include <vector>
 #include "cce.h"
 
 #ifndef __simd_callee__
@@ -248,6 +250,80 @@ ASCENDC_EMU_REG_UNARY(Abs, false, x < (C)0 ? (C)-x : x)
 ASCENDC_EMU_REG_UNARY(Relu, false, x > (C)0 ? x : (C)0)
 ASCENDC_EMU_REG_UNARY(Neg, false, -x)
 #undef ASCENDC_EMU_REG_UNARY
+
+// ---- Reduce (归约计算/Reduce.md): SUM of the selected lanes (unselected lanes count as 0) by a binary tree of
+// pairwise adds over the whole register, each add rounded to the destination type (int16/uint16 sources sum in
+// int32/uint32); MAX / MIN: the value and the index of its first occurrence (unselected lanes count as the type's
+// lowest / highest value; a NaN wins, the first NaN's index; max(-0, +0) = +0, min(-0, +0) = -0). The result is
+// lane 0 of dstReg, the index (an unsigned integer of the element's width, read back by reinterpret_cast) lane 1,
+// every other lane zero (ZEROING; MERGING "当前不支持"). No lane selected: 0, the lowest or the highest value.
+enum class ReduceType { SUM = 0, MAX, MIN };
+template <ReduceType type = ReduceType::SUM, typename T = DefaultType, typename U = DefaultType,
+          MaskMergeMode mode = MaskMergeMode::ZEROING, typename S, typename V>
+inline void Reduce(S& dstReg, V srcReg, MaskReg mask, EMU_LOC) {
+    using D = typename S::ElemType;
+    using E = typename V::ElemType;
+    using C = ascendc_emu::calc_t<D>;
+    static_assert(mode == MaskMergeMode::ZEROING, "Reg::Reduce: MaskMergeMode::MERGING is not supported (Reduce.md)");
+    static_assert(type == ReduceType::SUM || std::is_same<D, E>::value,
+                  "Reg::Reduce MAX/MIN: the destination has the source's type");
+    static_assert(type != ReduceType::SUM || std::is_same<D, E>::value ||
+                      (std::is_same<D, int32_t>::value && std::is_same<E, int16_t>::value) ||
+                      (std::is_same<D, uint32_t>::value && std::is_same<E, uint16_t>::value),
+                  "Reg::Reduce SUM: the destination is the source type, or int32_t/uint32_t for int16_t/uint16_t");
+    constexpr bool fl = ascendc_emu::reg::is_float<E>();
+    ascendc_emu::reg::trace<E>("Reduce", ascendc_emu::reg::active<E>(mask), loc);
+    S out;  // zeroed
+    const uint32_t n = V::kLanes;
+    if (type == ReduceType::SUM) {
+        std::vector<D> v(n);
+        for (uint32_t i = 0; i < n; i++)
+            v[i] = ascendc_emu::reg::lane_on<E>(mask, i) ? (D)(C)srcReg.get(i) : (D)(C)0;
+        for (uint32_t w = n; w > 1; w /= 2)
+            for (uint32_t i = 0; i < w / 2; i++) {
+                if constexpr (fl) v[i] = (D)((C)v[2 * i] + (C)v[2 * i + 1]);
+                else v[i] = (D)((typename std::make_unsigned<D>::type)v[2 * i] +
+                                (typename std::make_unsigned<D>::type)v[2 * i + 1]);  // wraps
+            }
+        out.put(0, v[0]);
+    } else {
+        const bool want_max = type == ReduceType::MAX;
+        bool any = false, nan = false;
+        uint32_t best = 0;
+        double bv = 0;
+        for (uint32_t i = 0; i < n && !nan; i++) {
+            if (!ascendc_emu::reg::lane_on<E>(mask, i)) continue;
+            const double x = (double)(ascendc_emu::calc_t<E>)srcReg.get(i);
+            if (fl && std::isnan(x)) {
+                nan = true;
+                best = i;
+                break;
+            }
+            bool better = !any || (want_max ? x > bv : x < bv);
+            if (any && x == bv && x == 0 && std::signbit(x) != std::signbit(bv))
+                better = want_max ? !std::signbit(x) : std::signbit(x);
+            if (better) {
+                any = true;
+                best = i;
+                bv = x;
+            }
+        }
+        if (nan || any) {
+            out.put(0, srcReg.get(best));
+        } else {
+            const double lim = fl ? (want_max ? -65504.0 : 65504.0) : 0;
+            if (fl && sizeof(E) == 4) out.put(0, (D)(want_max ? std::numeric_limits<float>::lowest()
+                                                              : std::numeric_limits<float>::max()));
+            else if (fl) out.put(0, (D)(C)lim);  // half: +-65504 (bfloat16_t is not in the page's table)
+            else out.put(0, want_max ? std::numeric_limits<D>::lowest() : std::numeric_limits<D>::max());
+        }
+        typename std::conditional<sizeof(D) == 8, uint64_t,
+                                  typename std::conditional<sizeof(D) == 4, uint32_t, uint16_t>::type>::type idx =
+            (decltype(idx))best;
+        memcpy(out.bytes + sizeof(D), &idx, sizeof(D));
+    }
+    dstReg = out;
+}
 
 // ---- Duplicate (数据填充/Duplicate.md): the scalar into every element, or the selected ones
 template <typename T = DefaultType, typename U, typename S>
