@@ -153,6 +153,7 @@ def test_fp8_destinations_against_numpy(tmp_path: Path) -> None:
     np.testing.assert_array_equal(z[6].view(np.int8), want_i8)
     # scalar types: hifloat8_t(1.75) exact; fp8_e4m3fn_t(17) = 16 and fp8_e5m2_t(-3.75) = -4 (ties to even)
     assert [decode_hif8(int(c)) for c in z[7][:3]] == [1.75, 16.0, -4.0]
+    assert list(z[7][8:11]) == [126, 128, 0]
     assert sum(e.get("adv") == "AscendQuant" for e in trace) >= 6
 
 

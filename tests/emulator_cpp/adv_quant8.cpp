@@ -47,6 +47,11 @@ extern "C" __global__ __aicore__ void adv_quant8(GM_ADDR x, GM_ADDR s, GM_ADDR z
     sv.SetValue(0, hifloat8_t(1.75f));
     sv.SetValue(1, hifloat8_t((float)fp8_e4m3fn_t(17.0f)));
     sv.SetValue(2, hifloat8_t(fp8_e5m2_t(-3.75f)));
+    // fp8_e8m0_t: the exponent byte of a bfloat16 (2^(E-127)): 0.5 -> 126, 3.0 -> 128 (truncated), 2^-127 -> 0
+    LocalTensor<fp8_e8m0_t> ev = zl[7 * N + 8].ReinterpretCast<fp8_e8m0_t>();
+    ev.SetValue(0, fp8_e8m0_t(0.5f));
+    ev.SetValue(1, fp8_e8m0_t(3.0f));
+    ev.SetValue(2, fp8_e8m0_t(std::ldexp(1.0f, -127)));
     SetFlag<HardEvent::V_MTE3>(EVENT_ID0);
     WaitFlag<HardEvent::V_MTE3>(EVENT_ID0);
     DataCopy(zGm, zl, SLOTS * N);

@@ -164,7 +164,16 @@ struct fp8_e8m0_t {
         return (uint8_t)(E < 0 ? 0 : E > 254 ? 254 : E);
     }
 };
+// fp4x2_e2m1_t / fp4x2_e1m2_t (内置数据类型.md 表5: two 4-bit floats, e2m1 within +-6, e1m2 within +-7 * 2^-2, packed
+// into one byte): storage only. Kernels name them as element types of MX data that moves as bytes (LoadData,
+// DataCopy); the page does not say which nibble holds the first value, so no value conversion is offered.
+struct fp4x2_e2m1_t {
+    uint8_t bits_;
+};
+struct fp4x2_e1m2_t {
+    uint8_t bits_;
+};
 static_assert(sizeof(fp8_e4m3fn_t) == 1 && sizeof(fp8_e5m2_t) == 1 && sizeof(hifloat8_t) == 1 &&
-                  sizeof(fp8_e8m0_t) == 1, "8-bit float layout");
+                  sizeof(fp8_e8m0_t) == 1 && sizeof(fp4x2_e2m1_t) == 1 && sizeof(fp4x2_e1m2_t) == 1, "8-bit float layout");
 #endif
 #endif  // ASCENDC_EMU_ASCENDC_EMU_FP8_H_
