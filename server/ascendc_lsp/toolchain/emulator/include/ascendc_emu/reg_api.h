@@ -1,9 +1,9 @@
 // The register-level vector API (AscendC::Reg, Ascend 950), the core subset public kernels use most: RegTensor,
 // MaskReg (CreateMask, UpdateMask), aligned UB <-> register moves (LoadAlign, StoreAlign, DIST_NORM, with or
 // without PostUpdate), element-wise arithmetic (Add, Sub, Mul, Div, Max, Min; Adds, Muls, Maxs, Mins; Exp, Abs, Relu, Sqrt, Ln, Neg), Duplicate,
-// Arange, Reduce (SUM / MAX / MIN), and asc_vf_call. Clean-room, from docs/zh/api/SIMD-API/基础API/Reg矢量计算/ (寄存器数据类型/RegTensor.md,
+// Arange, Reduce (SUM / MAX / MIN), Gather, and asc_vf_call. Clean-room, from docs/zh/api/SIMD-API/基础API/Reg矢量计算/ (寄存器数据类型/RegTensor.md,
 // MaskReg.md; Reg数据搬入/连续对齐搬入（LoadAlign）.md; Reg数据搬出/连续对齐搬出（StoreAlign）.md; 基础算术/*.md;
-// 数据填充/Duplicate.md; 索引操作/Arange.md; 归约计算/Reduce.md; 辅助数据类型/MaskMergeMode.md; VF调用/asc_vf_call.md).
+// 数据填充/Duplicate.md; 索引操作/Arange.md; 归约计算/Reduce.md; 离散操作/Gather.md; 辅助数据类型/MaskMergeMode.md; VF调用/asc_vf_call.md).
 // A RegTensor is VL = 256 bytes; a MaskReg has one bit per byte of VL (element i of a b16 type is bit 2i, of a
 // b32 type bit 4i). ZEROING (the default) clears unselected destination elements, MERGING keeps them; StoreAlign
 // writes the selected elements only. Raw __ubuf__ pointers are checked against the core's UB like the CCE layer's.
@@ -322,6 +322,22 @@ inline void Reduce(S& dstReg, V srcReg, MaskReg mask, EMU_LOC) {
             (decltype(idx))best;
         memcpy(out.bytes + sizeof(D), &idx, sizeof(D));
     }
+    dstReg = out;
+}
+
+// ---- Gather (离散操作/Gather.md): dstReg[i] = srcReg[indexReg[i] % (VL / sizeof(T))] on every lane; the index type
+// (uint8_t / uint16_t / uint32_t) has the element's width.
+template <typename T = DefaultType, typename U = DefaultType, typename S, typename V>
+inline void Gather(S& dstReg, S& srcReg, V& indexReg, EMU_LOC) {
+    using E = typename S::ElemType;
+    using I = typename V::ElemType;
+    static_assert(sizeof(E) == 1 || sizeof(E) == 2 || sizeof(E) == 4, "Reg::Gather: b8, b16 or b32 elements");
+    static_assert(sizeof(I) == sizeof(E) && std::is_unsigned<I>::value,
+                  "Reg::Gather: the index is uint8_t / uint16_t / uint32_t of the element's width");
+    ascendc_emu::reg::trace<E>("Gather", S::kLanes, loc);
+    const S src = srcReg;
+    S out;
+    for (uint32_t i = 0; i < S::kLanes; i++) out.put(i, src.get((uint32_t)indexReg.get(i) % S::kLanes));
     dstReg = out;
 }
 
