@@ -100,3 +100,19 @@ def _run(tmp_path: Path) -> RunResult:
 def test_loaddata_v2_window_and_transpose(tmp_path: Path) -> None:
     r = _run(tmp_path)
     assert r.correct, [f"{d.category}: {d.message}" for d in r.diagnostics if d.severity == "error"]
+
+
+def test_fixpipe_arch3510_dual_dst_field_has_both_spellings(tmp_path: Path) -> None:
+    """The Fixpipe pages write dualDstCtrl, the devkit's examples dualDstCtl: both name one field."""
+    import subprocess
+
+    from tests.test_emulator_headers import INCLUDE
+
+    src = tmp_path / "f.cpp"
+    src.write_text('#include "kernel_operator.h"\nint main() {\n'
+                   "  AscendC::FixpipeParamsArch3510<AscendC::CO2Layout::ROW_MAJOR> p, q{};\n"
+                   "  p.dualDstCtl = 2;\n  return p.dualDstCtrl == 2 && q.dualDstCtrl == 0 ? 0 : 1;\n}\n")
+    res = subprocess.run(["g++", "-std=c++17", "-w", f"-I{INCLUDE}", str(src), "-o", str(tmp_path / "f")],
+                         capture_output=True, text=True)
+    assert res.returncode == 0, res.stderr[-2000:]
+    assert subprocess.run([str(tmp_path / "f")]).returncode == 0

@@ -661,7 +661,12 @@ struct FixpipeParamsArch3510 {
     bool reluEn = false;
     uint8_t unitFlag = 0;
     typename TransformParams<format>::PARAMS params{};
-    uint8_t dualDstCtrl = 0;
+    // the Fixpipe pages spell it dualDstCtrl; the devkit's own examples (mmad_gelu.asc, fixpipe_l0c2ub.asc) write
+    // dualDstCtl: one field under both names
+    union {
+        uint8_t dualDstCtrl = 0;
+        uint8_t dualDstCtl;
+    };
     bool subBlockId = false;
     bool isChannelSplit = false;
 };
