@@ -164,6 +164,39 @@ inline void StoreAlign(E* dstAddr, U& srcReg, MaskReg& mask, EMU_LOC) {
         if (reg::lane_on<V>(mask, i)) memcpy(ub.ptr_ + i * sizeof(V), srcReg.bytes + i * sizeof(V), sizeof(V));
 }
 
+// MaskReg <-> UB (Reg数据搬入/MaskReg搬入（LoadAlign）.md, Reg数据搬出/MaskReg搬出（StoreAlign）.md), DIST_NORM: the
+// mask's VL/8 = 32 bytes, bit b of the mask (VL byte b) as bit b % 8 of byte b / 8. The DIST_US / DIST_DS / DIST_PACK
+// distributions are not declared here rather than run with a guessed bit order.
+enum class MaskDist { DIST_NORM };
+template <typename T = DefaultType, MaskDist dist = MaskDist::DIST_NORM, typename E>
+inline void LoadAlign(MaskReg& mask, E* srcAddr, EMU_LOC) {
+    using namespace ascendc_emu;
+    reg::trace<uint8_t>("LoadAlign", VL_BYTES / 8, loc);
+    LocalTensor<uint8_t> ub = raw_local((const uint8_t*)srcAddr, "LoadAlign", loc);
+    if (!ub.emu_check_bytes(0, VL_BYTES / 8, false, P_V, "LoadAlign", loc, VL_BYTES / 8)) return;
+    memcpy(mask.bits, ub.ptr_, VL_BYTES / 8);
+}
+template <typename T = DefaultType, MaskDist dist = MaskDist::DIST_NORM, typename E>
+inline void StoreAlign(E* dstAddr, MaskReg& mask, EMU_LOC) {
+    using namespace ascendc_emu;
+    reg::trace<uint8_t>("StoreAlign", VL_BYTES / 8, loc);
+    LocalTensor<uint8_t> ub = raw_local((const uint8_t*)dstAddr, "StoreAlign", loc);
+    if (!ub.emu_check_bytes(0, VL_BYTES / 8, true, P_V, "StoreAlign", loc, VL_BYTES / 8)) return;
+    memcpy(ub.ptr_, mask.bits, VL_BYTES / 8);
+}
+template <typename T = DefaultType, PostLiteral postMode, MaskDist dist = MaskDist::DIST_NORM, typename E>
+inline void LoadAlign(MaskReg& mask, E*& srcAddr, int32_t offset, EMU_LOC) {
+    static_assert(postMode == PostLiteral::POST_MODE_UPDATE, "LoadAlign: POST_MODE_NORMAL is not supported");
+    LoadAlign(mask, srcAddr, loc);
+    srcAddr = (E*)((uint8_t*)srcAddr + offset);  // offset in bytes (MaskReg搬入 表2)
+}
+template <typename T = DefaultType, PostLiteral postMode, MaskDist dist = MaskDist::DIST_NORM, typename E>
+inline void StoreAlign(E*& dstAddr, MaskReg& mask, int32_t offset, EMU_LOC) {
+    static_assert(postMode == PostLiteral::POST_MODE_UPDATE, "StoreAlign: POST_MODE_NORMAL is not supported");
+    StoreAlign(dstAddr, mask, loc);
+    dstAddr = (E*)((uint8_t*)dstAddr + offset);  // offset in bytes (MaskReg搬出 表2)
+}
+
 // PostUpdate forms: move VL bytes at the address, then advance the address by postUpdateStride elements
 // (POST_MODE_UPDATE; POST_MODE_NORMAL is documented as unsupported).
 template <typename T = DefaultType, PostLiteral postMode, LoadDist dist = LoadDist::DIST_NORM, typename U, typename E>
