@@ -197,6 +197,25 @@ inline void StoreAlign(E*& dstAddr, MaskReg& mask, int32_t offset, EMU_LOC) {
     dstAddr = (E*)((uint8_t*)dstAddr + offset);  // offset in bytes (MaskReg搬出 表2)
 }
 
+// MaskGenWithRegTensor (Reg数据搬入/MaskReg搬入（MaskGenWithRegTensor）.md): block `offset` of srcReg (16 B for b16,
+// 8 B for b32) becomes the mask, each of its bits broadcast to the 2 (b16) or 4 (b32) mask bits of one element.
+template <typename T = DefaultType, int16_t offset, typename U>
+inline void MaskGenWithRegTensor(MaskReg& dst, U& srcReg, EMU_LOC) {
+    using E = typename U::ElemType;
+    constexpr uint32_t w = (uint32_t)sizeof(E), block = VL_BYTES / 8 / w;
+    static_assert(w == 2 || w == 4, "MaskGenWithRegTensor: b16 or b32 source");
+    static_assert(offset >= 0 && (uint32_t)offset < VL_BYTES / block,
+                  "MaskGenWithRegTensor: offset in [0, 15] for b16, [0, 31] for b32");
+    ascendc_emu::reg::trace<E>("MaskGenWithRegTensor", U::kLanes, loc);
+    const uint8_t* src = srcReg.bytes + (uint32_t)offset * block;
+    MaskReg m;
+    for (uint32_t b = 0; b < VL_BYTES; b++) {
+        const uint32_t k = b / w;
+        m.set_byte(b, (src[k / 8] >> (k % 8)) & 1u);
+    }
+    dst = m;
+}
+
 // PostUpdate forms: move VL bytes at the address, then advance the address by postUpdateStride elements
 // (POST_MODE_UPDATE; POST_MODE_NORMAL is documented as unsupported).
 template <typename T = DefaultType, PostLiteral postMode, LoadDist dist = LoadDist::DIST_NORM, typename U, typename E>
