@@ -1,6 +1,7 @@
 """Reg::Reduce (Reg矢量计算/归约计算/Reduce.md) against NumPy: SUM by the documented binary tree (pairwise adds over
 the whole register, unselected lanes as 0, each add rounded to the element type: float and half), MAX with the
-first maximum's index in lane 1 under a tail mask, MIN over int32 with ties (the first index), other lanes zero; Reg::Gather with indices past the register (taken modulo its lanes).
+first maximum's index in lane 1 under a tail mask, MIN over int32 with ties (the first index), other lanes zero; Reg::Gather with indices past the register (taken modulo its lanes);
+PairReduceElem of half under a tail mask (the high half zero).
 Compiles with g++: slow."""
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ KERNEL = r"""
 #include "kernel_operator.h"
 __simd_vf__ inline void Body(__ubuf__ float* xf, __ubuf__ half* xh, __ubuf__ int32_t* xi, __ubuf__ float* sf,
                             __ubuf__ float* mf, __ubuf__ half* sh, __ubuf__ int32_t* mi, __ubuf__ uint32_t* ix,
-                            __ubuf__ float* gf) {
+                            __ubuf__ float* gf, __ubuf__ half* ph) {
     AscendC::Reg::RegTensor<float> rf, of;
     AscendC::Reg::RegTensor<half> rh, oh;
     AscendC::Reg::RegTensor<int32_t> ri, oi;
@@ -37,6 +38,10 @@ __simd_vf__ inline void Body(__ubuf__ float* xf, __ubuf__ half* xh, __ubuf__ int
     AscendC::Reg::LoadAlign(rh, xh);
     AscendC::Reg::Reduce(oh, rh, allh);
     AscendC::Reg::StoreAlign(sh, oh, allh);
+    uint32_t n100 = 100;
+    AscendC::Reg::MaskReg m100 = AscendC::Reg::UpdateMask<half>(n100);
+    AscendC::Reg::PairReduceElem(oh, rh, m100);
+    AscendC::Reg::StoreAlign(ph, oh, allh);
     AscendC::Reg::LoadAlign(ri, xi);
     AscendC::Reg::Reduce<AscendC::Reg::ReduceType::MIN>(oi, ri, allf);
     AscendC::Reg::StoreAlign(mi, oi, allf);
@@ -46,10 +51,10 @@ __simd_vf__ inline void Body(__ubuf__ float* xf, __ubuf__ half* xh, __ubuf__ int
     AscendC::Reg::StoreAlign(gf, of, allf);
 }
 extern "C" __global__ __aicore__ void red(GM_ADDR xfg, GM_ADDR xhg, GM_ADDR xig, GM_ADDR ixg, GM_ADDR sfg,
-                                          GM_ADDR mfg, GM_ADDR shg, GM_ADDR mig, GM_ADDR gfg) {
+                                          GM_ADDR mfg, GM_ADDR shg, GM_ADDR mig, GM_ADDR gfg, GM_ADDR phg) {
     AscendC::TPipe pipe;
     AscendC::TBuf<AscendC::TPosition::VECCALC> buf;
-    pipe.InitBuffer(buf, 9 * 256);
+    pipe.InitBuffer(buf, 10 * 256);
     AscendC::LocalTensor<uint8_t> t = buf.Get<uint8_t>();
     AscendC::GlobalTensor<float> xf, sf, mf;
     AscendC::GlobalTensor<half> xh, sh;
@@ -61,6 +66,8 @@ extern "C" __global__ __aicore__ void red(GM_ADDR xfg, GM_ADDR xhg, GM_ADDR xig,
     AscendC::GlobalTensor<uint32_t> ixG;
     AscendC::GlobalTensor<float> gfG;
     ixG.SetGlobalBuffer((__gm__ uint32_t*)ixg, 64); gfG.SetGlobalBuffer((__gm__ float*)gfg, 64);
+    AscendC::GlobalTensor<half> phG;
+    phG.SetGlobalBuffer((__gm__ half*)phg, 128);
     AscendC::DataCopy(t.ReinterpretCast<float>(), xf, 64);
     AscendC::DataCopy(t[256].ReinterpretCast<half>(), xh, 128);
     AscendC::DataCopy(t[512].ReinterpretCast<int32_t>(), xi, 64);
@@ -69,13 +76,15 @@ extern "C" __global__ __aicore__ void red(GM_ADDR xfg, GM_ADDR xhg, GM_ADDR xig,
     __ubuf__ uint8_t* b = reinterpret_cast<__ubuf__ uint8_t*>(t.GetPhyAddr());
     asc_vf_call<Body>((__ubuf__ float*)b, (__ubuf__ half*)(b + 256), (__ubuf__ int32_t*)(b + 512),
                       (__ubuf__ float*)(b + 768), (__ubuf__ float*)(b + 1024), (__ubuf__ half*)(b + 1280),
-                      (__ubuf__ int32_t*)(b + 1536), (__ubuf__ uint32_t*)(b + 1792), (__ubuf__ float*)(b + 2048));
+                      (__ubuf__ int32_t*)(b + 1536), (__ubuf__ uint32_t*)(b + 1792), (__ubuf__ float*)(b + 2048),
+                      (__ubuf__ half*)(b + 2304));
     AscendC::PipeBarrier<PIPE_ALL>();
     AscendC::DataCopy(sf, t[768].ReinterpretCast<float>(), 64);
     AscendC::DataCopy(mf, t[1024].ReinterpretCast<float>(), 64);
     AscendC::DataCopy(sh, t[1280].ReinterpretCast<half>(), 128);
     AscendC::DataCopy(mi, t[1536].ReinterpretCast<int32_t>(), 64);
     AscendC::DataCopy(gfG, t[2048].ReinterpretCast<float>(), 64);
+    AscendC::DataCopy(phG, t[2304].ReinterpretCast<half>(), 128);
 }
 """
 
@@ -95,6 +104,7 @@ outputs:
   - {name: sh, shape: [128], dtype: float16}
   - {name: mi, shape: [64], dtype: int32}
   - {name: gf, shape: [64], dtype: float32}
+  - {name: ph, shape: [128], dtype: float16}
 reference: |
   def tree(v):
       while len(v) > 1:
@@ -111,6 +121,9 @@ reference: |
   mi[0] = xi.min()
   mi[1] = np.argmin(xi)
   gf = xf[ix % 64]
+  sel = np.where(np.arange(128) < 100, xh, np.float16(0)).astype(np.float32)
+  ph = np.zeros(128, np.float16)
+  ph[:64] = (sel[0::2] + sel[1::2]).astype(np.float16)
 tolerance: {rtol: 0, atol: 0}
 """
 

@@ -1,7 +1,8 @@
 // The register-level vector API (AscendC::Reg, Ascend 950), the core subset public kernels use most: RegTensor,
 // MaskReg (CreateMask, UpdateMask), aligned UB <-> register moves (LoadAlign, StoreAlign, DIST_NORM, with or
 // without PostUpdate), element-wise arithmetic (Add, Sub, Mul, Div, Max, Min; Adds, Muls, Maxs, Mins; Exp, Abs, Relu, Sqrt, Ln, Neg), Duplicate,
-// Arange, Reduce (SUM / MAX / MIN), Gather, and asc_vf_call. Clean-room, from docs/zh/api/SIMD-API/基础API/Reg矢量计算/ (寄存器数据类型/RegTensor.md,
+// Arange, Reduce (SUM / MAX / MIN), PairReduceElem, Gather, MaskReg loads / stores, MaskGenWithRegTensor, and
+// asc_vf_call. Clean-room, from docs/zh/api/SIMD-API/基础API/Reg矢量计算/ (寄存器数据类型/RegTensor.md,
 // MaskReg.md; Reg数据搬入/连续对齐搬入（LoadAlign）.md; Reg数据搬出/连续对齐搬出（StoreAlign）.md; 基础算术/*.md;
 // 数据填充/Duplicate.md; 索引操作/Arange.md; 归约计算/Reduce.md; 离散操作/Gather.md; 辅助数据类型/MaskMergeMode.md; VF调用/asc_vf_call.md).
 // A RegTensor is VL = 256 bytes; a MaskReg has one bit per byte of VL (element i of a b16 type is bit 2i, of a
@@ -374,6 +375,23 @@ inline void Reduce(S& dstReg, V srcReg, MaskReg mask, EMU_LOC) {
             (decltype(idx))best;
         memcpy(out.bytes + sizeof(D), &idx, sizeof(D));
     }
+    dstReg = out;
+}
+
+// ---- PairReduceElem (归约计算/PairReduceElem.md): dst[i] = src[2i] + src[2i + 1] for the low half (unselected
+// source lanes count as 0, one rounding to T), the high half 0; SUM and ZEROING only, half / float.
+enum class PairReduce { SUM = 0 };
+template <PairReduce type = PairReduce::SUM, typename T = DefaultType, MaskMergeMode mode = MaskMergeMode::ZEROING,
+          typename U>
+inline void PairReduceElem(U& dstReg, U srcReg, MaskReg mask, EMU_LOC) {
+    using E = typename U::ElemType;
+    using C = ascendc_emu::calc_t<E>;
+    static_assert(std::is_same<E, half>::value || std::is_same<E, float>::value, "PairReduceElem: half or float");
+    static_assert(mode == MaskMergeMode::ZEROING, "PairReduceElem: only ZEROING is supported (PairReduceElem.md)");
+    ascendc_emu::reg::trace<E>("PairReduceElem", ascendc_emu::reg::active<E>(mask), loc);
+    U out;
+    auto at = [&](uint32_t i) { return ascendc_emu::reg::lane_on<E>(mask, i) ? (C)srcReg.get(i) : (C)0; };
+    for (uint32_t i = 0; i < U::kLanes / 2; i++) out.put(i, (E)(at(2 * i) + at(2 * i + 1)));
     dstReg = out;
 }
 
