@@ -95,3 +95,20 @@ def test_mask_load_store_round_trip(tmp_path: Path) -> None:
     r = _run(tmp_path)
     assert r.correct, [f"{d.category}: {d.message}" for d in r.diagnostics]
     assert not [d for d in r.diagnostics if d.severity == "error"]
+
+
+@pytest.mark.parametrize(("pair", "ok"), [("VEC_STORE, M::VEC_LOAD", True), ("SCALAR_LOAD, M::VEC_LOAD", False)])
+def test_local_mem_bar_takes_the_documented_pairs(tmp_path: Path, pair: str, ok: bool) -> None:
+    """LocalMemBar.md 表3 lists the src/dst pairs: a listed pair compiles, another is refused at compile time."""
+    import subprocess
+
+    from tests.test_emulator_headers import INCLUDE
+
+    src = tmp_path / "b.cpp"
+    src.write_text('#include "kernel_operator.h"\nusing M = AscendC::Reg::MemType;\n'
+                   f"int main() {{ AscendC::Reg::LocalMemBar<M::{pair}>(); }}\n")
+    res = subprocess.run(["g++", "-std=c++17", "-fsyntax-only", f"-I{INCLUDE}", str(src)], capture_output=True,
+                         text=True)
+    assert (res.returncode == 0) == ok, res.stderr[-2000:]
+    if not ok:
+        assert "not one LocalMemBar.md" in res.stderr

@@ -378,6 +378,23 @@ inline void Reduce(S& dstReg, V srcReg, MaskReg mask, EMU_LOC) {
     dstReg = out;
 }
 
+// ---- LocalMemBar (同步控制/LocalMemBar.md): orders the UB accesses of two pipelines inside a VF function. The
+// emulator runs a VF function's instructions in program order, so every pair is already ordered; the pairs the
+// page allows (表3) are checked at compile time.
+enum class MemType { VEC_STORE, VEC_LOAD, SCALAR_STORE, SCALAR_LOAD, VEC_ALL, SCALAR_ALL };
+template <MemType src, MemType dst>
+inline void LocalMemBar() {
+    using M = MemType;
+    static_assert((src == M::VEC_STORE && (dst == M::VEC_LOAD || dst == M::VEC_STORE || dst == M::SCALAR_LOAD ||
+                                           dst == M::SCALAR_STORE)) ||
+                      (src == M::VEC_LOAD && (dst == M::VEC_STORE || dst == M::SCALAR_STORE)) ||
+                      (src == M::SCALAR_STORE && (dst == M::VEC_LOAD || dst == M::VEC_STORE)) ||
+                      (src == M::SCALAR_LOAD && dst == M::VEC_STORE) ||
+                      (src == M::VEC_ALL && (dst == M::VEC_ALL || dst == M::SCALAR_ALL)) ||
+                      (src == M::SCALAR_ALL && dst == M::VEC_ALL),
+                  "LocalMemBar: this src/dst pair is not one LocalMemBar.md 表3 lists");
+}
+
 // ---- PairReduceElem (归约计算/PairReduceElem.md): dst[i] = src[2i] + src[2i + 1] for the low half (unselected
 // source lanes count as 0, one rounding to T), the high half 0; SUM and ZEROING only, half / float.
 enum class PairReduce { SUM = 0 };
