@@ -104,3 +104,63 @@ def test_loaddata_from_gm_past_the_buffer_is_reported(tmp_path: Path) -> None:
 def test_loaddata_from_gm_is_not_an_ascend950_form(tmp_path: Path) -> None:
     r = _run(tmp_path, soc="Ascend950")
     assert any("LoadData from GM is not available" in e for e in _errors(r)), _errors(r)
+
+
+# Fill (Fill.md) on L0A: 512-byte blocks. All four fractals of a 32 x 32 half A to 0, then fractals 0 and 2 (one
+# block per repeat, a one-block gap) to 1: in ZZ order those are (m-block 0, k-block 0) and (1, 0), so A is 1 in
+# columns 0..15; times the identity (loaded from GM), C = A.
+FILL_KERNEL = r"""
+#include "kernel_operator.h"
+extern "C" __global__ __aicore__ void fill_l0(GM_ADDR e, GM_ADDR c) {
+    AscendC::TPipe pipe;
+    AscendC::GlobalTensor<half> eGm;
+    AscendC::GlobalTensor<float> cGm;
+    eGm.SetGlobalBuffer((__gm__ half*)e, 32 * 32);
+    cGm.SetGlobalBuffer((__gm__ float*)c, 32 * 32);
+    AscendC::TBuf<AscendC::TPosition::A2> a2b;
+    AscendC::TBuf<AscendC::TPosition::B2> b2b;
+    AscendC::TBuf<AscendC::TPosition::CO1> c1b;
+    pipe.InitBuffer(a2b, 32 * 32 * 2);
+    pipe.InitBuffer(b2b, 32 * 32 * 2);
+    pipe.InitBuffer(c1b, 32 * 32 * 4);
+    AscendC::LocalTensor<half> a2 = a2b.Get<half>(), b2 = b2b.Get<half>();
+    AscendC::LocalTensor<float> c1 = c1b.Get<float>();
+    AscendC::Fill(a2, AscendC::InitConstValueParams<half>(1, 4, 0, (half)0));
+    AscendC::PipeBarrier<PIPE_MTE2>();  // two writes of one pipe to the same bytes are not ordered by themselves
+    AscendC::Fill(a2, AscendC::InitConstValueParams<half>(2, 1, 1, (half)1));
+    AscendC::LoadData2DParams q;
+    q.repeatTimes = 4;
+    q.srcStride = 1;
+    AscendC::LoadData(b2, eGm, q);
+    AscendC::SetFlag<AscendC::HardEvent::MTE2_M>(EVENT_ID0);
+    AscendC::WaitFlag<AscendC::HardEvent::MTE2_M>(EVENT_ID0);
+    AscendC::Mmad(c1, a2, b2, AscendC::MmadParams{32, 32, 32, 0, false, true});
+    AscendC::SetFlag<AscendC::HardEvent::M_FIX>(EVENT_ID0);
+    AscendC::WaitFlag<AscendC::HardEvent::M_FIX>(EVENT_ID0);
+    AscendC::FixpipeParamsV220 fp;
+    fp.nSize = 32; fp.mSize = 32; fp.srcStride = 32; fp.dstStride = 32;
+    AscendC::Fixpipe<float, float, AscendC::CFG_ROW_MAJOR>(cGm, c1, fp);
+}
+"""
+
+FILL_SPEC = """
+kernel: fill_l0
+source: kernel.cpp
+block_dim: 1
+inputs:
+  - {name: e, shape: [4, 16, 16], dtype: float16, init: {values: IDENTITY}}
+outputs:
+  - {name: c, shape: [32, 32], dtype: float32}
+reference: |
+  c = np.zeros((32, 32), np.float32)
+  c[:, :16] = 1
+tolerance: {rtol: 0, atol: 0}
+"""
+
+
+def test_fill_l0a_counts_512_byte_blocks(tmp_path: Path) -> None:
+    ident = [1 if f in (0, 3) and i // 16 == i % 16 else 0 for f in range(4) for i in range(256)]
+    (tmp_path / "kernel.cpp").write_text(textwrap.dedent(FILL_KERNEL), encoding="utf-8")
+    (tmp_path / "spec.yaml").write_text(textwrap.dedent(FILL_SPEC).replace("IDENTITY", str(ident)), encoding="utf-8")
+    r = EmulatorToolchain().run(load_spec(tmp_path / "spec.yaml"), RunOptions(timeout=120))
+    assert r.correct, _errors(r)

@@ -782,5 +782,30 @@ inline void InitConstValue(const LocalTensor<T>& dst, const InitConstValueParams
     for (uint32_t r = 0; r < p.repeatTimes; r++)
         for (uint64_t i = 0; i < per / sizeof(T); i++) memcpy(dst.ptr_ + r * pitch + i * sizeof(T), &p.initValue, sizeof(T));
 }
+
+// Fill (矩阵计算的搬入/辅助配置接口/Fill.md): an L1 / L0A / L0B tensor initialised to initValue, repeatTimes x blockNum
+// blocks with dstGap blocks between repeats; a block is 32 B on L1 (A1/B1) and 512 B on L0A/L0B (A2/B2) (表3).
+// repeatTimes or blockNum 0 is a NOP. Traced on the pipe InitConstValue uses.
+template <typename T, typename U>
+inline void Fill(const LocalTensor<T>& dst, const InitConstValueParams<U>& p, EMU_LOC) {
+    using namespace ascendc_emu;
+    static_assert(std::is_same<T, U>::value, "Fill: the InitConstValueParams value type must be the tensor's");
+    const char* api = "Fill";
+    int pipe = P_MTE2;
+    begin_epoch(pipe);
+    want_pos(dst.pos_, {TPosition::A1, TPosition::B1, TPosition::A2, TPosition::B2}, "dst", api, pipe, loc);
+    const bool l0 = dst.pos_ == TPosition::A2 || dst.pos_ == TPosition::B2;
+    const uint64_t blk = l0 ? 512u : 32u;
+    const uint64_t per = (uint64_t)p.blockNum * blk, pitch = per + (uint64_t)p.dstGap * blk;
+    Ev ev;
+    trace_begin(ev, pipe, api, loc);
+    if (ev.on) ev.j.i("bytes", (long long)(per * p.repeatTimes)).s("src", "l1").s("dst", space_lc(pos_space(dst.pos_)));
+    trace_end(ev);
+    if (!p.repeatTimes || !per) return;
+    if (!dst.emu_check_bytes(0, (uint64_t)(p.repeatTimes - 1) * pitch + per, true, pipe, api, loc, l0 ? 512 : 32))
+        return;
+    for (uint32_t r = 0; r < p.repeatTimes; r++)
+        for (uint64_t i = 0; i < per / sizeof(T); i++) memcpy(dst.ptr_ + r * pitch + i * sizeof(T), &p.initValue, sizeof(T));
+}
 }  // namespace AscendC
 #endif  // ASCENDC_EMU_ASCENDC_EMU_CUBE_H_
