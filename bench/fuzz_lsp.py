@@ -9,7 +9,7 @@ Reports crashes, hangs, Python tracebacks in the server's log, and the RSS slope
 objects, uncollected cycles included); ASCENDC_LSP_TRACE_FRAMES=N adds the biggest tracemalloc sites (slow: keep the
 run short, and the report may outlast the 10 s the client waits after `exit`).
 
-    python bench/fuzz_lsp.py [--seed 1] [--seconds 60] [--hang 30] [--memory-report FILE]
+    python bench/fuzz_lsp.py [--seed 1] [--seconds 60] [--messages 0] [--hang 30] [--memory-report FILE]
 
 Measured (seed 1, 60 s, 2 shared cores): before the fixes RSS 51 -> 232 MB, 340.6 KB/round (449 rounds; 90 s:
 51 -> 304 MB, 406.6 KB/round); with the periodic full collection only, 51 -> 165 MB, 53.9 KB/round; with pygls'
@@ -58,6 +58,10 @@ class Report:
     rss_kb: list[int] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     traceback_kinds: dict[str, int] = field(default_factory=dict)  # "Error: message at File ..., line N" -> count
+
+    def rss_slope_kb_per_1000_messages(self) -> float:
+        per_round = self.messages / self.rounds if self.rounds else 0.0
+        return self.rss_slope_kb_per_round() / per_round * 1000 if per_round else 0.0
 
     def rss_slope_kb_per_round(self) -> float:
         ys = self.rss_kb[len(self.rss_kb) // 3 :]  # after warm-up
@@ -108,7 +112,10 @@ def hostile_frame(rng: random.Random, uri: str, msg_id: int) -> bytes:
                                      "text": rng.choice(SNIPPETS)}]}), newline=rng.choice([b"\r\n", b"\n"]))  # fmt: skip
 
 
-def fuzz(seed: int, seconds: float, hang: float, log: bool = True, memory_report: str = "") -> Report:
+def fuzz(
+    seed: int, seconds: float, hang: float, log: bool = True, memory_report: str = "", messages: int = 0
+) -> Report:
+    """Rounds until `seconds` have passed or (when `messages` > 0) that many messages were sent."""
     rng = random.Random(seed)
     report = Report()
     peer = Peer(env={MEMORY_REPORT_ENV: memory_report} if memory_report else None)
@@ -121,7 +128,7 @@ def fuzz(seed: int, seconds: float, hang: float, log: bool = True, memory_report
     msg_id = 100
     deadline = time.monotonic() + seconds
     try:
-        while time.monotonic() < deadline:
+        while time.monotonic() < deadline and not (messages and report.messages >= messages):
             report.rounds += 1
             for _ in range(rng.randint(3, 12)):
                 msg_id += 1
@@ -177,14 +184,16 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--seconds", type=float, default=60.0)
+    ap.add_argument("--messages", type=int, default=0, help="stop after this many messages (0: only --seconds)")
     ap.add_argument("--hang", type=float, default=30.0, help="seconds a probe may wait before it is a hang")
     ap.add_argument("--memory-report", default="", metavar="FILE",
                     help="the server traces allocations and writes its biggest live sites and object counts here at exit")  # fmt: skip
     args = ap.parse_args()
-    r = fuzz(args.seed, args.seconds, args.hang, memory_report=args.memory_report)
+    r = fuzz(args.seed, args.seconds, args.hang, memory_report=args.memory_report, messages=args.messages)
     print(f"rounds {r.rounds}, messages {r.messages}: crashes {r.crashes}, hangs {r.hangs}, tracebacks {r.tracebacks}")
     if r.rss_kb:
-        print(f"RSS {r.rss_kb[0] // 1024} -> {r.rss_kb[-1] // 1024} MB, slope {r.rss_slope_kb_per_round():.1f} KB/round")
+        print(f"RSS {r.rss_kb[0] // 1024} -> {r.rss_kb[-1] // 1024} MB, slope {r.rss_slope_kb_per_round():.1f} KB/round"
+              f" ({r.rss_slope_kb_per_1000_messages():.1f} KB per 1,000 messages, after the first third)")
     for note in r.notes:
         print(f"  {note}")
     return 1 if r.crashes or r.hangs else 0
