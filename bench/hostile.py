@@ -111,9 +111,14 @@ def _spec_copy(tmp: Path, name: str, reference: str | None = None, **replace: st
     return path
 
 
-def _write(tmp: Path, name: str, text: str) -> Path:
+def _write(tmp: Path, name: str, text: str, repeat: int = 1, tail: str = "") -> Path:
+    """`text` written `repeat` times then `tail`, without building the whole file in memory: a child's peak RSS
+    (ru_maxrss) starts from this process's own at fork, so this process must stay small."""
     path = tmp / name
-    path.write_text(text, encoding="utf-8")
+    with path.open("w", encoding="utf-8") as out:
+        for _ in range(repeat):
+            out.write(text)
+        out.write(tail)
     return path
 
 
@@ -127,18 +132,22 @@ def probes(tmp: Path) -> list[tuple[str, Callable[[float], Outcome]]]:
     nested_ifs = _write(tmp, "ifs.cpp", KERNEL_HEAD + "if (a) {\n" * 400 + "a++;\n" + "}\n" * 400 + "}\n")
     long_sum = _write(tmp, "sum.cpp", KERNEL_HEAD + " int b = " + " + ".join(["a"] * 80000) + ";\n}\n")
     deep_spec = _write(tmp, "deep.yaml", "a: " + "[" * 50000 + "]" * 50000 + "\n")
-    deep_blocks = _write(tmp, "blocks.yaml", "".join(f"{' ' * i}k{i}:\n" for i in range(3000)))
-    big_source = _write(tmp, "big50.cpp", "int a;\n" * (50 << 17))
-    big_record = _write(tmp, "record.json", '{"error": "' + "x" * (50 << 20) + '"}')
+    deep_blocks = _write(tmp, "blocks.yaml", "".join(f"{' ' * i}k{i}:\n" for i in range(1000)))
+    big_source = _write(tmp, "big50.cpp", "int a;\n" * (1 << 17), repeat=50)
+    big_record = _write(tmp, "record.json", '{"error": "')
+    with big_record.open("a", encoding="utf-8") as out:  # 50 MiB inside one string
+        for _ in range(50):
+            out.write("x" * (1 << 20))
+        out.write('"}')
     five_mb = _write(tmp, "five.cpp", make_source(5))
-    template_run = _write(tmp, "template.cpp", "template<" * 22000)
+    template_run = _write(tmp, "template.cpp", "template<", repeat=22000)
     spec = str(EXAMPLE / "spec.yaml")
     return [
         ("check: 400 nested if blocks", cli("check", str(nested_ifs))),
         ("check: 80,000-term expression", cli("check", str(long_sum))),
         ("run: spec nested 50,000 brackets deep", cli("run", str(deep_spec))),
         ("generate: spec nested 50,000 brackets deep", cli("generate", str(deep_spec))),
-        ("run: spec of 3,000 nested blocks", cli("run", str(deep_blocks))),
+        ("run: spec of 1,000 nested blocks", cli("run", str(deep_blocks))),
         ("run --timeout nan", cli("run", spec, "--timeout", "nan")),
         ("run --timeout inf", cli("run", spec, "--timeout", "inf")),
         ("run /dev/zero", cli("run", "/dev/zero")),
@@ -151,9 +160,9 @@ def probes(tmp: Path) -> list[tuple[str, Callable[[float], Outcome]]]:
         ("run: reference raises", cli("run", str(_spec_copy(tmp, "raises", "raise ValueError('bad reference')")))),
         ("check: 50 MB source", cli("check", str(big_source))),
         ("kb import: 50 MB record", cli("kb", "import", str(big_record))),
-        ("LSP: Content-Length 10^12", huge_content_length),
         ("check: 5 MB of kernels (issue: in seconds)", cli("check", str(five_mb))),
         ("check: 200 KB run of `template<` (fuzz hang)", cli("check", str(template_run))),
+        ("LSP: Content-Length 10^12", huge_content_length),  # last: it imports the server into this process
     ]
 
 
