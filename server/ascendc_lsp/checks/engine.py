@@ -120,7 +120,7 @@ def check_document(
         )]  # fmt: skip
     if model.too_wide:
         start = Position(0, 0)
-        return [*findings, Finding(
+        return [*findings, Diagnostic(
             span=Span(start, start), severity="warning", code=TOO_WIDE_CODE,
             message=f"a run of more than {MAX_ERROR_WIDTH:,} tokens does not parse as C++: only the syntax was checked",
         )]  # fmt: skip
