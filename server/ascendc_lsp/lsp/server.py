@@ -22,7 +22,6 @@ from typing import Any
 
 from lsprotocol import types
 from pygls.exceptions import JsonRpcInvalidParams
-from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol
 from pygls.protocol.language_server import _prepare_command_arguments, lsp_method
 from pygls.uris import to_fs_path
@@ -30,6 +29,7 @@ from pygls.uris import to_fs_path
 from ascendc_lsp import __version__
 from ascendc_lsp.lsp.aggregate import Contributor, aggregated, empty_answer, merge_options
 from ascendc_lsp.lsp.convert import to_diagnostic
+from ascendc_lsp.lsp.core import ServerCore
 from ascendc_lsp.lsp.features import FEATURES
 from ascendc_lsp.lsp.features.base import LanguageFeature, guarded, typed_command
 from ascendc_lsp.lsp.protocol import COMMANDS
@@ -107,7 +107,7 @@ class AscendcProtocol(LanguageServerProtocol):
         future.add_done_callback(drop_later)
 
 
-class AscendcLanguageServer(LanguageServer):
+class AscendcLanguageServer(ServerCore):
     def __init__(self) -> None:
         super().__init__("ascendc-lsp", __version__, protocol_cls=AscendcProtocol)
         self.documents = DocumentStore()
@@ -401,12 +401,41 @@ def live_counts() -> dict[str, int]:
     return counts
 
 
+def _referrer_chains(kinds: tuple[type, ...], depth: int = 6) -> list[str]:
+    """For the first live object of each kind, who holds it: referrers up to `depth` levels (a leak's path)."""
+    lines: list[str] = []
+    for kind in kinds:
+        target = next((obj for obj in gc.get_objects() if type(obj) is kind), None)
+        if target is None:
+            continue
+        lines.append(f"a live {kind.__name__} is held by:")
+        level: list[Any] = [target]
+        seen = {id(target), id(level)}
+        for step in range(depth):
+            holders: list[Any] = []
+            seen.add(id(holders))
+            for obj in level:
+                holders.extend(r for r in gc.get_referrers(obj) if id(r) not in seen and not inspect.isframe(r))
+            if not holders:
+                break
+            for holder in holders[:6]:
+                seen.add(id(holder))
+                shown = list(holder)[:6] if isinstance(holder, dict) else repr(holder)[:120]
+                lines.append(f"  {'  ' * step}{type(holder).__qualname__}: {shown}")
+            level = holders[:6]
+            seen.add(id(level))
+    return lines
+
+
 def _write_memory_report(path: str) -> None:
     """The 40 biggest live allocation sites (by traceback) and the live object counts, after a full collection."""
     gc.collect()
     lines = [f"{name}: {count}" for name, count in live_counts().items()]
     by_type = Counter(type(obj).__qualname__ for obj in gc.get_objects())
     lines.append("most numerous gc-tracked types: " + ", ".join(f"{n} {t}" for t, n in by_type.most_common(15)))
+    from ascendc_lsp.syntax.model import DocumentModel
+
+    lines.extend(_referrer_chains((DocumentModel, DocumentState)))
     if tracemalloc.is_tracing():
         stats = tracemalloc.take_snapshot().statistics("traceback")
         lines.append(f"traced: {sum(s.size for s in stats) / 1e6:.1f} MB in {len(stats)} sites")
