@@ -10,7 +10,13 @@ from pathlib import Path
 import pytest
 
 from ascendc_lsp.toolchain.program.cmake import CMakeError, read_project
-from ascendc_lsp.toolchain.program.discover import DiscoveryError, discover, readme_recipe, runsh_recipe
+from ascendc_lsp.toolchain.program.discover import (
+    DiscoveryError,
+    discover,
+    readme_recipe,
+    runsh_arguments,
+    runsh_recipe,
+)
 from ascendc_lsp.toolchain.program.scripts import argument_roles, required_modules, verify_arguments
 
 
@@ -153,6 +159,41 @@ def test_runsh_recipe_skips_the_build_and_profiler_branches(tmp_path: Path) -> N
         ("program", [], ".", "output_msg.txt"),
         ("python", ["scripts/verify_result.py", "output/output_z.bin", "output/golden.bin"], ".", None),
     ]
+
+
+def test_runsh_positional_arguments_come_from_the_readme_above_the_sample(tmp_path: Path) -> None:
+    """The older ccec samples: run.sh takes the kernel name as $1 (`-Dsmoke_testcase=$1`, `./${1}_${4}`) and
+    a README one folder up calls it per sample, once per run mode."""
+    write(
+        tmp_path,
+        {
+            "readme.md": (
+                "```\nbash run.sh [KERNEL_NAME] [SOC_VERSION] [CORE_TYPE] [RUN_MODE]\n```\n"
+                "```\n(cd Scale; bash run.sh scale_custom ascend910 AiCore cpu)\n"
+                "(cd Scale; bash run.sh scale_custom ascend910 AiCore npu)  # on the device\n"
+                "(cd Other; bash run.sh other_custom ascend910 AiCore npu)\n```\n"
+            ),
+            "Scale/run.sh": (
+                "FILE_NAME=$1\nRUN_MODE=$4\npython3 $FILE_NAME.py\n"
+                "cmake .. -Dsmoke_testcase=$1 -Dproduct_type=$2 -Dcore_type=$3\n./${1}_${4}\n"
+            ),
+            "Scale/CMakeLists.txt": (
+                "add_executable(${smoke_testcase}_cpu ${CMAKE_SOURCE_DIR}/main.cpp ${CMAKE_SOURCE_DIR}/${smoke_testcase}.cpp)\n"
+            ),
+            "Scale/main.cpp": "int main() {}",
+            "Scale/scale_custom.cpp": "extern \"C\" __global__ __aicore__ void scale_custom() {}",
+            "Scale/scale_custom.py": "print('data')",
+        },
+    )
+    sample = tmp_path / "Scale"
+    assert runsh_arguments(sample, "npu") == ["scale_custom", "ascend910", "AiCore", "npu"]
+    assert runsh_arguments(sample, "cpu") == ["scale_custom", "ascend910", "AiCore", "cpu"]
+    assert runsh_arguments(tmp_path / "Other") == ["other_custom", "ascend910", "AiCore", "npu"]
+    assert runsh_arguments(tmp_path / "Third") == []  # a sample the README never calls
+    layout = discover(sample)
+    assert layout.recipe == "run.sh" and layout.name == "scale_custom_cpu"
+    assert [s.name for s in layout.sources] == ["main.cpp", "scale_custom.cpp"]
+    assert [(s.kind, s.argv) for s in layout.steps] == [("python", ["scale_custom.py"]), ("program", [])]
 
 
 def test_a_required_cmake_value_comes_from_the_scripts_default(tmp_path: Path) -> None:
