@@ -169,3 +169,14 @@ def test_mix_kernels_launch_two_aiv_cores_per_block() -> None:
     assert (
         "{ ns::m12<4>(ascendc_emu_a...); }, ASCENDC_EMU_WORKSPACE_FROM_END, 2)(n, nullptr, s)(x);" in lowered
     )
+
+
+def test_library_launches_get_a_sfinae_return_type_and_programs_do_not() -> None:
+    src = "void k_do(uint8_t* t) {\n    ns::k<T>\n    <<<8, nullptr, s>>>(x, reinterpret_cast<Tiling*>(t));\n}\n"
+    strict = body(lower_text(src, "/s/k.cpp").text)
+    lenient = body(lower_text(src, "/s/k.cpp", library=True).text)
+    assert "decltype" not in strict
+    assert lenient.count("\n") == src.count("\n")  # the callee repeated on one line: lines unchanged
+    assert "[&](auto&&... ascendc_emu_a) -> decltype((void)(ns::k<T>(ascendc_emu_a...))) { ns::k<T>" in lenient
+    commented = "k /* the kernel */ <<<1, nullptr, s>>>(x);\n"
+    assert "decltype" not in lower_text(commented, "/s/k.cpp", library=True).text

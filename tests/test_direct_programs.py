@@ -268,6 +268,22 @@ def test_a_failing_verify_script_makes_the_run_not_correct_with_its_reason(kerne
     assert r.stage_reached == "verify"
 
 
+def test_a_library_launch_wrapper_with_a_mismatched_argument_builds_and_stops_if_called(kernel_lib: Path) -> None:
+    """scale_custom_do passes a ScaleTilingData* where the kernel takes the struct by value (the shape of public
+    kernel libraries' <op>_do wrappers): the program builds, and calling the wrapper is a launch-arguments error
+    at the wrapper's launch, the kernel not run."""
+    _reset(kernel_lib)
+    run_sh = kernel_lib / "run.sh"
+    run_sh.write_text(run_sh.read_text().replace("./probe_bbit", "./probe_bbit wrapper"))
+    r = run_program(kernel_lib, ProgramOptions(timeout=120))
+    assert r.compiled and not r.correct
+    assert r.launches == []
+    lib = kernel_lib / "scale_custom.cpp"
+    ((check, category, line, message),) = [e for e in errors(r) if e[0] == "launch-arguments"]
+    assert category == "host-runtime-api" and line == line_of(lib, "scale_custom<<<blockDim")
+    assert "do not convert to the parameters of kernel 'scale_custom'" in message
+
+
 def test_a_script_that_needs_more_than_numpy_is_skipped_and_said(kernel_lib: Path) -> None:
     _reset(kernel_lib)
     verify = kernel_lib / "scripts" / "verify_result.py"

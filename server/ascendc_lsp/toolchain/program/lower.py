@@ -283,9 +283,17 @@ def _base_name(callee: str) -> str:
     return out.split("::")[-1].strip().strip("()*& ")
 
 
-def lower_text(text: str, original_path: str, task_ratios: dict[str, int] | None = None) -> Lowered:
+def lower_text(
+    text: str, original_path: str, task_ratios: dict[str, int] | None = None, *, library: bool = False
+) -> Lowered:
     """The source with every launch rewritten; line numbers unchanged (see the module docstring). `task_ratios`
-    names the mix kernels (AIV cores per block, KernelSignature.task_ratio) the launches may call."""
+    names the mix kernels (AIV cores per block, KernelSignature.task_ratio) the launches may call.
+
+    `library`: the source is a kernel library's (an `ascendc_library` source, an op kernel): its host-side launch
+    wrappers (`<op>_do`) are taken as the real build takes them, even when an argument does not convert to the
+    kernel's parameter (public kernels that pass on the simulator hand a `TilingData*` to a kernel taking
+    `TilingData`); such a launch compiles and, if the program ever makes it, stops with a `launch-arguments`
+    error (ascendc_emu/launch.h) instead of running the kernel with a wrong argument."""
     launches = find_launches(text)
     parts: list[str] = []
     last = 0
@@ -294,9 +302,17 @@ def lower_text(text: str, original_path: str, task_ratios: dict[str, int] | None
         mask_end = text.index(">>>", k + 3 + len(ln.config))
         callee_text = text[ln.start : k]
         parts.append(text[last : ln.start])
+        # the SFINAE-friendly return type lets the launcher see a mismatch instead of failing the build; the
+        # callee is repeated there on one line (a comment inside it would swallow code: then no leniency)
+        callee_line = " ".join(ln.callee.split())
+        sfinae = (
+            f" -> decltype((void)({callee_line}({ARG_PACK}...)))"
+            if library and "//" not in callee_line and "/*" not in callee_line
+            else ""
+        )
         parts.append(
             f"::ascendc_emu::kernel_launch({_c_string(ln.callee)}, __FILE__, __LINE__, "
-            f"[&](auto&&... {ARG_PACK}) {{ "
+            f"[&](auto&&... {ARG_PACK}){sfinae} {{ "
         )
         parts.append(callee_text)
         ratio = (task_ratios or {}).get(_base_name(ln.callee), 1)

@@ -38,6 +38,9 @@ namespace ascendc_emu {
 // `sys_workspace` the system workspace the framework sets for this launch (HAVE_WORKSPACE), else nullptr.
 EMU_RT_FN void program_launch(const char* kernel, const Loc& loc, uint32_t blocks, int task_ratio, void* stream,
                               bool sync, void* sys_workspace, void (*fn)(void*), void* arg);
+// Host-side error or warning at a host call's location (program.h).
+EMU_RT_FN void host_report(bool error, const char* check, const char* category, const char* api, const Loc& loc,
+                           const char* fmt, ...);
 // The user workspace that follows a system workspace starting at `sys` (GetUserWorkspace).
 EMU_RT_FN uint8_t* program_user_workspace(uint8_t* sys);
 
@@ -65,6 +68,21 @@ struct KernelCall {
     int task_ratio;
     template <class... A>
     void operator()(A&&... a) const {
+        if constexpr (std::is_invocable<const F&, typename std::decay<A>::type&...>::value) {
+            run(std::forward<A>(a)...);
+        } else {
+            // a kernel library's launch wrapper whose arguments do not convert to the kernel's parameters
+            // (lower.py, library=True): it compiles as in the real build, but running it would be a guess
+            host_report(true, "launch-arguments", "host-runtime-api", name, loc,
+                        "the arguments of this launch do not convert to the parameters of kernel '%s' "
+                        "(e.g. a pointer where the kernel takes a struct by value): the kernel was not run",
+                        name);
+        }
+    }
+
+private:
+    template <class... A>
+    void run(A&&... a) const {
         std::tuple<typename std::decay<A>::type...> args(std::forward<A>(a)...);
         void* sys_ws = nullptr;
         constexpr int n = (int)sizeof...(A);
@@ -76,7 +94,6 @@ struct KernelCall {
                        (void*)&body);
     }
 
-private:
     template <class T>
     static void take_one(T& v, void*& sys_ws) {
         if constexpr (std::is_pointer<T>::value) {
