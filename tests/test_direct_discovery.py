@@ -4,6 +4,7 @@ discover.py, scripts.py): pure Python, no compiler."""
 from __future__ import annotations
 
 import os
+import shutil
 import time
 from pathlib import Path
 
@@ -317,3 +318,66 @@ def test_a_device_or_fifo_is_not_a_program(tmp_path: Path) -> None:
     for path in (Path("/dev/zero"), fifo):
         with pytest.raises(DiscoveryError, match="not a regular file or folder"):
             discover(path)
+
+
+def test_cmake_string_commands_derive_values(tmp_path: Path) -> None:
+    """string(REGEX MATCH) turns the architecture into the number the sources compare (`ASC_ARCHITECTURES ==
+    2201`); REPLACE, APPEND, LENGTH, SUBSTRING, FIND and JOIN behave as CMake's."""
+    write(
+        tmp_path,
+        {
+            "CMakeLists.txt": (
+                'set(CMAKE_ASC_ARCHITECTURES "dav-2201" CACHE STRING "arch")\n'
+                'string(REGEX MATCH "([0-9]+)" ARCH_NUM "${CMAKE_ASC_ARCHITECTURES}")\n'
+                "add_definitions(-DASC_ARCHITECTURES=${ARCH_NUM})\n"
+                'string(REGEX REPLACE "/lib/gcc/.*$" "" ROOT "/opt/gcc/lib/gcc/x86_64/12/libgcc.a")\n'
+                'string(REGEX REPLACE "([a-z]+)-([0-9]+)" "\\\\2_\\\\1" SWAPPED "dav-3510")\n'
+                'string(REPLACE "-" "_" UNDERSCORED "dav-2201")\n'
+                'set(GROWN "a")\nstring(APPEND GROWN "b" "c")\n'
+                'string(LENGTH "hello" LEN)\nstring(SUBSTRING "hello" 1 3 SUB)\nstring(FIND "hello" "l" POS)\n'
+                'string(JOIN "," JOINED x y z)\nstring(REGEX MATCH "[" BAD "x")\n'
+                "add_executable(demo main.cpp)\n"
+                "target_compile_definitions(demo PRIVATE ROOT=${ROOT} SWAPPED=${SWAPPED} U=${UNDERSCORED}"
+                " G=${GROWN} LEN=${LEN} SUB=${SUB} POS=${POS} M1=${CMAKE_MATCH_1} J=${JOINED})\n"
+            ),
+            "main.cpp": "int main() {}",
+        },
+    )
+    p = read_project(tmp_path)
+    assert p.defines == {"ASC_ARCHITECTURES": "2201"}
+    assert p.targets["demo"].defines == {
+        "ROOT": "/opt/gcc",
+        "SWAPPED": "3510_dav",
+        "U": "dav_2201",
+        "G": "abc",
+        "LEN": "5",
+        "SUB": "ell",
+        "POS": "2",
+        "M1": "2201",
+        "J": "x,y,z",
+    }
+    assert "BAD" not in p.variables  # a regex that does not compile leaves its variable alone
+
+
+@pytest.mark.skipif(shutil.which("g++") is None, reason="needs the host C++ compiler")
+def test_cmake_execute_process_runs_only_compiler_queries(tmp_path: Path) -> None:
+    """The pytorch samples locate libgcc.a through the C++ compiler before anything else: that query runs (with
+    the emulator's compiler); a Python probe does not, and leaves its variables unset."""
+    write(
+        tmp_path,
+        {
+            "CMakeLists.txt": (
+                "execute_process(COMMAND ${CMAKE_CXX_COMPILER} -print-file-name=libgcc.a\n"
+                "    OUTPUT_VARIABLE LIBGCC_PATH OUTPUT_STRIP_TRAILING_WHITESPACE RESULT_VARIABLE RC)\n"
+                'if(NOT RC EQUAL 0 OR NOT EXISTS "${LIBGCC_PATH}")\n'
+                '    message(FATAL_ERROR "Failed to locate libgcc.a using ${CMAKE_CXX_COMPILER}")\nendif()\n'
+                'execute_process(COMMAND python3 -c "import torch" OUTPUT_VARIABLE TORCH RESULT_VARIABLE TRC)\n'
+                "add_executable(demo main.cpp)\n"
+            ),
+            "main.cpp": "int main() {}",
+        },
+    )
+    p = read_project(tmp_path)
+    assert p.variables["RC"] == "0" and p.variables["LIBGCC_PATH"].endswith("libgcc.a")
+    assert Path(p.variables["LIBGCC_PATH"]).is_file()
+    assert "TORCH" not in p.variables and "TRC" not in p.variables

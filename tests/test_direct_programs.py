@@ -279,7 +279,7 @@ def test_a_library_launch_wrapper_with_a_mismatched_argument_builds_and_stops_if
     assert r.compiled and not r.correct
     assert r.launches == []
     lib = kernel_lib / "scale_custom.cpp"
-    ((check, category, line, message),) = [e for e in errors(r) if e[0] == "launch-arguments"]
+    ((_, category, line, message),) = [e for e in errors(r) if e[0] == "launch-arguments"]
     assert category == "host-runtime-api" and line == line_of(lib, "scale_custom<<<blockDim")
     assert "do not convert to the parameters of kernel 'scale_custom'" in message
 
