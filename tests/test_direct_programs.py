@@ -233,7 +233,8 @@ def test_npu_branch_with_aclrt_launch_kernel_and_numpy_scripts(kernel_lib: Path)
     assert layout.recipe == "run.sh" and layout.name == "probe_bbit"
     assert [s.name for s in layout.sources] == ["main.cpp", "scale_custom.cpp"]
     assert [s.name for s in layout.kernel_sources] == ["scale_custom.cpp"]
-    r = run_program(kernel_lib, ProgramOptions(timeout=120))
+    kept = kernel_lib.parent / "kept_run"
+    r = run_program(kernel_lib, ProgramOptions(timeout=120, keep_dir=kept))
     assert r.correct, ([s.to_json() for s in r.steps], [d.message for d in r.diagnostics])
     assert "npu branch done" in r.stdout
     assert [s.kind for s in r.steps] == ["python", "program", "verify"]
@@ -243,6 +244,11 @@ def test_npu_branch_with_aclrt_launch_kernel_and_numpy_scripts(kernel_lib: Path)
     assert ln.kernel == "scale_custom" and ln.blocks == 4
     main = kernel_lib / "main.cpp"
     assert Path(ln.file).name == "main.cpp" and ln.line == line_of(main, "ACLRT_LAUNCH_KERNEL(scale_custom)")
+    # the estimate comes from the emulator's own schedule: no trace is written when no timeline was asked for
+    assert ln.estimate is not None and ln.estimate.cycles > 0 and r.estimate is not None
+    emu = kept / ".ascendc_emu"
+    assert len((emu / "estimate.jsonl").read_text().splitlines()) == 1
+    assert not list(emu.glob("trace.*.jsonl"))
 
 
 def test_cpu_debug_branch_with_icpu_run_kf(kernel_lib: Path) -> None:

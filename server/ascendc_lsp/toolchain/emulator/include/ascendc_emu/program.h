@@ -224,6 +224,7 @@ EMU_RT_FN void program_exit() {
     for (GmAlloc& a : r.gm) gm_redzone_check(a, Loc(nullptr, 0));
     if (p.launches) fclose(p.launches);
     p.launches = nullptr;
+    cost_close();
     if (r.trace) fclose(r.trace);
     if (r.report) fclose(r.report);
     r.trace = r.report = nullptr;
@@ -236,6 +237,10 @@ EMU_RT_FN void program_start(ProgramState& p) {
     if ((v = getenv("ASCENDC_EMU_REPORT")) && *v && !r.report) r.report = fopen(v, "w");
     if ((v = getenv("ASCENDC_EMU_TRACE_DIR")) && *v) snprintf(p.trace_dir, sizeof p.trace_dir, "%s", v);
     if ((v = getenv("ASCENDC_EMU_LAUNCHES")) && *v) p.launches = fopen(v, "w");
+    // the in-process scheduler (cost_model.h): one estimate.jsonl line per launch, so the host needs no trace
+    // to estimate; a trace (a timeline was asked for) keeps the first ASCENDC_EMU_TRACE_LIMIT lines per block
+    if ((v = getenv("ASCENDC_EMU_ESTIMATE")) && *v) cost_open(v);
+    if ((v = getenv("ASCENDC_EMU_TRACE_LIMIT")) && *v) r.trace_limit = strtoull(v, nullptr, 10);
     if ((v = getenv("ASCENDC_EMU_BLOCK_ORDER")) && *v)
         r.order = !strcmp(v, "reverse") ? ORD_REV : !strcmp(v, "interleaved") ? ORD_INTERLEAVED : ORD_SEQ;
     apply_modes_env();  // ASCENDC_EMU_MODES (PROTOCOL.md "Modes")
