@@ -107,11 +107,13 @@ def test_kernel_signatures() -> None:
         "template <uint32_t N>\n__vector__ __global__ void tk(__gm__ float* x, uint32_t n) {}\n"
         'extern "C" __global__ __aicore__ void declared_only(GM_ADDR x);\n'
         "// __global__ void commented(int a) {}\n"
+        "template <typename T, int8_t mode>\n__mix__(1, 2) __global__ __aicore__ void mk(__gm__ uint8_t* m) {}\n"
     )
     sigs = kernel_signatures(src)
     assert [(s.name, s.template, s.extern_c, s.line) for s in sigs] == [
         ("add_custom", False, True, 1),
         ("tk", True, False, 3),
+        ("mk", True, False, 7),  # a template even with __mix__(1, 2) between: no aclrtlaunch_mk, no registration
     ]
     assert [(p.type, p.name, p.is_pointer) for p in sigs[0].params] == [
         ("GM_ADDR", "x", True),

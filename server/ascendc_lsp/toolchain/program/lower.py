@@ -411,7 +411,8 @@ def kernel_signatures(text: str, context: str = "") -> list[KernelSignature]:
         if not code[close:].lstrip().startswith("{"):
             continue
         before = text[max(0, m.start() - 300) : m.start()]
-        lead = re.search(r'(?:(?:extern\s+"C"|__\w+__)\s*)*$', before)
+        # qualifiers between `template <...>` and the kernel: extern "C", __aicore__, __mix__(1, 2) (with arguments)
+        lead = re.search(r'(?:(?:extern\s+"C"|__\w+__(?:\s*\([^()]*\))?)\s*)*$', before)
         prefix = before[: lead.start()] if lead else before
         template = bool(re.search(r"template\s*<[^;{}]*>\s*$", prefix))
         extern_c = bool(lead and "extern" in lead.group(0))
