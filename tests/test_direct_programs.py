@@ -118,6 +118,23 @@ def test_host_api_misuse_returns_the_documented_codes_and_is_reported(
     assert "test pass!" in r.stdout and not r.correct
 
 
+def test_a_captured_model_runs_its_streams_tasks_each_time_it_is_executed(
+    probe: Callable[..., ProgramRunResult], probe_src: Path
+) -> None:
+    """aclmdlRICaptureBegin .. End keeps the tasks of the stream and of the stream that joined through an event
+    (copies and launches, none run during the capture); each aclmdlRIExecuteAsync runs them in issue order with
+    the host data of that moment; a device-to-host copy ordered after a launch on its own stream is not an
+    unsynchronised read."""
+    r = probe("capture")
+    assert "[ERROR]" not in r.stdout, r.stdout
+    assert r.correct, ([d.message for d in r.diagnostics], r.stdout)
+    assert [(ln.kernel, ln.line) for ln in r.launches] == [
+        ("add_scalar", line_of(probe_src, "add_scalar<<<BLOCKS, nullptr, side>>>")),
+        ("add_scalar", line_of(probe_src, "add_scalar<<<BLOCKS, nullptr, stream>>>(yDev, zDev, 2.0f", 2)),
+    ] * 3
+    assert not errors(r)
+
+
 def test_kernels_load_and_launch_by_name(probe: Callable[..., ProgramRunResult], probe_src: Path) -> None:
     r = probe("byname")
     assert "[ERROR]" not in r.stdout, r.stdout  # every return code as documented, the result right

@@ -13,6 +13,7 @@
 #ifndef ASCENDC_EMU_ASCENDC_EMU_LAUNCH_H_
 #define ASCENDC_EMU_ASCENDC_EMU_LAUNCH_H_
 #include <cstddef>
+#include <functional>
 #include <tuple>
 #include <type_traits>
 #include <utility>
@@ -41,6 +42,10 @@ EMU_RT_FN void program_launch(const char* kernel, const Loc& loc, uint32_t block
 // Host-side error or warning at a host call's location (program.h).
 EMU_RT_FN void host_report(bool error, const char* check, const char* category, const char* api, const Loc& loc,
                            const char* fmt, ...);
+// Stream capture (aclmdlRICaptureBegin .. End, acl/acl_mdl.h): a task issued to a capturing stream is kept in
+// the model instead of running; `task(exec_stream)` runs it when the model is executed on exec_stream.
+EMU_RT_FN bool stream_capturing(void* stream);
+EMU_RT_FN void capture_task(void* stream, const char* what, const Loc& loc, std::function<void(void*)> task);
 // The user workspace that follows a system workspace starting at `sys` (GetUserWorkspace).
 EMU_RT_FN uint8_t* program_user_workspace(uint8_t* sys);
 
@@ -84,10 +89,24 @@ private:
     template <class... A>
     void run(A&&... a) const {
         std::tuple<typename std::decay<A>::type...> args(std::forward<A>(a)...);
+        if (!sync && stream_capturing(stream)) {  // kept with copies of its arguments; each execution reuses them
+            KernelCall self = *this;
+            capture_task(stream, name, loc, [self, args](void* exec) {
+                KernelCall c = self;
+                c.stream = exec;
+                c.launch_tuple(args);
+            });
+            return;
+        }
+        launch_tuple(std::move(args));
+    }
+
+    template <class... T>
+    void launch_tuple(std::tuple<T...> args) const {
         void* sys_ws = nullptr;
-        constexpr int n = (int)sizeof...(A);
+        constexpr int n = (int)sizeof...(T);
         if (workspace_from_end > 0 && workspace_from_end <= n)
-            take_workspace(args, (size_t)(n - workspace_from_end), sys_ws, std::index_sequence_for<A...>{});
+            take_workspace(args, (size_t)(n - workspace_from_end), sys_ws, std::index_sequence_for<T...>{});
         auto body = [&]() { std::apply(fn, args); };
         using Body = decltype(body);
         program_launch(name, loc, blocks, task_ratio, stream, sync, sys_ws, [](void* p) { (*(Body*)p)(); },
