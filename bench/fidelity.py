@@ -146,7 +146,8 @@ def classify(path: Path, text: str) -> str:
         return "direct"
     try:
         project = find_project(path)
-        if "op_kernel" in path.parts and _registers_op(project.op_host, project.repo_root):
+        in_kernels = "op_kernel" in path.parts or path.resolve() in project.kernel_files
+        if in_kernels and _registers_op(tuple(project.host_sources()), project.repo_root):
             return "op"
     except OpProjectError:
         pass
@@ -156,10 +157,10 @@ def classify(path: Path, text: str) -> str:
 
 
 @functools.cache
-def _registers_op(op_host: Path, repo_root: Path) -> bool:
+def _registers_op(host_sources: tuple[Path, ...], repo_root: Path) -> bool:
     """OP_ADD in the op_host sources or in the repository headers they include (op libraries register through
     their own macros, e.g. cann-ops' FOREACH_OPDEF)."""
-    sources = sorted(p for p in op_host.iterdir() if p.is_file() and p.suffix in SOURCE_SUFFIXES)
+    sources = list(host_sources)
     if any(b"OP_ADD" in s.read_bytes() for s in sources):
         return True
     headers = repository_headers(sources, repo_root, provided=[host.host_include_dir()])

@@ -54,6 +54,10 @@ class Project:
     defines: dict[str, str | None] = field(default_factory=dict)  # directory-wide (add_definitions)
     variables: dict[str, str] = field(default_factory=dict)
     cache_defaults: dict[str, str] = field(default_factory=dict)  # set(X v CACHE ...) values as written
+    # the op-package build of the CANN cmake modules (npu_op_code_gen / npu_op_kernel_sources): the host sources
+    # the op definitions are generated from, and each op type's kernel file
+    op_host_sources: list[Path] = field(default_factory=list)
+    op_kernels: list[tuple[str, Path]] = field(default_factory=list)
 
     def executables(self) -> list[Target]:
         return [t for t in self.targets.values() if t.kind == "executable"]
@@ -232,6 +236,7 @@ class _Evaluator:
         self.overrides = overrides
         self.vars: dict[str, str] = dict(overrides)
         self.commands = 0
+        self.kernel_bases: dict[str, Path] = {}  # npu_op_kernel_library target -> SRC_BASE
 
     # --- variables
     def expand(self, s: str, cur: Path) -> str:
@@ -595,6 +600,21 @@ class _Evaluator:
             if tg is not None:
                 tg.links.extend(x for x in _strip_scopes(a[1:]) if x)
             return
+        if name == "npu_op_code_gen" and "SRC" in a:
+            srcs = _keyword_values(a, "SRC", _OP_GEN_KEYWORDS)
+            self.p.op_host_sources.extend(x for x in _paths(srcs, cur) if x not in self.p.op_host_sources)
+            return
+        if name == "npu_op_kernel_library" and a:
+            base = _keyword_values(a, "SRC_BASE", _OP_GEN_KEYWORDS)
+            if base:
+                self.kernel_bases[a[0]] = _paths(base[:1], cur)[0]
+            return
+        if name == "npu_op_kernel_sources" and a:
+            op_type = _keyword_values(a, "OP_TYPE", _OP_GEN_KEYWORDS)[:1]
+            files = _keyword_values(a, "KERNEL_FILE", _OP_GEN_KEYWORDS)[:1]
+            if op_type and files:
+                self.p.op_kernels.append((op_type[0], _paths(files, self.kernel_bases.get(a[0], cur))[0]))
+            return
         if name == "execute_process":
             self._execute_process(a)
             return
@@ -789,6 +809,24 @@ _BINARY = {
     "VERSION_GREATER_EQUAL": lambda a, b, v: _version(a) >= _version(b),
     "IN_LIST": lambda a, b, v: a in b.split(";"),
 }
+
+
+_OP_GEN_KEYWORDS = frozenset(
+    {"SRC", "PACKAGE", "OUT_DIR", "OPTIONS", "OP_TYPE", "KERNEL_FILE", "SRC_BASE", "TILING_LIBRARY", "COMPUTE_UNIT",
+     "KERNEL_DIR", "COMPILE_OPTIONS", "OPS_PRODUCT_NAME"}
+)  # fmt: skip
+
+
+def _keyword_values(args: list[str], keyword: str, keywords: frozenset[str]) -> list[str]:
+    """The values after `keyword` up to the next keyword of the command (`SRC a.cpp b.cpp PACKAGE ...`)."""
+    if keyword not in args:
+        return []
+    out: list[str] = []
+    for x in args[args.index(keyword) + 1 :]:
+        if x in keywords:
+            break
+        out.append(x)
+    return out
 
 
 def _strip_scopes(items: list[str]) -> list[str]:
