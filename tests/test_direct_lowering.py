@@ -182,3 +182,21 @@ def test_library_launches_get_a_sfinae_return_type_and_programs_do_not() -> None
     assert "[&](auto&&... ascendc_emu_a) -> decltype((void)(ns::k<T>(ascendc_emu_a...))) { ns::k<T>" in lenient
     commented = "k /* the kernel */ <<<1, nullptr, s>>>(x);\n"
     assert "decltype" not in lower_text(commented, "/s/k.cpp", library=True).text
+
+
+def test_weak_const_definitions_declared_extern_elsewhere_get_extern_in_the_copy() -> None:
+    from ascendc_lsp.toolchain.program.build import _weak_definitions_fixed
+
+    header = (
+        '#include "tables.h"\n'
+        "__attribute__((weak)) __gm__ const int32_t gTable[4] = {1, 2, 3, 4};\n"
+        "__attribute__((weak)) const int32_t gLocal[2] = {5, 6};\n"
+        "__attribute__((weak)) extern const int32_t gDone[1] = {7};\n"
+    )
+    externs = 'extern __gm__ const int32_t gTable[4];\nextern "C" const int32_t gDone[1];'
+    fixed = _weak_definitions_fixed(header, externs)
+    assert fixed is not None and fixed.count("\n") == header.count("\n")
+    assert fixed.splitlines()[1] == "__attribute__((weak)) extern __gm__ const int32_t gTable[4] = {1, 2, 3, 4};"
+    assert fixed.splitlines()[2] == header.splitlines()[2]  # never declared extern: left as the compiler sees it
+    assert fixed.splitlines()[3] == header.splitlines()[3]
+    assert _weak_definitions_fixed(header, "") is None

@@ -318,6 +318,29 @@ def test_a_script_that_needs_more_than_numpy_is_skipped_and_said(kernel_lib: Pat
     assert r.ran and not r.verified and not r.correct
 
 
+def test_a_weak_table_shared_by_two_sources_builds_and_is_one_object(tmp_path: Path) -> None:
+    """A header defines a table `__attribute__((weak)) const` after an `extern "C"` declaration made it external,
+    and two sources include it (the shape of public kernel libraries' ROM tables): g++ alone rejects it; the build
+    compiles a corrected copy, and both sources see the same table."""
+    (tmp_path / "tables.h").write_text('#pragma once\nextern "C" {\nextern const int kTable[4];\n}\n')
+    (tmp_path / "tables_weak.hpp").write_text(
+        '#pragma once\n#include "tables.h"\n__attribute__((weak)) const int kTable[4] = {1, 2, 3, 4};\n'
+    )
+    (tmp_path / "sum.cpp").write_text(
+        '#include "tables_weak.hpp"\nint table_sum() { int s = 0; for (int v : kTable) s += v; return s; }\n'
+        "const int* table_addr() { return kTable; }\n"
+    )
+    (tmp_path / "main.cpp").write_text(
+        '#include <cstdio>\n#include "tables_weak.hpp"\nint table_sum();\nconst int* table_addr();\n'
+        "int main() {\n"
+        '    bool ok = table_sum() == 10 && table_addr() == kTable && kTable[3] == 4;\n'
+        '    printf(ok ? "test pass!\\n" : "test failed!\\n");\n    return ok ? 0 : 1;\n}\n'
+    )
+    r = run_program(tmp_path, ProgramOptions(timeout=120))
+    assert r.compiled and r.ran, [d.message for d in r.diagnostics]
+    assert "test pass!" in r.stdout and r.correct
+
+
 def test_paths_that_are_not_programs_get_one_clear_error(tmp_path: Path) -> None:
     with pytest.raises(DiscoveryError, match="no such file"):
         discover(tmp_path / "missing")
