@@ -302,6 +302,9 @@ def check_op_unit(d: Described, u: Unit, timeout: float) -> Outcome:
     return Outcome(u.repo, u.rel, "op", r.ok, cause, time.monotonic() - t0)
 
 
+_GTEST_INCLUDE = re.compile(r'^\s*#\s*include\s*[<"]gtest/gtest\.h[>"]', re.M)
+
+
 def check_kernel_unit(u: Unit, timeout: float, cache: Cache, versions: str) -> Outcome:
     key = _key(versions, "kernel", u.path.read_bytes(), u.rel)
     hit = cache.get(key)
@@ -310,6 +313,10 @@ def check_kernel_unit(u: Unit, timeout: float, cache: Cache, versions: str) -> O
     t0 = time.monotonic()
     repo_root = trees_dir() / u.repo
     cxx = build.find_cxx() or "g++"
+    if _GTEST_INCLUDE.search(u.path.read_text(encoding="utf-8", errors="replace")) and not any(
+        (d / "gtest" / "gtest.h").is_file() for d in build.compiler_include_dirs(cxx)
+    ):  # a unit test of a kernel: it needs GoogleTest, which is not installed here (and is never downloaded)
+        return Outcome(u.repo, u.rel, "kernel", None, "not built: a gtest unit test, gtest is not installed", 0.0)
     here = [u.path.parent, u.path.parent.parent]
     found = resolve_include_dirs(
         [u.path], repo_root, provided=[build.include_dir(), *here], system=build.compiler_include_dirs(cxx)
