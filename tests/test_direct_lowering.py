@@ -182,6 +182,11 @@ def test_library_launches_get_a_sfinae_return_type_and_programs_do_not() -> None
     assert "[&](auto&&... ascendc_emu_a) -> decltype((void)(ns::k<T>(ascendc_emu_a...))) { ns::k<T>" in lenient
     commented = "k /* the kernel */ <<<1, nullptr, s>>>(x);\n"
     assert "decltype" not in lower_text(commented, "/s/k.cpp", library=True).text
+    # a kernel defined here with two parameters launched with one argument: still a compile error
+    defined = "__global__ __aicore__ void k2(GM_ADDR x, Tiling t) {}\nvoid f() { k2<<<1, nullptr, s>>>(x); }\n"
+    assert "decltype" not in lower_text(defined, "/s/k.cpp", library=True).text
+    matched = defined.replace("(x);", "(x, reinterpret_cast<Tiling*>(p));")
+    assert "decltype" in lower_text(matched, "/s/k.cpp", library=True).text
 
 
 def test_weak_const_definitions_declared_extern_elsewhere_get_extern_in_the_copy() -> None:

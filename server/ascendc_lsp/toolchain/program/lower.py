@@ -293,8 +293,10 @@ def lower_text(
     wrappers (`<op>_do`) are taken as the real build takes them, even when an argument does not convert to the
     kernel's parameter (public kernels that pass on the simulator hand a `TilingData*` to a kernel taking
     `TilingData`); such a launch compiles and, if the program ever makes it, stops with a `launch-arguments`
-    error (ascendc_emu/launch.h) instead of running the kernel with a wrong argument."""
+    error (ascendc_emu/launch.h) instead of running the kernel with a wrong argument. A launch whose argument
+    count differs from the parameters of a kernel defined in the same text stays a compile error."""
     launches = find_launches(text)
+    arity = {s.name: len(s.params) for s in kernel_signatures(text)} if library and launches else {}
     parts: list[str] = []
     last = 0
     for ln in launches:
@@ -305,9 +307,14 @@ def lower_text(
         # the SFINAE-friendly return type lets the launcher see a mismatch instead of failing the build; the
         # callee is repeated there on one line (a comment inside it would swallow code: then no leniency)
         callee_line = " ".join(ln.callee.split())
+        want = arity.get(_base_name(ln.callee))
+        args_open = text.index("(", mask_end + 3)
         sfinae = (
             f" -> decltype((void)({callee_line}({ARG_PACK}...)))"
-            if library and "//" not in callee_line and "/*" not in callee_line
+            if library
+            and "//" not in callee_line
+            and "/*" not in callee_line
+            and (want is None or want == _count_args(text[args_open + 1 : ln.end - 1]))
             else ""
         )
         parts.append(
@@ -435,6 +442,22 @@ def kernel_signatures(text: str, context: str = "") -> list[KernelSignature]:
             )
         )
     return out
+
+
+def _count_args(text: str) -> int:
+    """The number of top-level comma-separated arguments of a call's argument text."""
+    if not text.strip():
+        return 0
+    depth = 0
+    n = 1
+    for ch in text:
+        if ch in "(<[{":
+            depth += 1
+        elif ch in ")>]}":
+            depth -= 1
+        elif ch == "," and depth == 0:
+            n += 1
+    return n
 
 
 def _split_params(text: str) -> list[KernelParam]:
