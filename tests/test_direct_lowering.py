@@ -3,6 +3,8 @@ no compiler."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from ascendc_lsp.toolchain.program.lower import (
@@ -205,3 +207,17 @@ def test_weak_const_definitions_declared_extern_elsewhere_get_extern_in_the_copy
     assert fixed.splitlines()[2] == header.splitlines()[2]  # never declared extern: left as the compiler sees it
     assert fixed.splitlines()[3] == header.splitlines()[3]
     assert _weak_definitions_fixed(header, "") is None
+
+
+def test_extern_declarations_are_found_in_include_folders_outside_the_sample(tmp_path: Path) -> None:
+    from ascendc_lsp.toolchain.program.build import _extern_declared
+
+    sample, shared = tmp_path / "sample", tmp_path / "shared" / "multiply"
+    sample.mkdir()
+    shared.mkdir(parents=True)
+    (sample / "local.h").write_text("extern int gLocal;\nint notExtern;\n")
+    (shared / "tables.h").write_text('extern "C" {\nextern const int gTable[4];\n}\n')
+    found = _extern_declared(sample, [sample, shared])
+    assert "extern int gLocal;" in found and "extern const int gTable[4];" in found
+    assert "notExtern" not in found
+    assert "gTable" not in _extern_declared(sample, [sample])

@@ -13,6 +13,7 @@ are those of toolchain/emulator/build.py.
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 import os
 import re
@@ -119,12 +120,15 @@ _WEAK_CONST_DEF = re.compile(
 MAX_EXTERN_SCAN_FILES = 4000
 
 
-def _extern_declared(root: Path) -> str:
-    """The `extern` declarations in the sample's headers, one per line (for _weak_definitions_fixed)."""
+def _extern_declared(root: Path, include_dirs: list[Path]) -> str:
+    """The `extern` declarations in the sample's headers and those of its include folders, one per line (for
+    _weak_definitions_fixed)."""
     lines: list[str] = []
-    for i, h in enumerate(sorted(root.rglob("*"))):
-        if i >= MAX_EXTERN_SCAN_FILES:
-            break
+    files = list(itertools.islice(root.rglob("*"), MAX_EXTERN_SCAN_FILES))  # bounded: a sample, not a disk
+    for d in include_dirs:
+        if d.is_dir() and not d.resolve().is_relative_to(root.resolve()):
+            files += itertools.islice(d.iterdir(), MAX_EXTERN_SCAN_FILES)
+    for h in files:
         if h.suffix in (".h", ".hpp", ".hh", ".inc") and h.is_file():
             try:
                 text = h.read_text(encoding="utf-8", errors="replace")
@@ -190,7 +194,7 @@ def prepare_units(layout: ProgramLayout) -> tuple[list[_Unit], dict[str, str], l
             if not h.is_file():
                 continue
             if externs is None:
-                externs = _extern_declared(layout.root)
+                externs = _extern_declared(layout.root, layout.include_dirs)
             fixed = _weak_definitions_fixed(h.read_text(encoding="utf-8", errors="replace"), externs)
             if fixed is not None:
                 overlays[h] = f"#line 1 {json.dumps(str(h))}\n" + fixed
