@@ -381,3 +381,19 @@ def test_cmake_execute_process_runs_only_compiler_queries(tmp_path: Path) -> Non
     assert p.variables["RC"] == "0" and p.variables["LIBGCC_PATH"].endswith("libgcc.a")
     assert Path(p.variables["LIBGCC_PATH"]).is_file()
     assert "TORCH" not in p.variables and "TRC" not in p.variables
+
+
+def test_several_shell_assignments_on_one_line_all_apply(tmp_path: Path) -> None:
+    write(
+        tmp_path,
+        {
+            "README.md": (
+                "```bash\nSCENARIO_NUM=3 ASC_ARCH=dav-2201\nCOPY_DST=UB\nmkdir -p build && cd build\n"
+                "cmake -DSCENARIO_NUM=$SCENARIO_NUM -DCOPY_DST=$COPY_DST -DCMAKE_ASC_ARCHITECTURES=$ASC_ARCH ..\n"
+                "./demo\n```\n"
+            )
+        },
+    )
+    rec = readme_recipe(tmp_path)
+    assert rec is not None
+    assert rec.cmake_defs == {"SCENARIO_NUM": "3", "COPY_DST": "UB", "CMAKE_ASC_ARCHITECTURES": "dav-2201"}

@@ -158,9 +158,11 @@ def _recipe_from_commands(lines: list[str], start_cwd: str, positional: list[str
             continue
         if not words:
             continue
-        m = re.fullmatch(r"([A-Za-z_]\w*)=(.*)", words[0])
-        if m and len(words) == 1:
-            env[m.group(1)] = _expand(m.group(2), env)
+        assigns = [re.fullmatch(r"([A-Za-z_]\w*)=(.*)", w) for w in words]
+        if all(assigns):  # `A=1 B=2` on one line sets both
+            for m in assigns:
+                assert m is not None
+                env[m.group(1)] = _expand(m.group(2), env)
             continue
         if words[0] == "export" and len(words) >= 2 and "=" in words[1]:
             var, _, val = words[1].partition("=")
