@@ -146,7 +146,8 @@ def classify(path: Path, text: str) -> str:
         return "direct"
     try:
         project = find_project(path)
-        if "op_kernel" in path.parts and _registers_op(project.op_host, project.repo_root):
+        in_kernels = "op_kernel" in path.parts or path.resolve() in project.kernel_files
+        if in_kernels and _registers_op(tuple(project.host_sources()), project.repo_root):
             return "op"
     except OpProjectError:
         pass
@@ -156,10 +157,10 @@ def classify(path: Path, text: str) -> str:
 
 
 @functools.cache
-def _registers_op(op_host: Path, repo_root: Path) -> bool:
+def _registers_op(host_sources: tuple[Path, ...], repo_root: Path) -> bool:
     """OP_ADD in the op_host sources or in the repository headers they include (op libraries register through
     their own macros, e.g. cann-ops' FOREACH_OPDEF)."""
-    sources = sorted(p for p in op_host.iterdir() if p.is_file() and p.suffix in SOURCE_SUFFIXES)
+    sources = list(host_sources)
     if any(b"OP_ADD" in s.read_bytes() for s in sources):
         return True
     headers = repository_headers(sources, repo_root, provided=[host.host_include_dir()])
@@ -301,6 +302,9 @@ def check_op_unit(d: Described, u: Unit, timeout: float) -> Outcome:
     return Outcome(u.repo, u.rel, "op", r.ok, cause, time.monotonic() - t0)
 
 
+_GTEST_INCLUDE = re.compile(r'^\s*#\s*include\s*[<"]gtest/gtest\.h[>"]', re.M)
+
+
 def check_kernel_unit(u: Unit, timeout: float, cache: Cache, versions: str) -> Outcome:
     key = _key(versions, "kernel", u.path.read_bytes(), u.rel)
     hit = cache.get(key)
@@ -309,6 +313,10 @@ def check_kernel_unit(u: Unit, timeout: float, cache: Cache, versions: str) -> O
     t0 = time.monotonic()
     repo_root = trees_dir() / u.repo
     cxx = build.find_cxx() or "g++"
+    if _GTEST_INCLUDE.search(u.path.read_text(encoding="utf-8", errors="replace")) and not any(
+        (d / "gtest" / "gtest.h").is_file() for d in build.compiler_include_dirs(cxx)
+    ):  # a unit test of a kernel: it needs GoogleTest, which is not installed here (and is never downloaded)
+        return Outcome(u.repo, u.rel, "kernel", None, "not built: a gtest unit test, gtest is not installed", 0.0)
     here = [u.path.parent, u.path.parent.parent]
     found = resolve_include_dirs(
         [u.path], repo_root, provided=[build.include_dir(), *here], system=build.compiler_include_dirs(cxx)

@@ -4,13 +4,20 @@ discover.py, scripts.py): pure Python, no compiler."""
 from __future__ import annotations
 
 import os
+import shutil
 import time
 from pathlib import Path
 
 import pytest
 
 from ascendc_lsp.toolchain.program.cmake import CMakeError, read_project
-from ascendc_lsp.toolchain.program.discover import DiscoveryError, discover, readme_recipe, runsh_recipe
+from ascendc_lsp.toolchain.program.discover import (
+    DiscoveryError,
+    discover,
+    readme_recipe,
+    runsh_arguments,
+    runsh_recipe,
+)
 from ascendc_lsp.toolchain.program.scripts import argument_roles, required_modules, verify_arguments
 
 
@@ -155,6 +162,41 @@ def test_runsh_recipe_skips_the_build_and_profiler_branches(tmp_path: Path) -> N
     ]
 
 
+def test_runsh_positional_arguments_come_from_the_readme_above_the_sample(tmp_path: Path) -> None:
+    """The older ccec samples: run.sh takes the kernel name as $1 (`-Dsmoke_testcase=$1`, `./${1}_${4}`) and
+    a README one folder up calls it per sample, once per run mode."""
+    write(
+        tmp_path,
+        {
+            "readme.md": (
+                "```\nbash run.sh [KERNEL_NAME] [SOC_VERSION] [CORE_TYPE] [RUN_MODE]\n```\n"
+                "```\n(cd Scale; bash run.sh scale_custom ascend910 AiCore cpu)\n"
+                "(cd Scale; bash run.sh scale_custom ascend910 AiCore npu)  # on the device\n"
+                "(cd Other; bash run.sh other_custom ascend910 AiCore npu)\n```\n"
+            ),
+            "Scale/run.sh": (
+                "FILE_NAME=$1\nRUN_MODE=$4\npython3 $FILE_NAME.py\n"
+                "cmake .. -Dsmoke_testcase=$1 -Dproduct_type=$2 -Dcore_type=$3\n./${1}_${4}\n"
+            ),
+            "Scale/CMakeLists.txt": (
+                "add_executable(${smoke_testcase}_cpu ${CMAKE_SOURCE_DIR}/main.cpp ${CMAKE_SOURCE_DIR}/${smoke_testcase}.cpp)\n"
+            ),
+            "Scale/main.cpp": "int main() {}",
+            "Scale/scale_custom.cpp": "extern \"C\" __global__ __aicore__ void scale_custom() {}",
+            "Scale/scale_custom.py": "print('data')",
+        },
+    )
+    sample = tmp_path / "Scale"
+    assert runsh_arguments(sample, "npu") == ["scale_custom", "ascend910", "AiCore", "npu"]
+    assert runsh_arguments(sample, "cpu") == ["scale_custom", "ascend910", "AiCore", "cpu"]
+    assert runsh_arguments(tmp_path / "Other") == ["other_custom", "ascend910", "AiCore", "npu"]
+    assert runsh_arguments(tmp_path / "Third") == []  # a sample the README never calls
+    layout = discover(sample)
+    assert layout.recipe == "run.sh" and layout.name == "scale_custom_cpu"
+    assert [s.name for s in layout.sources] == ["main.cpp", "scale_custom.cpp"]
+    assert [(s.kind, s.argv) for s in layout.steps] == [("python", ["scale_custom.py"]), ("program", [])]
+
+
 def test_a_required_cmake_value_comes_from_the_scripts_default(tmp_path: Path) -> None:
     write(
         tmp_path,
@@ -276,3 +318,82 @@ def test_a_device_or_fifo_is_not_a_program(tmp_path: Path) -> None:
     for path in (Path("/dev/zero"), fifo):
         with pytest.raises(DiscoveryError, match="not a regular file or folder"):
             discover(path)
+
+
+def test_cmake_string_commands_derive_values(tmp_path: Path) -> None:
+    """string(REGEX MATCH) turns the architecture into the number the sources compare (`ASC_ARCHITECTURES ==
+    2201`); REPLACE, APPEND, LENGTH, SUBSTRING, FIND and JOIN behave as CMake's."""
+    write(
+        tmp_path,
+        {
+            "CMakeLists.txt": (
+                'set(CMAKE_ASC_ARCHITECTURES "dav-2201" CACHE STRING "arch")\n'
+                'string(REGEX MATCH "([0-9]+)" ARCH_NUM "${CMAKE_ASC_ARCHITECTURES}")\n'
+                "add_definitions(-DASC_ARCHITECTURES=${ARCH_NUM})\n"
+                'string(REGEX REPLACE "/lib/gcc/.*$" "" ROOT "/opt/gcc/lib/gcc/x86_64/12/libgcc.a")\n'
+                'string(REGEX REPLACE "([a-z]+)-([0-9]+)" "\\\\2_\\\\1" SWAPPED "dav-3510")\n'
+                'string(REPLACE "-" "_" UNDERSCORED "dav-2201")\n'
+                'set(GROWN "a")\nstring(APPEND GROWN "b" "c")\n'
+                'string(LENGTH "hello" LEN)\nstring(SUBSTRING "hello" 1 3 SUB)\nstring(FIND "hello" "l" POS)\n'
+                'string(JOIN "," JOINED x y z)\nstring(REGEX MATCH "[" BAD "x")\n'
+                "add_executable(demo main.cpp)\n"
+                "target_compile_definitions(demo PRIVATE ROOT=${ROOT} SWAPPED=${SWAPPED} U=${UNDERSCORED}"
+                " G=${GROWN} LEN=${LEN} SUB=${SUB} POS=${POS} M1=${CMAKE_MATCH_1} J=${JOINED})\n"
+            ),
+            "main.cpp": "int main() {}",
+        },
+    )
+    p = read_project(tmp_path)
+    assert p.defines == {"ASC_ARCHITECTURES": "2201"}
+    assert p.targets["demo"].defines == {
+        "ROOT": "/opt/gcc",
+        "SWAPPED": "3510_dav",
+        "U": "dav_2201",
+        "G": "abc",
+        "LEN": "5",
+        "SUB": "ell",
+        "POS": "2",
+        "M1": "2201",
+        "J": "x,y,z",
+    }
+    assert "BAD" not in p.variables  # a regex that does not compile leaves its variable alone
+
+
+@pytest.mark.skipif(shutil.which("g++") is None, reason="needs the host C++ compiler")
+def test_cmake_execute_process_runs_only_compiler_queries(tmp_path: Path) -> None:
+    """The pytorch samples locate libgcc.a through the C++ compiler before anything else: that query runs (with
+    the emulator's compiler); a Python probe does not, and leaves its variables unset."""
+    write(
+        tmp_path,
+        {
+            "CMakeLists.txt": (
+                "execute_process(COMMAND ${CMAKE_CXX_COMPILER} -print-file-name=libgcc.a\n"
+                "    OUTPUT_VARIABLE LIBGCC_PATH OUTPUT_STRIP_TRAILING_WHITESPACE RESULT_VARIABLE RC)\n"
+                'if(NOT RC EQUAL 0 OR NOT EXISTS "${LIBGCC_PATH}")\n'
+                '    message(FATAL_ERROR "Failed to locate libgcc.a using ${CMAKE_CXX_COMPILER}")\nendif()\n'
+                'execute_process(COMMAND python3 -c "import torch" OUTPUT_VARIABLE TORCH RESULT_VARIABLE TRC)\n'
+                "add_executable(demo main.cpp)\n"
+            ),
+            "main.cpp": "int main() {}",
+        },
+    )
+    p = read_project(tmp_path)
+    assert p.variables["RC"] == "0" and p.variables["LIBGCC_PATH"].endswith("libgcc.a")
+    assert Path(p.variables["LIBGCC_PATH"]).is_file()
+    assert "TORCH" not in p.variables and "TRC" not in p.variables
+
+
+def test_several_shell_assignments_on_one_line_all_apply(tmp_path: Path) -> None:
+    write(
+        tmp_path,
+        {
+            "README.md": (
+                "```bash\nSCENARIO_NUM=3 ASC_ARCH=dav-2201\nCOPY_DST=UB\nmkdir -p build && cd build\n"
+                "cmake -DSCENARIO_NUM=$SCENARIO_NUM -DCOPY_DST=$COPY_DST -DCMAKE_ASC_ARCHITECTURES=$ASC_ARCH ..\n"
+                "./demo\n```\n"
+            )
+        },
+    )
+    rec = readme_recipe(tmp_path)
+    assert rec is not None
+    assert rec.cmake_defs == {"SCENARIO_NUM": "3", "COPY_DST": "UB", "CMAKE_ASC_ARCHITECTURES": "dav-2201"}

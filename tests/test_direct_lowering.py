@@ -3,6 +3,8 @@ no compiler."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from ascendc_lsp.toolchain.program.lower import (
@@ -107,11 +109,13 @@ def test_kernel_signatures() -> None:
         "template <uint32_t N>\n__vector__ __global__ void tk(__gm__ float* x, uint32_t n) {}\n"
         'extern "C" __global__ __aicore__ void declared_only(GM_ADDR x);\n'
         "// __global__ void commented(int a) {}\n"
+        "template <typename T, int8_t mode>\n__mix__(1, 2) __global__ __aicore__ void mk(__gm__ uint8_t* m) {}\n"
     )
     sigs = kernel_signatures(src)
     assert [(s.name, s.template, s.extern_c, s.line) for s in sigs] == [
         ("add_custom", False, True, 1),
         ("tk", True, False, 3),
+        ("mk", True, False, 7),  # a template even with __mix__(1, 2) between: no aclrtlaunch_mk, no registration
     ]
     assert [(p.type, p.name, p.is_pointer) for p in sigs[0].params] == [
         ("GM_ADDR", "x", True),
@@ -169,3 +173,51 @@ def test_mix_kernels_launch_two_aiv_cores_per_block() -> None:
     assert (
         "{ ns::m12<4>(ascendc_emu_a...); }, ASCENDC_EMU_WORKSPACE_FROM_END, 2)(n, nullptr, s)(x);" in lowered
     )
+
+
+def test_library_launches_get_a_sfinae_return_type_and_programs_do_not() -> None:
+    src = "void k_do(uint8_t* t) {\n    ns::k<T>\n    <<<8, nullptr, s>>>(x, reinterpret_cast<Tiling*>(t));\n}\n"
+    strict = body(lower_text(src, "/s/k.cpp").text)
+    lenient = body(lower_text(src, "/s/k.cpp", library=True).text)
+    assert "decltype" not in strict
+    assert lenient.count("\n") == src.count("\n")  # the callee repeated on one line: lines unchanged
+    assert "[&](auto&&... ascendc_emu_a) -> decltype((void)(ns::k<T>(ascendc_emu_a...))) { ns::k<T>" in lenient
+    commented = "k /* the kernel */ <<<1, nullptr, s>>>(x);\n"
+    assert "decltype" not in lower_text(commented, "/s/k.cpp", library=True).text
+    # a kernel defined here with two parameters launched with one argument: still a compile error
+    defined = "__global__ __aicore__ void k2(GM_ADDR x, Tiling t) {}\nvoid f() { k2<<<1, nullptr, s>>>(x); }\n"
+    assert "decltype" not in lower_text(defined, "/s/k.cpp", library=True).text
+    matched = defined.replace("(x);", "(x, reinterpret_cast<Tiling*>(p));")
+    assert "decltype" in lower_text(matched, "/s/k.cpp", library=True).text
+
+
+def test_weak_const_definitions_declared_extern_elsewhere_get_extern_in_the_copy() -> None:
+    from ascendc_lsp.toolchain.program.build import _weak_definitions_fixed
+
+    header = (
+        '#include "tables.h"\n'
+        "__attribute__((weak)) __gm__ const int32_t gTable[4] = {1, 2, 3, 4};\n"
+        "__attribute__((weak)) const int32_t gLocal[2] = {5, 6};\n"
+        "__attribute__((weak)) extern const int32_t gDone[1] = {7};\n"
+    )
+    externs = 'extern __gm__ const int32_t gTable[4];\nextern "C" const int32_t gDone[1];'
+    fixed = _weak_definitions_fixed(header, externs)
+    assert fixed is not None and fixed.count("\n") == header.count("\n")
+    assert fixed.splitlines()[1] == "__attribute__((weak)) extern __gm__ const int32_t gTable[4] = {1, 2, 3, 4};"
+    assert fixed.splitlines()[2] == header.splitlines()[2]  # never declared extern: left as the compiler sees it
+    assert fixed.splitlines()[3] == header.splitlines()[3]
+    assert _weak_definitions_fixed(header, "") is None
+
+
+def test_extern_declarations_are_found_in_include_folders_outside_the_sample(tmp_path: Path) -> None:
+    from ascendc_lsp.toolchain.program.build import _extern_declared
+
+    sample, shared = tmp_path / "sample", tmp_path / "shared" / "multiply"
+    sample.mkdir()
+    shared.mkdir(parents=True)
+    (sample / "local.h").write_text("extern int gLocal;\nint notExtern;\n")
+    (shared / "tables.h").write_text('extern "C" {\nextern const int gTable[4];\n}\n')
+    found = _extern_declared(sample, [sample, shared])
+    assert "extern int gLocal;" in found and "extern const int gTable[4];" in found
+    assert "notExtern" not in found
+    assert "gTable" not in _extern_declared(sample, [sample])

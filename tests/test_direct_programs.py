@@ -118,6 +118,23 @@ def test_host_api_misuse_returns_the_documented_codes_and_is_reported(
     assert "test pass!" in r.stdout and not r.correct
 
 
+def test_a_captured_model_runs_its_streams_tasks_each_time_it_is_executed(
+    probe: Callable[..., ProgramRunResult], probe_src: Path
+) -> None:
+    """aclmdlRICaptureBegin .. End keeps the tasks of the stream and of the stream that joined through an event
+    (copies and launches, none run during the capture); each aclmdlRIExecuteAsync runs them in issue order with
+    the host data of that moment; a device-to-host copy ordered after a launch on its own stream is not an
+    unsynchronised read."""
+    r = probe("capture")
+    assert "[ERROR]" not in r.stdout, r.stdout
+    assert r.correct, ([d.message for d in r.diagnostics], r.stdout)
+    assert [(ln.kernel, ln.line) for ln in r.launches] == [
+        ("add_scalar", line_of(probe_src, "add_scalar<<<BLOCKS, nullptr, side>>>")),
+        ("add_scalar", line_of(probe_src, "add_scalar<<<BLOCKS, nullptr, stream>>>(yDev, zDev, 2.0f", 2)),
+    ] * 3
+    assert not errors(r)
+
+
 def test_kernels_load_and_launch_by_name(probe: Callable[..., ProgramRunResult], probe_src: Path) -> None:
     r = probe("byname")
     assert "[ERROR]" not in r.stdout, r.stdout  # every return code as documented, the result right
@@ -233,7 +250,8 @@ def test_npu_branch_with_aclrt_launch_kernel_and_numpy_scripts(kernel_lib: Path)
     assert layout.recipe == "run.sh" and layout.name == "probe_bbit"
     assert [s.name for s in layout.sources] == ["main.cpp", "scale_custom.cpp"]
     assert [s.name for s in layout.kernel_sources] == ["scale_custom.cpp"]
-    r = run_program(kernel_lib, ProgramOptions(timeout=120))
+    kept = kernel_lib.parent / "kept_run"
+    r = run_program(kernel_lib, ProgramOptions(timeout=120, keep_dir=kept))
     assert r.correct, ([s.to_json() for s in r.steps], [d.message for d in r.diagnostics])
     assert "npu branch done" in r.stdout
     assert [s.kind for s in r.steps] == ["python", "program", "verify"]
@@ -243,6 +261,11 @@ def test_npu_branch_with_aclrt_launch_kernel_and_numpy_scripts(kernel_lib: Path)
     assert ln.kernel == "scale_custom" and ln.blocks == 4
     main = kernel_lib / "main.cpp"
     assert Path(ln.file).name == "main.cpp" and ln.line == line_of(main, "ACLRT_LAUNCH_KERNEL(scale_custom)")
+    # the estimate comes from the emulator's own schedule: no trace is written when no timeline was asked for
+    assert ln.estimate is not None and ln.estimate.cycles > 0 and r.estimate is not None
+    emu = kept / ".ascendc_emu"
+    assert len((emu / "estimate.jsonl").read_text().splitlines()) == 1
+    assert not list(emu.glob("trace.*.jsonl"))
 
 
 def test_cpu_debug_branch_with_icpu_run_kf(kernel_lib: Path) -> None:
@@ -268,6 +291,22 @@ def test_a_failing_verify_script_makes_the_run_not_correct_with_its_reason(kerne
     assert r.stage_reached == "verify"
 
 
+def test_a_library_launch_wrapper_with_a_mismatched_argument_builds_and_stops_if_called(kernel_lib: Path) -> None:
+    """scale_custom_do passes a ScaleTilingData* where the kernel takes the struct by value (the shape of public
+    kernel libraries' <op>_do wrappers): the program builds, and calling the wrapper is a launch-arguments error
+    at the wrapper's launch, the kernel not run."""
+    _reset(kernel_lib)
+    run_sh = kernel_lib / "run.sh"
+    run_sh.write_text(run_sh.read_text().replace("./probe_bbit", "./probe_bbit wrapper"))
+    r = run_program(kernel_lib, ProgramOptions(timeout=120))
+    assert r.compiled and not r.correct
+    assert r.launches == []
+    lib = kernel_lib / "scale_custom.cpp"
+    ((_, category, line, message),) = [e for e in errors(r) if e[0] == "launch-arguments"]
+    assert category == "host-runtime-api" and line == line_of(lib, "scale_custom<<<blockDim")
+    assert "do not convert to the parameters of kernel 'scale_custom'" in message
+
+
 def test_a_script_that_needs_more_than_numpy_is_skipped_and_said(kernel_lib: Path) -> None:
     _reset(kernel_lib)
     verify = kernel_lib / "scripts" / "verify_result.py"
@@ -277,6 +316,29 @@ def test_a_script_that_needs_more_than_numpy_is_skipped_and_said(kernel_lib: Pat
     assert step.skipped is not None and "needs torch" in step.skipped
     assert any("needs torch" in n for n in r.notes)
     assert r.ran and not r.verified and not r.correct
+
+
+def test_a_weak_table_shared_by_two_sources_builds_and_is_one_object(tmp_path: Path) -> None:
+    """A header defines a table `__attribute__((weak)) const` after an `extern "C"` declaration made it external,
+    and two sources include it (the shape of public kernel libraries' ROM tables): g++ alone rejects it; the build
+    compiles a corrected copy, and both sources see the same table."""
+    (tmp_path / "tables.h").write_text('#pragma once\nextern "C" {\nextern const int kTable[4];\n}\n')
+    (tmp_path / "tables_weak.hpp").write_text(
+        '#pragma once\n#include "tables.h"\n__attribute__((weak)) const int kTable[4] = {1, 2, 3, 4};\n'
+    )
+    (tmp_path / "sum.cpp").write_text(
+        '#include "tables_weak.hpp"\nint table_sum() { int s = 0; for (int v : kTable) s += v; return s; }\n'
+        "const int* table_addr() { return kTable; }\n"
+    )
+    (tmp_path / "main.cpp").write_text(
+        '#include <cstdio>\n#include "tables_weak.hpp"\nint table_sum();\nconst int* table_addr();\n'
+        "int main() {\n"
+        '    bool ok = table_sum() == 10 && table_addr() == kTable && kTable[3] == 4;\n'
+        '    printf(ok ? "test pass!\\n" : "test failed!\\n");\n    return ok ? 0 : 1;\n}\n'
+    )
+    r = run_program(tmp_path, ProgramOptions(timeout=120))
+    assert r.compiled and r.ran, [d.message for d in r.diagnostics]
+    assert "test pass!" in r.stdout and r.correct
 
 
 def test_paths_that_are_not_programs_get_one_clear_error(tmp_path: Path) -> None:

@@ -16,6 +16,7 @@ saying so; once it is there, the sample must pass like the others.
 | cannmirror/asc-devkit | examples/01_simd_cpp_api/00_introduction/01_add/add_tpipe_tque | verify_result.py | |
 | cannmirror/asc-devkit | examples/01_simd_cpp_api/01_utilities/06_cpu_debug | test pass in main() | block_idx |
 | cannmirror/asc-devkit | examples/01_simd_cpp_api/02_features/02_tiling_selector/vector_tiling_strategy | verify_result.py | LocalTensor<half>::LocalTensor(AscendC::TPosition |
+| cannmirror/asc-devkit | examples/01_simd_cpp_api/02_features/00_framework/04_aclgraph | test pass in main() | |
 | cannmirror/asc-devkit | examples/01_simd_cpp_api/02_features/04_compile/01_separate_compile | test pass in main() | block_idx |
 | cannmirror/asc-devkit | examples/01_simd_cpp_api/02_features/04_compile/03_static_library_compile | test pass in main() | block_idx |
 | cannmirror/asc-devkit | examples/01_simd_cpp_api/03_basic_api/00_data_movement/copy_ub2ub | verify_result.py | 'Copy' |

@@ -67,6 +67,33 @@ def test_find_project_from_any_path_in_it() -> None:
         find_project(TESTS / "no_such_folder")
 
 
+def test_a_cmake_op_package_in_one_folder_is_an_op_project(tmp_path: Path) -> None:
+    """The CANN cmake modules' op package (npu_op_code_gen SRC <host>, npu_op_kernel_sources OP_TYPE/KERNEL_FILE)
+    keeps host and kernel in one folder: the host sources and the kernel file are the ones the CMakeLists.txt
+    names, so the kernel gets its op's DTYPE_ macros as from op_host/ + op_kernel/."""
+    pkg = tmp_path / "SquarePkg"
+    pkg.mkdir()
+    square = PROJECTS / "square"
+    host_text = (square / "op_host" / "square_custom.cpp").read_text()
+    (pkg / "square_custom_host.cpp").write_text(host_text.replace("../op_kernel/square_custom_tiling.h", "square_custom_tiling.h"))
+    for name in ("square_custom.cpp", "square_custom_tiling.h"):
+        shutil.copy(square / "op_kernel" / name, pkg / name.replace("square_custom.cpp", "square_custom_kernel.cpp"))
+    (pkg / "CMakeLists.txt").write_text(
+        "project(opp)\nfind_package(ASC REQUIRED)\n"
+        "file(GLOB host_ops_srcs ${CMAKE_CURRENT_SOURCE_DIR}/square_custom_host.cpp)\n"
+        "npu_op_code_gen(SRC ${host_ops_srcs} PACKAGE ${vendor_name} OUT_DIR ${ASCEND_AUTOGEN_PATH})\n"
+        "npu_op_kernel_library(ascendc_kernels SRC_BASE ${CMAKE_SOURCE_DIR}/ TILING_LIBRARY cust_optiling)\n"
+        "npu_op_kernel_sources(ascendc_kernels OP_TYPE SquareCustom KERNEL_FILE square_custom_kernel.cpp)\n"
+    )
+    proj = find_project(pkg / "square_custom_kernel.cpp")
+    assert proj.root == pkg.resolve() and proj.op_host == pkg.resolve()
+    assert [p.name for p in proj.host_sources()] == ["square_custom_host.cpp"]  # not the kernel file
+    assert proj.kernel_for("SquareCustom").file.name == "square_custom_kernel.cpp"
+    (pkg / "CMakeLists.txt").write_text("project(opp)\nadd_executable(demo main.cpp)\n")  # no op package
+    with pytest.raises(OpProjectError, match="not inside an op project"):
+        find_project(pkg / "square_custom_kernel.cpp")
+
+
 def test_tiling_header_included_under_another_snake_case_spelling_resolves(tmp_path: Path) -> None:
     """msOpGen names BAMCustom's files b_a_m_custom*; generated host code includes "bam_custom_tiling.h"."""
     proj = tmp_path / "BAMCustom"

@@ -1,11 +1,14 @@
 // ascendc-lsp test program (our own): the host side in both branches of the kernel-launch samples.
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <vector>
 #include "scale_tiling.h"
 #ifndef ASCENDC_CPU_DEBUG
 #include "acl/acl.h"
 #include "aclrtlaunch_scale_custom.h"
+extern "C" void scale_custom_do(uint32_t blockDim, void* l2ctrl, void* stream, uint8_t* x, uint8_t* y,
+                                uint8_t* tiling);
 #else
 #include "tikicpulib.h"
 extern "C" __global__ __aicore__ void scale_custom(GM_ADDR x, GM_ADDR y, ScaleTilingData tiling);
@@ -22,7 +25,7 @@ static void WriteFile(const char* path, const void* buf, size_t size)
     f.write((const char*)buf, (std::streamsize)size);
 }
 
-int main()
+int main(int argc, char** argv)
 {
     const uint32_t blockDim = 4;
     ScaleTilingData tiling{4 * 2048, 512, 0.5f};
@@ -49,7 +52,11 @@ int main()
     aclrtMalloc(&yDev, bytes, ACL_MEM_MALLOC_HUGE_FIRST);
     if (!ReadFile("./input/input_x.bin", xHost, bytes)) { printf("[ERROR] no input\n"); return 1; }
     aclrtMemcpy(xDev, bytes, xHost, bytes, ACL_MEMCPY_HOST_TO_DEVICE);
-    ACLRT_LAUNCH_KERNEL(scale_custom)(blockDim, stream, xDev, yDev, &tiling);
+    if (argc > 1 && strcmp(argv[1], "wrapper") == 0) {
+        scale_custom_do(blockDim, nullptr, stream, (uint8_t*)xDev, (uint8_t*)yDev, (uint8_t*)&tiling);
+    } else {
+        ACLRT_LAUNCH_KERNEL(scale_custom)(blockDim, stream, xDev, yDev, &tiling);
+    }
     aclrtSynchronizeStream(stream);
     aclrtMemcpy(yHost, bytes, yDev, bytes, ACL_MEMCPY_DEVICE_TO_HOST);
     WriteFile("./output/output_y.bin", yHost, bytes);

@@ -46,3 +46,14 @@ extern "C" __global__ __aicore__ void scale_custom(GM_ADDR x, GM_ADDR y, ScaleTi
     op.Init(x, y, tiling);
     op.Process();
 }
+
+#ifndef ASCENDC_CPU_DEBUG
+// A launch wrapper of the shape public kernel libraries have (the <op>_do functions): it hands the kernel a
+// pointer where the kernel takes the tiling struct by value. The real build takes it; the emulator compiles it
+// and, if a program calls it, stops the launch with a launch-arguments error.
+extern "C" void scale_custom_do(uint32_t blockDim, void* l2ctrl, void* stream, uint8_t* x, uint8_t* y,
+                                uint8_t* tiling)
+{
+    scale_custom<<<blockDim, l2ctrl, stream>>>(x, y, reinterpret_cast<ScaleTilingData*>(tiling));
+}
+#endif

@@ -599,7 +599,7 @@ def _lowered_if_launching(
         text = source.read_text(encoding="utf-8", errors="replace")
         if "<<<" not in text or not find_launches(text):
             return source, list(include_dirs)
-        body = lower_text(text, str(source)).text
+        body = lower_text(text, str(source), library=True).text
     except (OSError, LoweringError):  # unreadable or unbalanced: compiled as written, the compiler says why
         return source, list(include_dirs)
     lowered = workdir / f"lowered_{source.name}"

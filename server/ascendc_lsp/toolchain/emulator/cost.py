@@ -832,6 +832,24 @@ def _native_launch(d: Any, index: int) -> LaunchSchedule:
     )
 
 
+def native_launch_schedules(
+    estimate_path: Path,
+    cost_model: dict[str, Any] | None,
+    clock_ghz: float | None = None,
+    trace_paths: dict[int, Path] | None = None,
+) -> dict[int, Schedule]:
+    """Each launch of a program as the emulator scheduled it (estimate.jsonl), keyed by its 0-based launch
+    number, judged on its own; `trace_paths` (launch number -> that launch's trace) adds a timeline's events."""
+    params = params_for(cost_model, clock_ghz)
+    out: dict[int, Schedule] = {}
+    for ls in read_native(estimate_path):
+        trace = (trace_paths or {}).get(ls.index)
+        if trace is not None and trace.is_file():
+            _attach_native_trace([ls], trace)
+        out[ls.index] = _combine([ls], params)
+    return out
+
+
 def _read_jsonl(path: Path, limit: int) -> list[Any]:
     """Up to `limit` JSON values, one per line; unreadable lines are skipped. Well-formed files are parsed in one
     call (a per-line json.loads costs more than the parse itself at hundreds of thousands of lines)."""

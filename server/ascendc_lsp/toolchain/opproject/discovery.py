@@ -48,14 +48,22 @@ class OpProject:
     op_host: Path
     op_kernel: Path
     repo_root: Path
+    # an op package built by the CANN cmake modules in one folder (npu_op_code_gen SRC ..., npu_op_kernel_sources
+    # KERNEL_FILE ...): its host sources and kernel files as the CMakeLists.txt names them; empty for op_host/ +
+    # op_kernel/ projects
+    host_files: tuple[Path, ...] = ()
+    kernel_files: tuple[Path, ...] = ()
 
     def host_sources(self) -> list[Path]:
         """The op_host translation units (top level only: op_api/ and other subfolders are not tiling code)."""
+        if self.host_files:
+            return sorted(p for p in self.host_files if p.is_file())
         return sorted(p for p in self.op_host.iterdir() if p.is_file() and p.suffix in SOURCE_SUFFIXES)
 
     def kernel_entries(self) -> list[KernelEntry]:
         out: list[KernelEntry] = []
-        for p in sorted(self.op_kernel.rglob("*")):
+        files = sorted(self.kernel_files) if self.kernel_files else sorted(self.op_kernel.rglob("*"))
+        for p in files:
             if not p.is_file() or p.suffix not in SOURCE_SUFFIXES:
                 continue
             text = p.read_text(encoding="utf-8", errors="replace")
@@ -142,9 +150,35 @@ def find_project(path: str | Path) -> OpProject:
                         host, kernel = host / sub, kernel / sub
                     break
         return OpProject(root, host, kernel, repository_root(root))
+    package = _cmake_op_package(start)
+    if package is not None:
+        return package
     raise OpProjectError(
         f"{p}: not inside an op project (no folder with both op_host/ and op_kernel/ above it)"
     )
+
+
+def _cmake_op_package(folder: Path) -> OpProject | None:
+    """An op package whose CMakeLists.txt (in `folder`) generates the op from host sources (npu_op_code_gen) and
+    names the kernel file per op type (npu_op_kernel_sources), all in one folder: the real build compiles that
+    kernel file with the DTYPE_/ORIG_DTYPE_ macros of the op definition, as for op_host/ + op_kernel/."""
+    cml = folder / "CMakeLists.txt"
+    try:
+        if not cml.is_file() or b"npu_op_kernel_sources" not in cml.read_bytes():
+            return None
+    except OSError:
+        return None
+    from ascendc_lsp.toolchain.program.cmake import CMakeError, read_project
+
+    try:
+        project = read_project(folder)
+    except CMakeError:
+        return None
+    host_files = tuple(p.resolve() for p in project.op_host_sources if p.is_file())
+    kernel_files = tuple(p.resolve() for _op, p in project.op_kernels if p.is_file())
+    if not host_files or not kernel_files:
+        return None
+    return OpProject(folder, folder, folder, repository_root(folder), host_files, kernel_files)
 
 
 # ----------------------------------------------------------------------------------------------------------------

@@ -13,6 +13,7 @@ are those of toolchain/emulator/build.py.
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 import os
 import re
@@ -61,6 +62,8 @@ class _Unit:
     text: str  # what is compiled (lowered or original)
     lowered: bool
     kernel: bool  # has kernel code: compile with the emulator's precompiled header
+    # headers beside the source compiled from a corrected copy (_weak_definitions_fixed), by original path
+    overlays: dict[Path, str] = field(default_factory=dict)
 
 
 def _has_code(text: str, needle: str) -> bool:
@@ -115,6 +118,53 @@ def _included_text(src: Path, text: str) -> str:
     return "\n".join(parts)
 
 
+_WEAK_CONST_DEF = re.compile(
+    r"^(?P<attr>[ \t]*__attribute__\s*\(\(\s*(?:__)?weak(?:__)?\s*\)\))(?P<rest>[^;{}\n]*\bconst\b[^;{}\n=]*?"
+    r"\b(?P<name>[A-Za-z_]\w*)\s*(?:\[[^\]\n]*\]\s*)*=)",
+    re.M,
+)
+MAX_EXTERN_SCAN_FILES = 4000
+
+
+def _extern_declared(root: Path, include_dirs: list[Path]) -> str:
+    """The `extern` declarations in the sample's headers and those of its include folders, one per line (for
+    _weak_definitions_fixed)."""
+    lines: list[str] = []
+    files = list(itertools.islice(root.rglob("*"), MAX_EXTERN_SCAN_FILES))  # bounded: a sample, not a disk
+    for d in include_dirs:
+        if d.is_dir() and not d.resolve().is_relative_to(root.resolve()):
+            files += itertools.islice(d.iterdir(), MAX_EXTERN_SCAN_FILES)
+    for h in files:
+        if h.suffix in (".h", ".hpp", ".hh", ".inc") and h.is_file():
+            try:
+                text = h.read_text(encoding="utf-8", errors="replace")
+            except OSError:
+                continue
+            lines += [ln for ln in text.splitlines() if re.search(r"\bextern\b", ln)]
+    return "\n".join(lines)
+
+
+def _weak_definitions_fixed(text: str, externs: str) -> str | None:
+    """`__attribute__((weak)) const T name[] = {...};` at namespace scope whose name an `extern` declaration made
+    external (a header shared by several kernel files, e.g. `extern "C" { extern __gm__ const T name[]; }`):
+    g++ rejects it ("weak declaration must be public", it checks before merging the earlier declaration) where
+    clang, bisheng's base, accepts it. The copy says `extern` on the definition itself, which is the linkage the
+    earlier declaration gave; same lines. None when nothing needs it."""
+    changed = False
+
+    def fix(m: re.Match[str]) -> str:
+        nonlocal changed
+        if re.search(r"\bextern\b", m.group("rest")):
+            return m.group(0)
+        if not re.search(rf"\bextern\b[^;]*\b{re.escape(m.group('name'))}\b", externs):
+            return m.group(0)  # no earlier external declaration: the real compiler rejects it too
+        changed = True
+        return f"{m.group('attr')} extern{m.group('rest')}"
+
+    out = _WEAK_CONST_DEF.sub(fix, text)
+    return out if changed else None
+
+
 def prepare_units(layout: ProgramLayout) -> tuple[list[_Unit], dict[str, str], list[str], int]:
     """The sources to compile (lowered where they launch), the generated aclrtlaunch headers by file name, the
     kernels they declare and the number of launches lowered; raises LoweringError."""
@@ -140,19 +190,34 @@ def prepare_units(layout: ProgramLayout) -> tuple[list[_Unit], dict[str, str], l
                     )
     units: list[_Unit] = []
     launches = 0
+    externs: str | None = None
     for src in layout.sources:
         text = texts[src]
         kernel = _is_kernel_source(text)
+        overlays: dict[Path, str] = {}
+        for name in _QUOTE_INCLUDE.findall(text) if "weak" in _included_text(src, text) else []:
+            h = src.parent / name
+            if not h.is_file():
+                continue
+            if externs is None:
+                externs = _extern_declared(layout.root, layout.include_dirs)
+            fixed = _weak_definitions_fixed(h.read_text(encoding="utf-8", errors="replace"), externs)
+            if fixed is not None:
+                overlays[h] = f"#line 1 {json.dumps(str(h))}\n" + fixed
         if _has_code(text, "<<<") or src in appended:
             try:
-                lowered = lower_text(text, str(src), ratios)
+                # a kernel library's own launch wrappers, not the program's main(): lenient as the real build (lower.py)
+                library = src in layout.kernel_sources and not re.search(r"\bmain\s*\(", text)
+                lowered = lower_text(text, str(src), ratios, library=library)
             except LoweringError as exc:
                 raise LoweringError(f"{src}: {exc}") from None
             launches += len(lowered.launches)
             body = lowered.text
             if src in appended:
                 body = body.rstrip("\n") + "\n" + appended[src]
-            units.append(_Unit(src, body, True, kernel))
+            units.append(_Unit(src, body, True, kernel, overlays))
+        elif overlays:  # compiled from a copy so that its quoted includes find the corrected headers first
+            units.append(_Unit(src, f"#line 1 {json.dumps(str(src))}\n" + text, True, kernel, overlays))
         else:
             units.append(_Unit(src, text, False, kernel))
     return units, headers, kernels, launches
@@ -172,7 +237,7 @@ def _key(
         json.dumps(sorted(headers.items())),
     ]
     for u in units:
-        parts += [str(u.original), u.text, str(u.kernel)]
+        parts += [str(u.original), u.text, str(u.kernel), json.dumps(sorted((str(k), v) for k, v in u.overlays.items()))]
     for part in parts:
         h.update(part.encode("utf-8", "replace"))
         h.update(b"\0")
@@ -260,6 +325,11 @@ def build_program(layout: ProgramLayout, timeout: float = 120.0, use_cache: bool
                 copy.write_text(u.text, encoding="utf-8")
                 rename[str(copy.resolve())] = str(u.original)
                 source = copy
+                for header, text in u.overlays.items():
+                    fixed = workdir / "src" / _relative(layout.root, header)
+                    fixed.parent.mkdir(parents=True, exist_ok=True)
+                    fixed.write_text(text, encoding="utf-8")
+                    rename[str(fixed.resolve())] = str(header)
             else:
                 source = u.original
             obj = f"obj{i}.o"

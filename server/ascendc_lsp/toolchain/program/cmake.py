@@ -16,10 +16,12 @@ from __future__ import annotations
 
 import fnmatch
 import re
+import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ascendc_lsp import safeio
+from ascendc_lsp.toolchain.emulator.build import find_cxx
 
 MAX_INCLUDE_DEPTH = 16
 MAX_COMMANDS = 20000
@@ -52,6 +54,10 @@ class Project:
     defines: dict[str, str | None] = field(default_factory=dict)  # directory-wide (add_definitions)
     variables: dict[str, str] = field(default_factory=dict)
     cache_defaults: dict[str, str] = field(default_factory=dict)  # set(X v CACHE ...) values as written
+    # the op-package build of the CANN cmake modules (npu_op_code_gen / npu_op_kernel_sources): the host sources
+    # the op definitions are generated from, and each op type's kernel file
+    op_host_sources: list[Path] = field(default_factory=list)
+    op_kernels: list[tuple[str, Path]] = field(default_factory=list)
 
     def executables(self) -> list[Target]:
         return [t for t in self.targets.values() if t.kind == "executable"]
@@ -230,6 +236,7 @@ class _Evaluator:
         self.overrides = overrides
         self.vars: dict[str, str] = dict(overrides)
         self.commands = 0
+        self.kernel_bases: dict[str, Path] = {}  # npu_op_kernel_library target -> SRC_BASE
 
     # --- variables
     def expand(self, s: str, cur: Path) -> str:
@@ -593,12 +600,79 @@ class _Evaluator:
             if tg is not None:
                 tg.links.extend(x for x in _strip_scopes(a[1:]) if x)
             return
+        if name == "npu_op_code_gen" and "SRC" in a:
+            srcs = _keyword_values(a, "SRC", _OP_GEN_KEYWORDS)
+            self.p.op_host_sources.extend(x for x in _paths(srcs, cur) if x not in self.p.op_host_sources)
+            return
+        if name == "npu_op_kernel_library" and a:
+            base = _keyword_values(a, "SRC_BASE", _OP_GEN_KEYWORDS)
+            if base:
+                self.kernel_bases[a[0]] = _paths(base[:1], cur)[0]
+            return
+        if name == "npu_op_kernel_sources" and a:
+            op_type = _keyword_values(a, "OP_TYPE", _OP_GEN_KEYWORDS)[:1]
+            files = _keyword_values(a, "KERNEL_FILE", _OP_GEN_KEYWORDS)[:1]
+            if op_type and files:
+                self.p.op_kernels.append((op_type[0], _paths(files, self.kernel_bases.get(a[0], cur))[0]))
+            return
+        if name == "execute_process":
+            self._execute_process(a)
+            return
         if name == "project":
             self.vars.setdefault("PROJECT_SOURCE_DIR", str(cur))
             self.vars.setdefault("PROJECT_BINARY_DIR", str(cur / "build"))
             if a:
                 self.vars["PROJECT_NAME"] = a[0]
             return
+
+    def _execute_process(self, a: list[str]) -> None:
+        """execute_process(): only a compiler query is run (`${CMAKE_CXX_COMPILER} -print-file-name=libgcc.a`, as
+        samples that locate their GCC toolchain do), with the C++ compiler the emulator builds with; anything else
+        (Python probing torch, scripts) is not run and leaves its variables unset, as before."""
+        keywords = {"COMMAND", "WORKING_DIRECTORY", "TIMEOUT", "RESULT_VARIABLE", "RESULTS_VARIABLE",
+                    "OUTPUT_VARIABLE", "ERROR_VARIABLE", "INPUT_FILE", "OUTPUT_FILE", "ERROR_FILE", "OUTPUT_QUIET",
+                    "ERROR_QUIET", "OUTPUT_STRIP_TRAILING_WHITESPACE", "ERROR_STRIP_TRAILING_WHITESPACE",
+                    "COMMAND_ECHO", "ENCODING", "ECHO_OUTPUT_VARIABLE", "ECHO_ERROR_VARIABLE", "COMMAND_ERROR_IS_FATAL"}
+        commands: list[list[str]] = []
+        options: dict[str, str] = {}
+        i = 0
+        while i < len(a):
+            if a[i] == "COMMAND":
+                j = i + 1
+                while j < len(a) and a[j] not in keywords:
+                    j += 1
+                commands.append(a[i + 1 : j])
+                i = j
+            elif a[i] in keywords:
+                takes_value = i + 1 < len(a) and a[i + 1] not in keywords and a[i].endswith(
+                    ("VARIABLE", "DIRECTORY", "TIMEOUT", "FILE", "ENCODING", "ECHO", "FATAL")
+                )
+                options[a[i]] = a[i + 1] if takes_value else "1"
+                i += 2 if takes_value else 1
+            else:
+                i += 1
+        compilers = {self.vars.get("CMAKE_CXX_COMPILER"), self.vars.get("CMAKE_C_COMPILER")} - {None, ""}
+        if len(commands) != 1 or not commands[0] or commands[0][0] not in compilers:
+            return
+        query = commands[0][1:]
+        if len(query) != 1 or not re.fullmatch(
+            r"-print-(?:file|prog)-name=[\w.+-]+|-dumpversion|-dumpfullversion|-dumpmachine", query[0]
+        ):
+            return
+        cxx = find_cxx()
+        if cxx is None:
+            return
+        try:
+            done = subprocess.run([cxx, query[0]], capture_output=True, text=True, timeout=20, check=False)
+            out, code = done.stdout, str(done.returncode)
+        except (OSError, subprocess.SubprocessError):
+            out, code = "", "1"
+        if "OUTPUT_STRIP_TRAILING_WHITESPACE" in options:
+            out = out.rstrip()
+        if "OUTPUT_VARIABLE" in options:
+            self.vars[options["OUTPUT_VARIABLE"]] = out
+        if "RESULT_VARIABLE" in options:
+            self.vars[options["RESULT_VARIABLE"]] = code
 
     def _variables(self, c: _Command, cur: Path) -> None:
         a = self.args(c.args, cur)
@@ -645,8 +719,63 @@ class _Evaluator:
                 "ABSOLUTE": str((cur / p).resolve()),
                 "REALPATH": str((cur / p).resolve()),
             }.get(mode, str(p))
-        elif c.name == "string" and len(a) >= 3 and a[0] in ("TOUPPER", "TOLOWER"):
-            self.vars[a[2]] = a[1].upper() if a[0] == "TOUPPER" else a[1].lower()
+        elif c.name == "string":
+            self._string(a)
+
+    def _string(self, a: list[str]) -> None:
+        """string(): the subcommands samples use to derive values (an architecture number from
+        CMAKE_ASC_ARCHITECTURES, a toolchain root from a compiler path)."""
+        op = a[0]
+        if op in ("TOUPPER", "TOLOWER") and len(a) >= 3:
+            self.vars[a[2]] = a[1].upper() if op == "TOUPPER" else a[1].lower()
+        elif op == "REGEX" and len(a) >= 4:
+            mode, regex = a[1], _cmake_regex(a[2])
+            if regex is None:
+                return
+            if mode in ("MATCH", "MATCHALL"):
+                text = "".join(a[4:])
+                if mode == "MATCHALL":
+                    self.vars[a[3]] = ";".join(m.group(0) for m in regex.finditer(text))
+                    return
+                m = regex.search(text)
+                self.vars[a[3]] = m.group(0) if m else ""
+                for k in range(10):
+                    group = m.group(k) if m and k <= regex.groups else None
+                    self.vars[f"CMAKE_MATCH_{k}"] = group or ""
+            elif mode == "REPLACE" and len(a) >= 5:
+                template = a[3]
+
+                def expand(m: re.Match[str]) -> str:
+                    return re.sub(r"\\(\d)", lambda g: m.group(int(g.group(1))) or "", template)
+
+                self.vars[a[4]] = regex.sub(expand, "".join(a[5:]))
+        elif op == "REPLACE" and len(a) >= 4:
+            self.vars[a[3]] = "".join(a[4:]).replace(a[1], a[2]) if a[1] else "".join(a[4:])
+        elif op in ("APPEND", "PREPEND") and len(a) >= 2:
+            old = self.vars.get(a[1], "")
+            self.vars[a[1]] = old + "".join(a[2:]) if op == "APPEND" else "".join(a[2:]) + old
+        elif op == "CONCAT" and len(a) >= 2:
+            self.vars[a[1]] = "".join(a[2:])
+        elif op == "STRIP" and len(a) >= 3:
+            self.vars[a[2]] = a[1].strip()
+        elif op == "LENGTH" and len(a) >= 3:
+            self.vars[a[2]] = str(len(a[1]))
+        elif op == "FIND" and len(a) >= 4:
+            self.vars[a[3]] = str(a[1].rfind(a[2]) if "REVERSE" in a[4:] else a[1].find(a[2]))
+        elif op == "SUBSTRING" and len(a) >= 5 and all(re.fullmatch(r"-?\d+", x) for x in a[2:4]):
+            begin, length = int(a[2]), int(a[3])
+            self.vars[a[4]] = a[1][begin:] if length < 0 else a[1][begin : begin + length]
+        elif op == "JOIN" and len(a) >= 3:
+            self.vars[a[2]] = a[1].join(a[3:])
+
+
+def _cmake_regex(pattern: str) -> re.Pattern[str] | None:
+    """A CMake regular expression (POSIX-extended-like: ^ $ . [] * + ? | () ) as a Python one; None when it
+    does not compile (the command then leaves its variable alone)."""
+    try:
+        return re.compile(pattern)
+    except re.error:
+        return None
 
 
 def _cmp_num(a: str, b: str, op: str) -> bool:
@@ -667,7 +796,7 @@ _BINARY = {
     "STREQUAL": lambda a, b, v: a == b,
     "STRLESS": lambda a, b, v: a < b,
     "STRGREATER": lambda a, b, v: a > b,
-    "MATCHES": lambda a, b, v: re.search(b, a) is not None,
+    "MATCHES": lambda a, b, v: (rx := _cmake_regex(b)) is not None and rx.search(a) is not None,
     "EQUAL": lambda a, b, v: _cmp_num(a, b, "EQUAL"),
     "LESS": lambda a, b, v: _cmp_num(a, b, "LESS"),
     "GREATER": lambda a, b, v: _cmp_num(a, b, "GREATER"),
@@ -680,6 +809,24 @@ _BINARY = {
     "VERSION_GREATER_EQUAL": lambda a, b, v: _version(a) >= _version(b),
     "IN_LIST": lambda a, b, v: a in b.split(";"),
 }
+
+
+_OP_GEN_KEYWORDS = frozenset(
+    {"SRC", "PACKAGE", "OUT_DIR", "OPTIONS", "OP_TYPE", "KERNEL_FILE", "SRC_BASE", "TILING_LIBRARY", "COMPUTE_UNIT",
+     "KERNEL_DIR", "COMPILE_OPTIONS", "OPS_PRODUCT_NAME"}
+)  # fmt: skip
+
+
+def _keyword_values(args: list[str], keyword: str, keywords: frozenset[str]) -> list[str]:
+    """The values after `keyword` up to the next keyword of the command (`SRC a.cpp b.cpp PACKAGE ...`)."""
+    if keyword not in args:
+        return []
+    out: list[str] = []
+    for x in args[args.index(keyword) + 1 :]:
+        if x in keywords:
+            break
+        out.append(x)
+    return out
 
 
 def _strip_scopes(items: list[str]) -> list[str]:
@@ -743,6 +890,9 @@ def read_project(root: Path, overrides: dict[str, str] | None = None) -> Project
         "CMAKE_HOST_SYSTEM_PROCESSOR": "x86_64",
         "UNIX": "1",
         "CMAKE_CXX_COMPILER_ID": "GNU",
+        # the host compiler of the emulated build (execute_process runs only its -print-file-name style queries)
+        "CMAKE_CXX_COMPILER": find_cxx() or "c++",
+        "CMAKE_C_COMPILER": find_cxx() or "c++",
         "ASCEND_CANN_PACKAGE_PATH": VIRTUAL_CANN,
         "ASCEND_HOME_PATH": VIRTUAL_CANN,
         "ASCEND_INSTALL_PATH": VIRTUAL_CANN,

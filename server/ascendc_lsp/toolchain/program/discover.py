@@ -129,11 +129,11 @@ def _shell_lines(text: str) -> list[str]:
 
 
 def _expand(word: str, env: dict[str, str]) -> str:
-    return re.sub(r"\$\{?([A-Za-z_]\w*)\}?", lambda m: env.get(m.group(1), m.group(0)), word)
+    return re.sub(r"\$\{?([A-Za-z_]\w*|\d)\}?", lambda m: env.get(m.group(1), m.group(0)), word)
 
 
-def _recipe_from_commands(lines: list[str], start_cwd: str) -> _Recipe:
-    env: dict[str, str] = {}
+def _recipe_from_commands(lines: list[str], start_cwd: str, positional: list[str] | None = None) -> _Recipe:
+    env: dict[str, str] = {str(k): v for k, v in enumerate(positional or [], start=1)}
     cwd = start_cwd
     steps: list[Step] = []
     defs: dict[str, str] = {}
@@ -145,9 +145,11 @@ def _recipe_from_commands(lines: list[str], start_cwd: str) -> _Recipe:
             continue
         if not words:
             continue
-        m = re.fullmatch(r"([A-Za-z_]\w*)=(.*)", words[0])
-        if m and len(words) == 1:
-            env[m.group(1)] = _expand(m.group(2), env)
+        assigns = [re.fullmatch(r"([A-Za-z_]\w*)=(.*)", w) for w in words]
+        if all(assigns):  # `A=1 B=2` on one line sets both
+            for m in assigns:
+                assert m is not None
+                env[m.group(1)] = _expand(m.group(2), env)
             continue
         if words[0] == "export" and len(words) >= 2 and "=" in words[1]:
             var, _, val = words[1].partition("=")
@@ -230,13 +232,46 @@ def readme_recipe(root: Path) -> _Recipe | None:
     return None
 
 
-def runsh_recipe(root: Path) -> _Recipe | None:
+def runsh_arguments(root: Path, run_mode: str = "npu") -> list[str]:
+    """The positional arguments the samples' READMEs pass to `root/run.sh` (`bash run.sh add_custom ascend910
+    AiCore npu`, in the sample's own README or, after `cd <sample>`, in a README of a folder above it): the call
+    naming `run_mode` when there are several, else the first; [] when no README calls it."""
+    calls: list[list[str]] = []
+    for base in [root, *root.parents][:3]:
+        for name in ("README.md", "README_en.md", "readme.md"):
+            f = base / name
+            if not f.is_file():
+                continue
+            for block in _code_blocks(read_sample_file(f, "README")):
+                for raw in block.replace("\\\n", " ").splitlines():
+                    cwd = base.resolve()
+                    for cmd in re.split(r"\s*(?:;|&&|\(|\))\s*", raw.split("#", 1)[0]):
+                        try:
+                            words = shlex.split(cmd)
+                        except ValueError:
+                            break
+                        if words[:1] == ["cd"] and len(words) == 2 and re.fullmatch(r"[\w./-]+", words[1]):
+                            cwd = (cwd / words[1]).resolve()
+                            continue
+                        if words[:1] in (["bash"], ["sh"], ["source"], ["."]):
+                            words = words[1:]
+                        if words[:1] in (["run.sh"], ["./run.sh"]) and cwd == root.resolve():
+                            calls.append(words[1:])
+        if calls:
+            break
+    if not calls:
+        return []
+    return next((c for c in calls if run_mode in c), calls[0])
+
+
+def runsh_recipe(root: Path, run_mode: str = "npu") -> _Recipe | None:
     f = root / "run.sh"
     if not f.is_file():
         return None
     text = read_sample_file(f, "run script")
-    # the data/run/verify part follows the build (`cmake --build`, `make`); build commands are skipped anyway
-    rec = _recipe_from_commands(_shell_lines(text), ".")
+    # the data/run/verify part follows the build (`cmake --build`, `make`); build commands are skipped anyway;
+    # $1, $2... are the arguments the README passes (run.sh's `-Dsmoke_testcase=$1`, `./${1}_${4}`)
+    rec = _recipe_from_commands(_shell_lines(text), ".", runsh_arguments(root, run_mode))
     rec.steps = [
         s for s in rec.steps if not (s.kind == "mkdir" and any(d in ("build", "out") for d in s.argv))
     ]
@@ -325,7 +360,7 @@ def discover(
     recipe = readme_recipe(root)
     recipe_kind = "readme" if recipe else "default"
     if recipe is None:
-        recipe = runsh_recipe(root)
+        recipe = runsh_recipe(root, run_mode)
         recipe_kind = "run.sh" if recipe else "default"
     overrides: dict[str, str] = {}
     if recipe is not None:  # the sample's own -D values, except toolkit paths and what the emulator decides

@@ -283,10 +283,20 @@ def _base_name(callee: str) -> str:
     return out.split("::")[-1].strip().strip("()*& ")
 
 
-def lower_text(text: str, original_path: str, task_ratios: dict[str, int] | None = None) -> Lowered:
+def lower_text(
+    text: str, original_path: str, task_ratios: dict[str, int] | None = None, *, library: bool = False
+) -> Lowered:
     """The source with every launch rewritten; line numbers unchanged (see the module docstring). `task_ratios`
-    names the mix kernels (AIV cores per block, KernelSignature.task_ratio) the launches may call."""
+    names the mix kernels (AIV cores per block, KernelSignature.task_ratio) the launches may call.
+
+    `library`: the source is a kernel library's (an `ascendc_library` source, an op kernel): its host-side launch
+    wrappers (`<op>_do`) are taken as the real build takes them, even when an argument does not convert to the
+    kernel's parameter (public kernels that pass on the simulator hand a `TilingData*` to a kernel taking
+    `TilingData`); such a launch compiles and, if the program ever makes it, stops with a `launch-arguments`
+    error (ascendc_emu/launch.h) instead of running the kernel with a wrong argument. A launch whose argument
+    count differs from the parameters of a kernel defined in the same text stays a compile error."""
     launches = find_launches(text)
+    arity = {s.name: len(s.params) for s in kernel_signatures(text)} if library and launches else {}
     parts: list[str] = []
     last = 0
     for ln in launches:
@@ -294,9 +304,22 @@ def lower_text(text: str, original_path: str, task_ratios: dict[str, int] | None
         mask_end = text.index(">>>", k + 3 + len(ln.config))
         callee_text = text[ln.start : k]
         parts.append(text[last : ln.start])
+        # the SFINAE-friendly return type lets the launcher see a mismatch instead of failing the build; the
+        # callee is repeated there on one line (a comment inside it would swallow code: then no leniency)
+        callee_line = " ".join(ln.callee.split())
+        want = arity.get(_base_name(ln.callee))
+        args_open = text.index("(", mask_end + 3)
+        sfinae = (
+            f" -> decltype((void)({callee_line}({ARG_PACK}...)))"
+            if library
+            and "//" not in callee_line
+            and "/*" not in callee_line
+            and (want is None or want == _count_args(text[args_open + 1 : ln.end - 1]))
+            else ""
+        )
         parts.append(
             f"::ascendc_emu::kernel_launch({_c_string(ln.callee)}, __FILE__, __LINE__, "
-            f"[&](auto&&... {ARG_PACK}) {{ "
+            f"[&](auto&&... {ARG_PACK}){sfinae} {{ "
         )
         parts.append(callee_text)
         ratio = (task_ratios or {}).get(_base_name(ln.callee), 1)
@@ -395,7 +418,8 @@ def kernel_signatures(text: str, context: str = "") -> list[KernelSignature]:
         if not code[close:].lstrip().startswith("{"):
             continue
         before = text[max(0, m.start() - 300) : m.start()]
-        lead = re.search(r'(?:(?:extern\s+"C"|__\w+__)\s*)*$', before)
+        # qualifiers between `template <...>` and the kernel: extern "C", __aicore__, __mix__(1, 2) (with arguments)
+        lead = re.search(r'(?:(?:extern\s+"C"|__\w+__(?:\s*\([^()]*\))?)\s*)*$', before)
         prefix = before[: lead.start()] if lead else before
         template = bool(re.search(r"template\s*<[^;{}]*>\s*$", prefix))
         extern_c = bool(lead and "extern" in lead.group(0))
@@ -418,6 +442,22 @@ def kernel_signatures(text: str, context: str = "") -> list[KernelSignature]:
             )
         )
     return out
+
+
+def _count_args(text: str) -> int:
+    """The number of top-level comma-separated arguments of a call's argument text."""
+    if not text.strip():
+        return 0
+    depth = 0
+    n = 1
+    for ch in text:
+        if ch in "(<[{":
+            depth += 1
+        elif ch in ")>]}":
+            depth -= 1
+        elif ch == "," and depth == 0:
+            n += 1
+    return n
 
 
 def _split_params(text: str) -> list[KernelParam]:

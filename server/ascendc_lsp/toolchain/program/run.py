@@ -40,7 +40,10 @@ from ascendc_lsp.toolchain.program.discover import ProgramLayout, Step, discover
 COPY_LIMIT_BYTES = 256 << 20
 COPY_LIMIT_FILES = 5000
 _SKIP_DIRS = {".git", "build", "out", "__pycache__", ".ascendc_emu"}
-EMU_DIR = ".ascendc_emu"  # inside the run copy: soc.txt, report.jsonl, launches.jsonl, traces
+EMU_DIR = ".ascendc_emu"  # inside the run copy: soc.txt, report.jsonl, launches.jsonl, estimate.jsonl, traces
+# A timeline's trace lines per block are budgeted as for a launch on every vector core of a 910B (40): a launch
+# is sized on the cores, and the trace of a big launch stays far below the sandbox's file-size limit.
+TIMELINE_BLOCKS = 40
 PASS_TEXT = re.compile(r"test pass|\bpassed\b|\[pass\]|\bpass!|result is correct|verify success", re.I)
 FAIL_TEXT = re.compile(r"test fail|\bfailed\b|\[fail\]|result error|verify fail|compare fail|\[ERROR\]", re.I)
 
@@ -176,9 +179,12 @@ def _program_env(emu: Path, soc_file: Path, opts: ProgramOptions) -> dict[str, s
         "ASCENDC_EMU_SOC_FILE": str(soc_file),
         "ASCENDC_EMU_REPORT": str(emu / "report.jsonl"),
         "ASCENDC_EMU_LAUNCHES": str(emu / "launches.jsonl"),
-        "ASCENDC_EMU_TRACE_DIR": str(emu),
+        "ASCENDC_EMU_ESTIMATE": str(emu / "estimate.jsonl"),
         "ASCENDC_EMU_BLOCK_ORDER": opts.block_order,
     }
+    if opts.trace_out is not None:  # a timeline: the first events of every block, with their schedule
+        env["ASCENDC_EMU_TRACE_DIR"] = str(emu)
+        env["ASCENDC_EMU_TRACE_LIMIT"] = str(cost.timeline_limit(TIMELINE_BLOCKS))
     if opts.strict:
         env["ASCENDC_EMU_STRICT"] = "1"
     return env
@@ -213,7 +219,8 @@ def run_program(path: Path, options: ProgramOptions | None = None) -> ProgramRun
         _copy_sample(layout.root, rundir)
         emu = rundir / EMU_DIR
         emu.mkdir()
-        (emu / "soc.txt").write_text(soc.soc_txt(), encoding="utf-8")
+        params = cost.params_for(soc.cost_model, soc.clock_ghz)
+        (emu / "soc.txt").write_text(soc.soc_txt() + cost.native_params(params), encoding="utf-8")
         _run_steps(layout, b.binary, rundir, emu, opts, res)
         _collect(layout, rundir, emu, soc, opts, res, b.binary)
         if opts.keep_dir is not None:
@@ -420,7 +427,13 @@ def _collect(
         res.diagnostics = [d for d in res.diagnostics if d.code != "crash"]
     res.diagnostics.extend(diags)
     schedules: list[cost.Schedule] = []
-    for rec in report.read_jsonl(emu / "launches.jsonl"):
+    records = report.read_jsonl(emu / "launches.jsonl")
+    traces = {
+        int(rec.get("launch", 0)) - 1: Path(str(rec["trace"])) for rec in records if rec.get("trace")
+    }
+    # the emulator scheduled every event as it ran (estimate.jsonl, PROTOCOL.md): no trace is needed
+    native = cost.native_launch_schedules(emu / "estimate.jsonl", soc.cost_model, soc.clock_ghz, traces)
+    for rec in records:
         ln = LaunchResult(
             launch=int(rec.get("launch", 0)),
             kernel=str(rec.get("kernel", "")),
@@ -431,16 +444,8 @@ def _collect(
             errors=int(rec.get("errors", 0)),
             task_ratio=int(rec.get("task_ratio", 1)),
         )
-        trace = Path(str(rec.get("trace", "")))
-        if trace.is_file() and ln.blocks > 0:
-            sched = cost.estimate_from_file(
-                trace,
-                ln.blocks * ln.task_ratio,
-                soc.cost_model,
-                int(soc.values["aiv_cores"]),
-                int(soc.values["aic_cores"]),
-                soc.clock_ghz,
-            )
+        sched = native.get(ln.launch - 1)
+        if sched is not None and ln.blocks > 0:
             ln.estimate = sched.estimate
             schedules.append(sched)
         res.launches.append(ln)

@@ -51,6 +51,11 @@ typedef enum aclrtMemAttr { ACL_DDR_MEM, ACL_HBM_MEM, ACL_DDR_MEM_HUGE, ACL_DDR_
 typedef enum aclrtEventStatus { ACL_EVENT_STATUS_COMPLETE, ACL_EVENT_STATUS_NOT_READY, ACL_EVENT_STATUS_RESERVED }
     aclrtEventStatus;
 typedef enum aclrtLastErrLevel { ACL_RT_THREAD_LEVEL = 0 } aclrtLastErrLevel;
+// Event flags (aclrtCreateEventWithFlag / aclrtCreateEventExWithFlag, a bitmap): the emulator's events complete
+// when recorded, so every flag behaves the same.
+#define ACL_EVENT_SYNC 0x00000001u
+#define ACL_EVENT_CAPTURE_STREAM_PROGRESS 0x00000002u
+#define ACL_EVENT_TIME_LINE 0x00000008u
 
 #ifdef ASCENDC_EMU_IDE
 #define ASCENDC_EMU_ACL_LOC ...  // IDE mode: the call-site capture hidden from signatures (ascendc_emu/runtime.h)

@@ -13,6 +13,7 @@
 #ifndef ASCENDC_EMU_ASCENDC_EMU_LAUNCH_H_
 #define ASCENDC_EMU_ASCENDC_EMU_LAUNCH_H_
 #include <cstddef>
+#include <functional>
 #include <tuple>
 #include <type_traits>
 #include <utility>
@@ -38,6 +39,13 @@ namespace ascendc_emu {
 // `sys_workspace` the system workspace the framework sets for this launch (HAVE_WORKSPACE), else nullptr.
 EMU_RT_FN void program_launch(const char* kernel, const Loc& loc, uint32_t blocks, int task_ratio, void* stream,
                               bool sync, void* sys_workspace, void (*fn)(void*), void* arg);
+// Host-side error or warning at a host call's location (program.h).
+EMU_RT_FN void host_report(bool error, const char* check, const char* category, const char* api, const Loc& loc,
+                           const char* fmt, ...);
+// Stream capture (aclmdlRICaptureBegin .. End, acl/acl_mdl.h): a task issued to a capturing stream is kept in
+// the model instead of running; `task(exec_stream)` runs it when the model is executed on exec_stream.
+EMU_RT_FN bool stream_capturing(void* stream);
+EMU_RT_FN void capture_task(void* stream, const char* what, const Loc& loc, std::function<void(void*)> task);
 // The user workspace that follows a system workspace starting at `sys` (GetUserWorkspace).
 EMU_RT_FN uint8_t* program_user_workspace(uint8_t* sys);
 
@@ -65,18 +73,46 @@ struct KernelCall {
     int task_ratio;
     template <class... A>
     void operator()(A&&... a) const {
+        if constexpr (std::is_invocable<const F&, typename std::decay<A>::type&...>::value) {
+            run(std::forward<A>(a)...);
+        } else {
+            // a kernel library's launch wrapper whose arguments do not convert to the kernel's parameters
+            // (lower.py, library=True): it compiles as in the real build, but running it would be a guess
+            host_report(true, "launch-arguments", "host-runtime-api", name, loc,
+                        "the arguments of this launch do not convert to the parameters of kernel '%s' "
+                        "(e.g. a pointer where the kernel takes a struct by value): the kernel was not run",
+                        name);
+        }
+    }
+
+private:
+    template <class... A>
+    void run(A&&... a) const {
         std::tuple<typename std::decay<A>::type...> args(std::forward<A>(a)...);
+        if (!sync && stream_capturing(stream)) {  // kept with copies of its arguments; each execution reuses them
+            KernelCall self = *this;
+            capture_task(stream, name, loc, [self, args](void* exec) {
+                KernelCall c = self;
+                c.stream = exec;
+                c.launch_tuple(args);
+            });
+            return;
+        }
+        launch_tuple(std::move(args));
+    }
+
+    template <class... T>
+    void launch_tuple(std::tuple<T...> args) const {
         void* sys_ws = nullptr;
-        constexpr int n = (int)sizeof...(A);
+        constexpr int n = (int)sizeof...(T);
         if (workspace_from_end > 0 && workspace_from_end <= n)
-            take_workspace(args, (size_t)(n - workspace_from_end), sys_ws, std::index_sequence_for<A...>{});
+            take_workspace(args, (size_t)(n - workspace_from_end), sys_ws, std::index_sequence_for<T...>{});
         auto body = [&]() { std::apply(fn, args); };
         using Body = decltype(body);
         program_launch(name, loc, blocks, task_ratio, stream, sync, sys_ws, [](void* p) { (*(Body*)p)(); },
                        (void*)&body);
     }
 
-private:
     template <class T>
     static void take_one(T& v, void*& sys_ws) {
         if constexpr (std::is_pointer<T>::value) {

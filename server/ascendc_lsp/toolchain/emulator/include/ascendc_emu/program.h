@@ -20,6 +20,7 @@
 #define ASCENDC_EMU_ASCENDC_EMU_PROGRAM_H_
 #include <dlfcn.h>
 #include <execinfo.h>
+#include <functional>
 #include <string>
 #include <vector>
 #include "harness.h"
@@ -39,11 +40,26 @@ struct DeviceBuf {  // aclrtMalloc'd GM (GmAlloc owns the mapping); GmAlloc'd (C
     Loc loc;
     bool protect;
 };
+struct ModelRec;
 struct StreamRec {
     int id;
     Loc loc;
     bool destroyed;
     std::vector<int> pending;  // launches not yet synchronised
+    ModelRec* capture = nullptr;  // the model its tasks go to (aclmdlRICaptureBegin .. End), else nullptr
+};
+struct CapturedTask {
+    std::string what;  // kernel name or the aclrt* call
+    Loc loc;
+    std::function<void(void*)> run;  // runs the task on the stream the model is executed on
+};
+struct ModelRec {  // aclmdlRI
+    int id;
+    Loc loc;                   // aclmdlRICaptureBegin
+    StreamRec* origin;         // the stream the capture began (and must end) on
+    bool ended = false;
+    bool destroyed = false;
+    std::vector<CapturedTask> tasks;
 };
 struct LaunchRec {
     int no;
@@ -55,6 +71,7 @@ struct LaunchRec {
 struct EventRec {
     int id;
     bool recorded;
+    ModelRec* capture = nullptr;  // recorded on a capturing stream: a stream that waits on it joins the capture
 };
 struct KernelEntry {
     std::string name;
@@ -82,6 +99,7 @@ struct ProgramState {
     int kernel_mode = 0;  // SetKernelMode (CPU twin): 0 MIX (the default), 1 AIC, 2 AIV
     std::vector<KernelEntry*> kernels;  // launchable by name
     std::vector<ArgsRec*> args;
+    std::vector<ModelRec*> models;
 };
 
 EMU_RT_FN ProgramState& program();
@@ -224,6 +242,7 @@ EMU_RT_FN void program_exit() {
     for (GmAlloc& a : r.gm) gm_redzone_check(a, Loc(nullptr, 0));
     if (p.launches) fclose(p.launches);
     p.launches = nullptr;
+    cost_close();
     if (r.trace) fclose(r.trace);
     if (r.report) fclose(r.report);
     r.trace = r.report = nullptr;
@@ -236,6 +255,10 @@ EMU_RT_FN void program_start(ProgramState& p) {
     if ((v = getenv("ASCENDC_EMU_REPORT")) && *v && !r.report) r.report = fopen(v, "w");
     if ((v = getenv("ASCENDC_EMU_TRACE_DIR")) && *v) snprintf(p.trace_dir, sizeof p.trace_dir, "%s", v);
     if ((v = getenv("ASCENDC_EMU_LAUNCHES")) && *v) p.launches = fopen(v, "w");
+    // the in-process scheduler (cost_model.h): one estimate.jsonl line per launch, so the host needs no trace
+    // to estimate; a trace (a timeline was asked for) keeps the first ASCENDC_EMU_TRACE_LIMIT lines per block
+    if ((v = getenv("ASCENDC_EMU_ESTIMATE")) && *v) cost_open(v);
+    if ((v = getenv("ASCENDC_EMU_TRACE_LIMIT")) && *v) r.trace_limit = strtoull(v, nullptr, 10);
     if ((v = getenv("ASCENDC_EMU_BLOCK_ORDER")) && *v)
         r.order = !strcmp(v, "reverse") ? ORD_REV : !strcmp(v, "interleaved") ? ORD_INTERLEAVED : ORD_SEQ;
     apply_modes_env();  // ASCENDC_EMU_MODES (PROTOCOL.md "Modes")
@@ -285,6 +308,37 @@ EMU_RT_FN StreamRec* stream_of(void* handle, const char* api, const Loc& loc) {
 }
 
 EMU_RT_FN uint8_t* program_user_workspace(uint8_t* sys) { return sys + Harness::kSysWorkspace; }
+
+EMU_RT_FN bool stream_capturing(void* stream) {
+    ProgramState& p = program();
+    if (!stream) return p.streams[0]->capture != nullptr;
+    for (StreamRec* s : p.streams)
+        if ((void*)s == stream) return !s->destroyed && s->capture != nullptr;
+    return false;  // not a stream: the launch reports it
+}
+
+EMU_RT_FN void capture_task(void* stream, const char* what, const Loc& loc, std::function<void(void*)> task) {
+    StreamRec* s = stream_of(stream, what, loc);
+    if (s && s->capture) s->capture->tasks.push_back(CapturedTask{what ? what : "?", loc, std::move(task)});
+}
+
+EMU_RT_FN ModelRec* model_of(void* handle, const char* api, const Loc& loc) {
+    ProgramState& p = program();
+    for (ModelRec* m : p.models)
+        if ((void*)m == handle) {
+            if (m->destroyed) {
+                host_report(true, "acl-model", "host-runtime-api", api, loc,
+                            "the model runtime instance (captured from %s:%d) was already destroyed with "
+                            "aclmdlRIDestroy",
+                            base_name(m->loc.file), m->loc.line);
+                return nullptr;
+            }
+            return m;
+        }
+    host_report(true, "acl-model", "host-runtime-api", api, loc,
+                "%p is not a model runtime instance from aclmdlRICaptureEnd", handle);
+    return nullptr;
+}
 
 EMU_RT_FN void program_launch(const char* kernel, const Loc& loc, uint32_t blocks, int task_ratio, void* stream,
                               bool sync, void* sys_workspace, void (*fn)(void*), void* arg) {
@@ -403,10 +457,12 @@ EMU_RT_FN bool check_range(const void* ptr, size_t count, bool device_expected, 
     return true;
 }
 
-EMU_RT_FN bool unsynced_read_check(const void* src, const char* api, const Loc& loc) {
+// `ordered_after`: the stream of an asynchronous copy, whose own launches come before it in stream order.
+EMU_RT_FN bool unsynced_read_check(const void* src, const char* api, const Loc& loc,
+                                   const StreamRec* ordered_after = nullptr) {
     ProgramState& p = program();
     for (StreamRec* s : p.streams) {
-        if (!s || s->pending.empty()) continue;
+        if (!s || s->pending.empty() || s == ordered_after) continue;
         const LaunchRec& l = p.runs[(size_t)s->pending.back() - 1];
         host_report(true, "launch-unsynced", "sync-missing", api, loc,
                     "reads device memory at %p while the launch of %s at %s:%d (launch %d) was not synchronised: "
@@ -419,7 +475,7 @@ EMU_RT_FN bool unsynced_read_check(const void* src, const char* api, const Loc& 
 }
 
 EMU_RT_FN aclError memcpy_impl(void* dst, size_t destMax, const void* src, size_t count, aclrtMemcpyKind kind,
-                               const char* api, const Loc& loc) {
+                               const char* api, const Loc& loc, const StreamRec* stream = nullptr) {
     ProgramState& p = program();
     if (count == 0) return ACL_SUCCESS;
     if (!dst || !src) {
@@ -451,7 +507,7 @@ EMU_RT_FN aclError memcpy_impl(void* dst, size_t destMax, const void* src, size_
     if (!check_range(dst, count, dst_dev, "destination", api, loc) ||
         !check_range(src, count, src_dev, "source", api, loc))
         return p.last_error = ACL_ERROR_INVALID_PARAM;
-    if (src_dev) unsynced_read_check(src, api, loc);
+    if (src_dev) unsynced_read_check(src, api, loc, stream);
     device_protect(false);
     memmove(dst, src, count);
     device_protect(true);
@@ -741,15 +797,25 @@ EMU_RT_FN aclError aclrtCreateEventExWithFlag(aclrtEvent* event, uint32_t flag, 
 // Events order work between streams; every emulated launch has finished when its call returns, so recording an
 // event completes it and waiting on one is immediate. Elapsed time is not measured (0 ms): the cost model's
 // per-launch estimate is in the run result.
+// During a capture, an event recorded on a capturing stream carries the capture to the streams that wait on it
+// (aclmdlRICaptureBegin: event dependencies bring more streams into the capture); the model then runs its tasks
+// in the order they were issued, which respects those dependencies.
 EMU_RT_FN aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream, ascendc_emu::Loc loc) {
     if (!event) return ACL_ERROR_INVALID_PARAM;
-    if (!ascendc_emu::stream_of(stream, "aclrtRecordEvent", loc)) return ACL_ERROR_RT_PARAM_INVALID;
-    ((ascendc_emu::EventRec*)event)->recorded = true;
+    ascendc_emu::StreamRec* s = ascendc_emu::stream_of(stream, "aclrtRecordEvent", loc);
+    if (!s) return ACL_ERROR_RT_PARAM_INVALID;
+    ascendc_emu::EventRec* e = (ascendc_emu::EventRec*)event;
+    e->recorded = true;
+    e->capture = s->capture;
     return ACL_SUCCESS;
 }
 EMU_RT_FN aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event, ascendc_emu::Loc loc) {
     if (!event) return ACL_ERROR_INVALID_PARAM;
-    return ascendc_emu::stream_of(stream, "aclrtStreamWaitEvent", loc) ? ACL_SUCCESS : ACL_ERROR_RT_PARAM_INVALID;
+    ascendc_emu::StreamRec* s = ascendc_emu::stream_of(stream, "aclrtStreamWaitEvent", loc);
+    if (!s) return ACL_ERROR_RT_PARAM_INVALID;
+    ascendc_emu::ModelRec* m = ((ascendc_emu::EventRec*)event)->capture;
+    if (m && !m->ended && !s->capture) s->capture = m;
+    return ACL_SUCCESS;
 }
 EMU_RT_FN aclError aclrtSynchronizeEvent(aclrtEvent event, ascendc_emu::Loc loc) {
     (void)loc;
@@ -822,7 +888,14 @@ EMU_RT_FN aclError aclrtMemset(void* devPtr, size_t maxCount, int32_t value, siz
 }
 EMU_RT_FN aclError aclrtMemsetAsync(void* devPtr, size_t maxCount, int32_t value, size_t count, aclrtStream stream,
                                     ascendc_emu::Loc loc) {
-    if (!ascendc_emu::stream_of(stream, "aclrtMemsetAsync", loc)) return ACL_ERROR_RT_PARAM_INVALID;
+    ascendc_emu::StreamRec* s = ascendc_emu::stream_of(stream, "aclrtMemsetAsync", loc);
+    if (!s) return ACL_ERROR_RT_PARAM_INVALID;
+    if (s->capture) {  // kept in the model: it runs when the model is executed
+        ascendc_emu::capture_task(stream, "aclrtMemsetAsync", loc, [=](void*) {
+            ascendc_emu::memset_impl(devPtr, maxCount, value, count, "aclrtMemsetAsync", loc);
+        });
+        return ACL_SUCCESS;
+    }
     return ascendc_emu::memset_impl(devPtr, maxCount, value, count, "aclrtMemsetAsync", loc);
 }
 EMU_RT_FN aclError aclrtMemcpy(void* dst, size_t destMax, const void* src, size_t count, aclrtMemcpyKind kind,
@@ -833,14 +906,23 @@ EMU_RT_FN aclError aclrtMemcpy(void* dst, size_t destMax, const void* src, size_
 // when the call returns (a later host read without aclrtSynchronizeStream would be a bug on the NPU).
 EMU_RT_FN aclError aclrtMemcpyAsync(void* dst, size_t destMax, const void* src, size_t count, aclrtMemcpyKind kind,
                                     aclrtStream stream, ascendc_emu::Loc loc) {
-    if (!ascendc_emu::stream_of(stream, "aclrtMemcpyAsync", loc)) return ACL_ERROR_RT_PARAM_INVALID;
+    ascendc_emu::StreamRec* s = ascendc_emu::stream_of(stream, "aclrtMemcpyAsync", loc);
+    if (!s) return ACL_ERROR_RT_PARAM_INVALID;
     if (kind == ACL_MEMCPY_HOST_TO_HOST) {
         ascendc_emu::host_report(true, "acl-memcpy-kind", "host-runtime-api", "aclrtMemcpyAsync", loc,
                                  "ACL_MEMCPY_HOST_TO_HOST is not supported by the asynchronous copy (the task fails "
                                  "on the device); use memcpy or aclrtMemcpy");
         return ascendc_emu::program().last_error = ACL_ERROR_INVALID_PARAM;
     }
-    return ascendc_emu::memcpy_impl(dst, destMax, src, count, kind, "aclrtMemcpyAsync", loc);
+    if (s->capture) {  // kept in the model: it runs, in stream order, when the model is executed
+        ascendc_emu::capture_task(stream, "aclrtMemcpyAsync", loc, [=](void* exec) {
+            ascendc_emu::memcpy_impl(dst, destMax, src, count, kind, "aclrtMemcpyAsync", loc,
+                                     ascendc_emu::stream_of(exec, "aclmdlRIExecuteAsync", loc));
+        });
+        return ACL_SUCCESS;
+    }
+    // stream order: the stream's own launches come before the copy (other streams' do not)
+    return ascendc_emu::memcpy_impl(dst, destMax, src, count, kind, "aclrtMemcpyAsync", loc, s);
 }
 EMU_RT_FN aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t* free, size_t* total, ascendc_emu::Loc loc) {
     (void)attr;
@@ -953,6 +1035,114 @@ EMU_RT_FN aclError aclrtGetLastError(aclrtLastErrLevel level) {
 EMU_RT_FN aclError aclrtPeekAtLastError(aclrtLastErrLevel level) {
     (void)level;
     return ascendc_emu::program().last_error;
+}
+// Model runtime instances (acl/acl_mdl.h): a capture keeps the tasks of its streams in issue order; executing the
+// model runs them on the given stream (launch faults surface at that stream's synchronisation, as for any launch).
+EMU_RT_FN aclError aclmdlRICaptureBegin(aclrtStream stream, aclmdlRICaptureMode mode, ascendc_emu::Loc loc) {
+    (void)mode;
+    ascendc_emu::ProgramState& p = ascendc_emu::program();
+    ascendc_emu::StreamRec* s = ascendc_emu::stream_of(stream, "aclmdlRICaptureBegin", loc);
+    if (!s) return p.last_error = ACL_ERROR_RT_PARAM_INVALID;
+    if (s->capture) {
+        ascendc_emu::host_report(true, "acl-capture", "host-runtime-api", "aclmdlRICaptureBegin", loc,
+                                 "the stream is already capturing (aclmdlRICaptureBegin at %s:%d): end that capture "
+                                 "with aclmdlRICaptureEnd first",
+                                 ascendc_emu::base_name(s->capture->loc.file), s->capture->loc.line);
+        return p.last_error = ACL_ERROR_RT_PARAM_INVALID;
+    }
+    ascendc_emu::ModelRec* m = new ascendc_emu::ModelRec{(int)p.models.size() + 1, loc, s};
+    p.models.push_back(m);
+    s->capture = m;
+    return ACL_SUCCESS;
+}
+EMU_RT_FN aclError aclmdlRICaptureGetInfo(aclrtStream stream, aclmdlRICaptureStatus* status, aclmdlRI* modelRI,
+                                          ascendc_emu::Loc loc) {
+    ascendc_emu::StreamRec* s = ascendc_emu::stream_of(stream, "aclmdlRICaptureGetInfo", loc);
+    if (!s) return ACL_ERROR_RT_PARAM_INVALID;
+    if (!status) return ACL_ERROR_INVALID_PARAM;
+    *status = s->capture ? ACL_MODEL_RI_CAPTURE_STATUS_ACTIVE : ACL_MODEL_RI_CAPTURE_STATUS_NONE;
+    if (modelRI) *modelRI = (void*)s->capture;
+    return ACL_SUCCESS;
+}
+EMU_RT_FN aclError aclmdlRICaptureEnd(aclrtStream stream, aclmdlRI* modelRI, ascendc_emu::Loc loc) {
+    ascendc_emu::ProgramState& p = ascendc_emu::program();
+    ascendc_emu::StreamRec* s = ascendc_emu::stream_of(stream, "aclmdlRICaptureEnd", loc);
+    if (!s) return p.last_error = ACL_ERROR_RT_PARAM_INVALID;
+    ascendc_emu::ModelRec* m = s->capture;
+    if (!m || m->origin != s) {
+        ascendc_emu::host_report(true, "acl-capture", "host-runtime-api", "aclmdlRICaptureEnd", loc,
+                                 m ? "the capture began on another stream (aclmdlRICaptureBegin at %s:%d): end it on "
+                                     "that stream"
+                                   : "the stream is not capturing: call aclmdlRICaptureBegin on it first%s%s",
+                                 m ? ascendc_emu::base_name(m->loc.file) : "", m ? m->loc.line : 0);
+        return p.last_error = ACL_ERROR_RT_PARAM_INVALID;
+    }
+    for (ascendc_emu::StreamRec* t : p.streams)
+        if (t && t->capture == m) t->capture = nullptr;
+    for (ascendc_emu::EventRec* e : p.events)
+        if (e && e->capture == m) e->capture = nullptr;
+    m->ended = true;
+    if (modelRI) *modelRI = (void*)m;
+    return ACL_SUCCESS;
+}
+EMU_RT_FN aclError aclmdlRIExecuteAsync(aclmdlRI modelRI, aclrtStream stream, ascendc_emu::Loc loc) {
+    ascendc_emu::ProgramState& p = ascendc_emu::program();
+    ascendc_emu::ModelRec* m = ascendc_emu::model_of(modelRI, "aclmdlRIExecuteAsync", loc);
+    ascendc_emu::StreamRec* s = ascendc_emu::stream_of(stream, "aclmdlRIExecuteAsync", loc);
+    if (!m || !s) return p.last_error = ACL_ERROR_RT_PARAM_INVALID;
+    if (!m->ended) {
+        ascendc_emu::host_report(true, "acl-capture", "host-runtime-api", "aclmdlRIExecuteAsync", loc,
+                                 "the capture that builds this model (aclmdlRICaptureBegin at %s:%d) has not ended: "
+                                 "call aclmdlRICaptureEnd first",
+                                 ascendc_emu::base_name(m->loc.file), m->loc.line);
+        return p.last_error = ACL_ERROR_RT_PARAM_INVALID;
+    }
+    for (ascendc_emu::CapturedTask& t : m->tasks) t.run(stream);
+    return ACL_SUCCESS;
+}
+EMU_RT_FN aclError aclmdlRIExecute(aclmdlRI modelRI, int32_t timeout, ascendc_emu::Loc loc) {
+    (void)timeout;  // the emulated tasks have all run when the call returns
+    aclError rc = aclmdlRIExecuteAsync(modelRI, nullptr, loc);
+    if (rc != ACL_SUCCESS) return rc;
+    return ascendc_emu::stream_sync(ascendc_emu::program().streams[0]);
+}
+EMU_RT_FN aclError aclmdlRIDestroy(aclmdlRI modelRI, ascendc_emu::Loc loc) {
+    ascendc_emu::ModelRec* m = ascendc_emu::model_of(modelRI, "aclmdlRIDestroy", loc);
+    if (!m) return ascendc_emu::program().last_error = ACL_ERROR_INVALID_PARAM;
+    m->destroyed = true;
+    std::vector<ascendc_emu::CapturedTask>().swap(m->tasks);
+    return ACL_SUCCESS;
+}
+EMU_RT_FN aclError aclmdlRIDebugPrint(aclmdlRI modelRI, ascendc_emu::Loc loc) {
+    ascendc_emu::ModelRec* m = ascendc_emu::model_of(modelRI, "aclmdlRIDebugPrint", loc);
+    if (!m) return ACL_ERROR_INVALID_PARAM;
+    printf("[emulator] model runtime instance %d: %zu task(s)\n", m->id, m->tasks.size());
+    for (size_t i = 0; i < m->tasks.size(); i++)
+        printf("[emulator]   task %zu: %s at %s:%d\n", i, m->tasks[i].what.c_str(),
+               ascendc_emu::base_name(m->tasks[i].loc.file), m->tasks[i].loc.line);
+    return ACL_SUCCESS;
+}
+EMU_RT_FN aclError aclmdlRIDebugJsonPrint(aclmdlRI modelRI, const char* path, uint32_t flags, ascendc_emu::Loc loc) {
+    (void)flags;
+    ascendc_emu::ModelRec* m = ascendc_emu::model_of(modelRI, "aclmdlRIDebugJsonPrint", loc);
+    if (!m) return ACL_ERROR_INVALID_PARAM;
+    FILE* f = path ? fopen(path, "w") : nullptr;
+    if (!f) {
+        ascendc_emu::host_report(true, "acl-param", "host-runtime-api", "aclmdlRIDebugJsonPrint", loc,
+                                 "cannot write the model description to %s", path ? path : "(null)");
+        return ascendc_emu::program().last_error = ACL_ERROR_INVALID_PARAM;
+    }
+    fprintf(f, "{\"model\":%d,\"tasks\":[", m->id);
+    for (size_t i = 0; i < m->tasks.size(); i++) {
+        ascendc_emu::Json j;
+        j.i("task", (long long)i).s("type", m->tasks[i].what.c_str());
+        j.s("file", m->tasks[i].loc.file ? m->tasks[i].loc.file : "").i("line", m->tasks[i].loc.line);
+        const char* line = j.end();  // one JSON object and a newline
+        fprintf(f, "%s%.*s", i ? "," : "", (int)(strlen(line) - 1), line);
+    }
+    fputs("]}\n", f);
+    fclose(f);
+    return ACL_SUCCESS;
 }
 #endif  // ASCENDC_EMU_RT_BODIES
 #endif  // ASCENDC_EMU_ASCENDC_EMU_PROGRAM_H_
