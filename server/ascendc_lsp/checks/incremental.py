@@ -1,0 +1,434 @@
+"""Re-check only what an edit can change: findings of the untouched top-level units are reused.
+
+A document is cut into its top-level units (the children of the translation unit: a class, a function, a global
+constant, a macro, an alias...). A unit *declares* the top-level names it introduces and *mentions* every
+identifier in its text. Two units depend on each other when one mentions a name the other declares; the
+dependency is taken both ways (a kernel entry instantiating a class template binds the class's parameters, the
+class's findings then depend on the entry), and transitively: the units that must be checked again are the
+connected components, in the old and in the new version, of the units the edit touched.
+
+The check runs on a copy of the new text where every other unit is blanked (spaces, line breaks kept), so byte
+offsets and positions are those of the real document; the other units' findings are the previous version's,
+moved with the text. Anything this cannot vouch for is a full check instead:
+
+* a changed unit that declares nothing (an `#include`, `using namespace`, a macro call the parser cannot place:
+  they can change how everything else reads), a syntax error in either version, different options or project;
+* a finding, old or new, outside the units that declare something (file-level findings such as a missing
+  kernel entry or an internal error are computed on the whole file);
+* most of the file being dirty anyway.
+
+tests/test_incremental_check.py compares, edit after edit on public kernels and examples/, these findings with a
+fresh `check_document` of the same text.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, replace
+
+import tree_sitter
+
+from ascendc_lsp.checks.base import Finding, Fix, Related, TextEdit
+from ascendc_lsp.syntax.dialect import blank
+from ascendc_lsp.syntax.document import SourceDocument, common_prefix, common_suffix
+from ascendc_lsp.syntax.positions import Position, Span
+
+_IDENTIFIER = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*")
+# A message that quotes a line number ("... the DataCopy on line 12") changes when lines move: not reused then.
+_LINE_REFERENCE = re.compile(r"\bline \d")
+# Findings about the whole file, wherever they are placed (checks/engine.py): never reused, never partial.
+FILE_LEVEL_CODES = frozenset({"syntax", "internal-error", "too-deep"})
+# Past this share of dirty bytes a full check is about as fast and needs no bookkeeping.
+_MAX_DIRTY_SHARE = 0.6
+
+# The declarator shapes a name is found under (int *x[4] = ..., T& f(...)...).
+_DECLARATOR_WRAPPERS = frozenset({
+    "init_declarator", "pointer_declarator", "reference_declarator", "array_declarator",
+    "parenthesized_declarator", "attributed_declarator", "function_declarator",
+})  # fmt: skip
+_NAMED_TYPES = frozenset({"class_specifier", "struct_specifier", "union_specifier", "enum_specifier"})
+
+
+# ------------------------------------------------------------------------------------------------ moving findings
+
+
+@dataclass(frozen=True)
+class Shift:
+    """An edit of bytes [start, old_end) into [start, new_end), as positions: everything at or after `old_end`
+    moves by `lines`, and on `old_end`'s line also by `columns`."""
+
+    start: Position
+    old_end: Position
+    new_end: Position
+
+    def move(self, position: Position) -> Position | None:
+        key = (position.line, position.character)
+        if key <= (self.start.line, self.start.character):
+            return position
+        if key < (self.old_end.line, self.old_end.character):
+            return None  # inside the edited text
+        if position.line == self.old_end.line:
+            return Position(self.new_end.line, self.new_end.character + position.character - self.old_end.character)
+        return Position(position.line + self.new_end.line - self.old_end.line, position.character)
+
+    def span(self, span: Span) -> Span | None:
+        start, end = self.move(span.start), self.move(span.end)
+        if start is None or end is None:
+            return None
+        return Span(start, end)
+
+
+def shift_finding(finding: Finding, shift: Shift) -> Finding | None:
+    """`finding` with its span, related locations and fix edits moved by `shift`; None when one of them lies
+    inside the edited text."""
+    span = shift.span(finding.span)
+    if span is None:
+        return None
+    related: list[Related] = []
+    for item in finding.related:
+        item_span = shift.span(item.span)
+        if item_span is None:
+            return None
+        related.append(replace(item, span=item_span))
+    fixes: list[Fix] = []
+    for fix in finding.fixes:
+        edits: list[TextEdit] = []
+        for edit in fix.edits:
+            edit_span = shift.span(edit.span)
+            if edit_span is None:
+                return None
+            edits.append(replace(edit, span=edit_span))
+        fixes.append(replace(fix, edits=tuple(edits)))
+    return replace(finding, span=span, related=related, fixes=fixes)
+
+
+def edit_between(old: SourceDocument, new: SourceDocument) -> tuple[int, int, int]:
+    """(start, old_end, new_end) bytes of the one contiguous edit that turns `old` into `new`."""
+    a, b = old.data, new.data
+    start = common_prefix(a, b)
+    suffix = common_suffix(a, b, start)
+    return start, len(a) - suffix, len(b) - suffix
+
+
+# ---------------------------------------------------------------------------------------------------- the units
+
+
+@dataclass(frozen=True, slots=True)
+class Unit:
+    start: int
+    end: int
+    kind: str
+    declares: frozenset[str]  # empty: a context unit (include, using, unknown): never blanked, never reused alone
+    mentions: frozenset[str]
+
+
+def _identifiers(data: bytes) -> frozenset[str]:
+    return frozenset(m.decode("ascii") for m in _IDENTIFIER.findall(data))
+
+
+def _declarator_names(
+    node: tree_sitter.Node | None, data: bytes, function: bool = False
+) -> set[str] | None:
+    """The name a declarator introduces; None for a shape we do not know (the caller then over-approximates).
+    `function`: the declarator of a function definition (its parameters declare nothing at top level)."""
+    while node is not None and node.type in _DECLARATOR_WRAPPERS:
+        if node.type == "function_declarator" and not function:
+            return None  # a prototype, or a macro call read as one: its arguments may be names it declares
+        inner = node.child_by_field_name("declarator")
+        if inner is None:
+            inner = next((c for c in node.named_children if c.type not in ("type_qualifier", "attribute_declaration")), None)
+        node = inner
+    if node is None:
+        return set()
+    if node.type in ("identifier", "field_identifier", "type_identifier"):
+        return {data[node.start_byte : node.end_byte].decode("utf-8", "replace")}
+    if node.type in ("qualified_identifier", "destructor_name", "operator_name", "template_function"):
+        return set(_identifiers(data[node.start_byte : node.end_byte]))
+    return None
+
+
+def _type_names(node: tree_sitter.Node | None, data: bytes) -> set[str]:
+    """The class/struct/union/enum a declaration's type defines or names (and an enum's enumerators)."""
+    if node is None or node.type not in _NAMED_TYPES:
+        return set()
+    names: set[str] = set()
+    name = node.child_by_field_name("name")
+    if name is not None:
+        names |= _identifiers(data[name.start_byte : name.end_byte])
+    if node.type == "enum_specifier":
+        body = node.child_by_field_name("body")
+        for child in body.named_children if body is not None else ():
+            if child.type == "enumerator":
+                enumerator = child.child_by_field_name("name")
+                if enumerator is not None:
+                    names.add(data[enumerator.start_byte : enumerator.end_byte].decode("utf-8", "replace"))
+    return names
+
+
+def _declared(node: tree_sitter.Node, data: bytes) -> set[str] | None:
+    """Top-level names `node` declares; empty for a node that declares nothing; None: unknown shape."""
+    kind = node.type
+    if kind == "template_declaration":
+        inner = [c for c in node.named_children if c.type != "template_parameter_list"]
+        if len(inner) != 1:
+            return None
+        return _declared(inner[0], data)
+    if kind == "function_definition":
+        return _declarator_names(node.child_by_field_name("declarator"), data, function=True)
+    if kind in _NAMED_TYPES:
+        return _type_names(node, data) or None
+    if kind in ("declaration", "type_definition", "field_declaration"):
+        names = _type_names(node.child_by_field_name("type"), data)
+        for child in node.children_by_field_name("declarator"):
+            found = _declarator_names(child, data)
+            if found is None:
+                return None
+            names |= found
+        return names or None
+    if kind == "alias_declaration":
+        name = node.child_by_field_name("name")
+        return {data[name.start_byte : name.end_byte].decode("utf-8", "replace")} if name is not None else None
+    if kind in ("preproc_def", "preproc_function_def"):
+        name = node.child_by_field_name("name")
+        return {data[name.start_byte : name.end_byte].decode("utf-8", "replace")} if name is not None else None
+    if kind == "linkage_specification":
+        body = node.child_by_field_name("body")
+        if body is None:
+            return None
+        if body.type == "declaration_list":
+            return _declared_all(body.named_children, data)
+        return _declared(body, data)
+    if kind == "namespace_definition":
+        body = node.child_by_field_name("body")
+        names = _declared_all(body.named_children, data) if body is not None else set()
+        name = node.child_by_field_name("name")
+        if names is None:
+            return None
+        if name is not None:
+            names |= _identifiers(data[name.start_byte : name.end_byte])
+        return names
+    if kind in ("comment", "preproc_include", "using_declaration", "preproc_call", ";"):
+        return set()
+    return None
+
+
+def _declared_all(nodes: Iterable[tree_sitter.Node], data: bytes) -> set[str] | None:
+    names: set[str] = set()
+    for node in nodes:
+        found = _declared(node, data)
+        if found is None:
+            return None
+        names |= found
+    return names
+
+
+def units_of(document: SourceDocument) -> list[Unit]:
+    """The top-level units of `document`, in order. A node of unknown shape is taken to declare every name it
+    mentions (more dependencies, never fewer)."""
+    data = document.data
+    units: list[Unit] = []
+    for node in document.tree.root_node.children:
+        mentions = _identifiers(data[node.start_byte : node.end_byte])
+        declared = _declared(node, data)
+        if declared is None:
+            # Unknown shape: a context unit when it names nothing, else a unit that may declare all it names.
+            declares = mentions if node.type not in ("ERROR", "expression_statement") else frozenset()
+        else:
+            declares = frozenset(declared)
+        units.append(Unit(node.start_byte, node.end_byte, node.type, declares, mentions))
+    return units
+
+
+def _components(units: list[Unit]) -> list[int]:
+    """The dependency component of each unit (an index; units of one component share it)."""
+    parent = list(range(len(units)))
+
+    def find(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    declarers: dict[str, list[int]] = {}
+    for index, unit in enumerate(units):
+        for name in unit.declares:
+            declarers.setdefault(name, []).append(index)
+    for index, unit in enumerate(units):
+        for name in unit.mentions:
+            for other in declarers.get(name, ()):
+                a, b = find(index), find(other)
+                if a != b:
+                    parent[a] = b
+    return [find(i) for i in range(len(units))]
+
+
+# --------------------------------------------------------------------------------------------- the check itself
+
+
+@dataclass(frozen=True)
+class CheckedVersion:
+    """What the next version's check may reuse: the findings of a version and how its file was cut up."""
+
+    document: SourceDocument
+    settings_key: object  # options and project context the findings were computed with
+    findings: list[Finding]
+    units: list[Unit]
+    components: list[int]
+    owners: list[int]  # for each finding, the index of the unit it lies in (-1: none)
+    partial: SourceDocument | None = None  # the last blanked copy checked (its tree speeds up the next parse)
+
+
+def _owner(document: SourceDocument, starts: list[int], units: list[Unit], finding: Finding) -> int:
+    if finding.code in FILE_LEVEL_CODES:
+        return -1
+    offset = document.lines.offset(finding.span.start)
+    index = bisect_right(starts, offset) - 1
+    if index >= 0 and units[index].start <= offset < max(units[index].end, units[index].start + 1):
+        return index
+    return -1
+
+
+def _owners(document: SourceDocument, units: list[Unit], findings: list[Finding]) -> list[int]:
+    starts = [unit.start for unit in units]
+    return [_owner(document, starts, units, finding) for finding in findings]
+
+
+def checked_version(
+    document: SourceDocument, settings_key: object, findings: list[Finding], partial: SourceDocument | None = None
+) -> CheckedVersion:
+    units = units_of(document)
+    return CheckedVersion(
+        document, settings_key, findings, units, _components(units), _owners(document, units, findings), partial
+    )
+
+
+@dataclass(frozen=True)
+class _Plan:
+    dirty: list[int]  # indices of new units to check again
+    reused: list[Finding]  # the old findings of the other units, moved
+
+
+def _plan(previous: CheckedVersion, document: SourceDocument, units: list[Unit], components: list[int]) -> _Plan | None:
+    old = previous.document
+    start, old_end, new_end = edit_between(old, document)
+    delta = new_end - old_end
+    old_by_range = {(u.start, u.end, u.kind): i for i, u in enumerate(previous.units)}
+    new_to_old: dict[int, int] = {}
+    changed_new: list[int] = []
+    for index, unit in enumerate(units):
+        counterpart: int | None = None
+        if unit.end < start:
+            counterpart = old_by_range.get((unit.start, unit.end, unit.kind))
+        elif unit.start > new_end:
+            counterpart = old_by_range.get((unit.start - delta, unit.end - delta, unit.kind))
+        if counterpart is None or previous.units[counterpart].mentions != unit.mentions:
+            changed_new.append(index)
+        else:
+            new_to_old[index] = counterpart
+    old_to_new = {o: n for n, o in new_to_old.items()}
+    changed_old = [i for i in range(len(previous.units)) if i not in old_to_new]
+    if any(not units[i].declares for i in changed_new) or any(not previous.units[i].declares for i in changed_old):
+        return None  # an include, a using directive, an unplaceable macro call...: may change how all reads
+    dirty_names: set[str] = set()
+    for i in changed_new:
+        dirty_names |= units[i].declares
+    for i in changed_old:
+        dirty_names |= previous.units[i].declares
+    dirty = set(changed_new) | {i for i, u in enumerate(units) if not u.mentions.isdisjoint(dirty_names)}
+    old_dirty = set(changed_old)
+    # Close over the components of both versions until nothing is added.
+    while True:
+        new_components = {components[i] for i in dirty}
+        old_dirty |= {new_to_old[i] for i in dirty if i in new_to_old}
+        old_components = {previous.components[i] for i in old_dirty}
+        old_dirty = {i for i, c in enumerate(previous.components) if c in old_components}
+        grown = {i for i, c in enumerate(components) if c in new_components}
+        grown |= {old_to_new[i] for i in old_dirty if i in old_to_new}
+        if grown == dirty:
+            break
+        dirty = grown
+    if sum(units[i].end - units[i].start for i in dirty) > _MAX_DIRTY_SHARE * max(1, len(document.data)):
+        return None
+    shift = Shift(old.lines.position(start), old.lines.position(old_end), document.lines.position(new_end))
+    reused: list[Finding] = []
+    for finding, owner in zip(previous.findings, previous.owners, strict=True):
+        if owner < 0 or not previous.units[owner].declares:
+            return None  # a file-level finding: only a full check recomputes it
+        if owner in old_dirty:
+            continue
+        moved = shift_finding(finding, shift)
+        if moved is None:
+            return None
+        if moved.span.start.line != finding.span.start.line and _LINE_REFERENCE.search(finding.message):
+            return None
+        reused.append(moved)
+    return _Plan(sorted(dirty), reused)
+
+
+def _blanked(document: SourceDocument, units: list[Unit], keep: set[int]) -> bytes | None:
+    """The document's bytes with every unit that declares something and is not in `keep` blanked; None when
+    blanking would move a position (a non-ASCII character blanked before text kept on its line)."""
+    data = document.data
+    out = bytearray(data)
+    for index, unit in enumerate(units):
+        if index in keep or not unit.declares:
+            continue
+        chunk = data[unit.start : unit.end]
+        if not chunk.isascii():
+            line_end = data.find(b"\n", unit.end)
+            if data[unit.end : line_end if line_end >= 0 else len(data)].strip():
+                return None
+        out[unit.start : unit.end] = blank(chunk)
+    return bytes(out)
+
+
+def check_incrementally(
+    previous: CheckedVersion | None,
+    document: SourceDocument,
+    settings_key: object,
+    full_check: Callable[[SourceDocument], list[Finding]],
+    sort_key: Callable[[Finding], object],
+) -> CheckedVersion:
+    """The findings of `document`: those of a `full_check` of it, computed from `previous` where the edit leaves
+    units untouched (see the module docstring)."""
+
+    def full() -> CheckedVersion:
+        return checked_version(document, settings_key, full_check(document))
+
+    if (
+        previous is None
+        or previous.settings_key != settings_key
+        or previous.document.path != document.path
+        or previous.document.tree.root_node.has_error
+        or document.tree.root_node.has_error
+    ):
+        return full()
+    units = units_of(document)
+    components = _components(units)
+    plan = _plan(previous, document, units, components)
+    if plan is None:
+        return full()
+    if not plan.dirty:
+        findings = sorted(plan.reused, key=sort_key)
+        return CheckedVersion(document, settings_key, findings, units, components,
+                              _owners(document, units, findings), previous.partial)  # fmt: skip
+    data = _blanked(document, units, set(plan.dirty))
+    if data is None:
+        return full()
+    partial = SourceDocument(
+        data.decode("utf-8", "surrogatepass"), path=document.path, version=document.version, previous=previous.partial
+    )
+    if partial.tree.root_node.has_error:
+        return full()
+    fresh = full_check(partial)
+    starts = [unit.start for unit in units]
+    dirty = set(plan.dirty)
+    for finding in fresh:
+        owner = _owner(document, starts, units, finding)
+        if owner not in dirty or not units[owner].declares:
+            return full()  # a finding about the file, or about a blanked unit: its absence says nothing
+    findings = sorted([*plan.reused, *fresh], key=sort_key)
+    return CheckedVersion(document, settings_key, findings, units, components, _owners(document, units, findings),
+                          partial)  # fmt: skip
