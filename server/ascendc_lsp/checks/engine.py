@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -160,16 +161,17 @@ def check_incrementally(
     previous: CheckedVersion | None,
     document: SourceDocument,
     options: CheckOptions | None = None,
-    model: DocumentModel | None = None,
+    model_of: Callable[[], DocumentModel] | None = None,
 ) -> CheckedVersion:
     """The findings of `check_document(document, options)`, reusing those of `previous` (an earlier version of
-    the same document) for the top-level units the edit cannot have changed (checks/incremental.py). `model`:
-    the document's model if already built (used only when the whole file is checked)."""
+    the same document) for the top-level units the edit cannot have changed (checks/incremental.py). `model_of`
+    gives the document's shared model (asked only when the whole file is checked)."""
     from ascendc_lsp.checks import incremental
 
     options = options or CheckOptions()
 
     def full_check(target: SourceDocument) -> list[Finding]:
-        return check_document(target, options, model=model if target is document else None)
+        model = model_of() if model_of is not None and target is document else None
+        return check_document(target, options, model=model)
 
     return incremental.check_incrementally(previous, document, settings_key(document, options), full_check, finding_order)

@@ -202,13 +202,17 @@ def _declared(node: tree_sitter.Node, data: bytes) -> set[str] | None:
         return _declared(body, data)
     if kind == "namespace_definition":
         body = node.child_by_field_name("body")
-        names = _declared_all(body.named_children, data) if body is not None else set()
+        inside = _declared_all(body.named_children, data) if body is not None else set()
         name = node.child_by_field_name("name")
-        if names is None:
+        if inside is None:
             return None
         if name is not None:
-            names |= _identifiers(data[name.start_byte : name.end_byte])
-        return names
+            inside |= _identifiers(data[name.start_byte : name.end_byte])
+        return inside
+    if kind in ("preproc_if", "preproc_ifdef", "preproc_else", "preproc_elif", "preproc_elifdef"):
+        # What the branches declare (the condition only reads names).
+        condition = node.child_by_field_name("condition") or node.child_by_field_name("name")
+        return _declared_all((c for c in node.named_children if c != condition), data)
     if kind in ("comment", "preproc_include", "using_declaration", "preproc_call", ";"):
         return set()
     return None
@@ -251,16 +255,23 @@ def _components(units: list[Unit]) -> list[int]:
             i = parent[i]
         return i
 
-    declarers: dict[str, list[int]] = {}
+    def union(a: int, b: int) -> None:
+        a, b = find(a), find(b)
+        if a != b:
+            parent[a] = b
+
+    # The units declaring one name are joined (each also mentions it); a unit mentioning it joins the first.
+    declarer: dict[str, int] = {}
     for index, unit in enumerate(units):
         for name in unit.declares:
-            declarers.setdefault(name, []).append(index)
+            first = declarer.setdefault(name, index)
+            if first != index:
+                union(index, first)
     for index, unit in enumerate(units):
         for name in unit.mentions:
-            for other in declarers.get(name, ()):
-                a, b = find(index), find(other)
-                if a != b:
-                    parent[a] = b
+            other = declarer.get(name)
+            if other is not None:
+                union(index, other)
     return [find(i) for i in range(len(units))]
 
 
@@ -389,7 +400,7 @@ def check_incrementally(
     document: SourceDocument,
     settings_key: object,
     full_check: Callable[[SourceDocument], list[Finding]],
-    sort_key: Callable[[Finding], object],
+    sort_key: Callable[[Finding], tuple[int, int, int, str, str]],
 ) -> CheckedVersion:
     """The findings of `document`: those of a `full_check` of it, computed from `previous` where the edit leaves
     units untouched (see the module docstring)."""
