@@ -38,6 +38,13 @@ from ascendc_lsp.syntax.positions import Position, Span
 _IDENTIFIER = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*")
 # A message that quotes a line number ("... the DataCopy on line 12") changes when lines move: not reused then.
 _LINE_REFERENCE = re.compile(r"\bline \d")
+# Rules that match library calls across the whole file rather than through names the file declares: every unit
+# mentioning one of the first words depends on every other such unit, and on every unit mentioning one of the
+# second words. checks/rules/sync.py pairs SetFlag/WaitFlag by event anywhere in the file, and sizes event ids
+# by whether the file has a TPipe. A rule that adds such a file-wide match adds its words here.
+_COUPLINGS: tuple[tuple[frozenset[str], frozenset[str]], ...] = (
+    (frozenset({"SetFlag", "WaitFlag", "set_flag", "wait_flag"}), frozenset({"TPipe", "TQue", "TQueBind"})),
+)
 # Findings about the whole file, wherever they are placed (checks/engine.py): never reused, never partial.
 FILE_LEVEL_CODES = frozenset({"syntax", "internal-error", "too-deep"})
 # Past this share of dirty bytes a full check is about as fast and needs no bookkeeping.
@@ -272,6 +279,12 @@ def _components(units: list[Unit]) -> list[int]:
             other = declarer.get(name)
             if other is not None:
                 union(index, other)
+    for triggers, also in _COUPLINGS:
+        coupled = [i for i, unit in enumerate(units) if not unit.mentions.isdisjoint(triggers)]
+        if coupled:
+            coupled += [i for i, unit in enumerate(units) if not unit.mentions.isdisjoint(also)]
+            for index in coupled[1:]:
+                union(index, coupled[0])
     return [find(i) for i in range(len(units))]
 
 
@@ -289,6 +302,7 @@ class CheckedVersion:
     components: list[int]
     owners: list[int]  # for each finding, the index of the unit it lies in (-1: none)
     partial: SourceDocument | None = None  # the last blanked copy checked (its tree speeds up the next parse)
+    incremental: bool = False  # these findings reused the previous version's (a full check: False)
 
 
 def _owner(document: SourceDocument, starts: list[int], units: list[Unit], finding: Finding) -> int:
@@ -340,6 +354,9 @@ def _plan(previous: CheckedVersion, document: SourceDocument, units: list[Unit],
             new_to_old[index] = counterpart
     old_to_new = {o: n for n, o in new_to_old.items()}
     changed_old = [i for i in range(len(previous.units)) if i not in old_to_new]
+    # Comments between units are read by no rule (the comment-edit carry in lsp/state.py relies on it too).
+    changed_new = [i for i in changed_new if not _is_comment(units[i], document)]
+    changed_old = [i for i in changed_old if not _is_comment(previous.units[i], old)]
     if any(not units[i].declares for i in changed_new) or any(not previous.units[i].declares for i in changed_old):
         return None  # an include, a using directive, an unplaceable macro call...: may change how all reads
     dirty_names: set[str] = set()
@@ -376,6 +393,12 @@ def _plan(previous: CheckedVersion, document: SourceDocument, units: list[Unit],
             return None
         reused.append(moved)
     return _Plan(sorted(dirty), reused)
+
+
+def _is_comment(unit: Unit, document: SourceDocument) -> bool:
+    # A comment in the rewritten bytes that is not one in the source is AscendC syntax the dialect layer hid from
+    # tree-sitter (a `<<<...>>>` launch): the rules read that.
+    return unit.kind == "comment" and document.data[unit.start : unit.start + 2] in (b"//", b"/*")
 
 
 def _blanked(document: SourceDocument, units: list[Unit], keep: set[int]) -> bytes | None:
@@ -424,7 +447,7 @@ def check_incrementally(
     if not plan.dirty:
         findings = sorted(plan.reused, key=sort_key)
         return CheckedVersion(document, settings_key, findings, units, components,
-                              _owners(document, units, findings), previous.partial)  # fmt: skip
+                              _owners(document, units, findings), previous.partial, incremental=True)  # fmt: skip
     data = _blanked(document, units, set(plan.dirty))
     if data is None:
         return full()
@@ -442,4 +465,4 @@ def check_incrementally(
             return full()  # a finding about the file, or about a blanked unit: its absence says nothing
     findings = sorted([*plan.reused, *fresh], key=sort_key)
     return CheckedVersion(document, settings_key, findings, units, components, _owners(document, units, findings),
-                          partial)  # fmt: skip
+                          partial, incremental=True)  # fmt: skip
