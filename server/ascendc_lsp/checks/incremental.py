@@ -31,7 +31,6 @@ from dataclasses import dataclass, replace
 import tree_sitter
 
 from ascendc_lsp.checks.base import Finding, Fix, Related, TextEdit
-from ascendc_lsp.syntax.dialect import blank
 from ascendc_lsp.syntax.document import SourceDocument, common_prefix, common_suffix
 from ascendc_lsp.syntax.positions import Position, Span
 
@@ -235,21 +234,36 @@ def _declared_all(nodes: Iterable[tree_sitter.Node], data: bytes) -> set[str] | 
     return names
 
 
-def units_of(document: SourceDocument) -> list[Unit]:
+# (node type, source bytes, rewritten bytes) of a top-level node -> (declares, mentions)
+UnitNames = dict[tuple[str, bytes, bytes], tuple[frozenset[str], frozenset[str]]]
+
+
+def units_of(document: SourceDocument, known: UnitNames | None = None) -> list[Unit]:
     """The top-level units of `document`, in order. A node of unknown shape is taken to declare every name it
-    mentions (more dependencies, never fewer)."""
-    data = document.data
+    mentions (more dependencies, never fewer). `known`: the names of the previous version's units (most of a
+    file is unchanged between two versions)."""
+    data, parsed = document.data, document.parsed
     units: list[Unit] = []
     for node in document.tree.root_node.children:
-        mentions = _identifiers(data[node.start_byte : node.end_byte])
-        declared = _declared(node, data)
-        if declared is None:
-            # Unknown shape: a context unit when it names nothing, else a unit that may declare all it names.
-            declares = mentions if node.type not in ("ERROR", "expression_statement") else frozenset()
-        else:
-            declares = frozenset(declared)
-        units.append(Unit(node.start_byte, node.end_byte, node.type, declares, mentions))
+        start, end, kind = node.start_byte, node.end_byte, node.type
+        key = (kind, data[start:end], parsed[start:end])
+        names = known.get(key) if known is not None else None
+        if names is None:
+            mentions = _identifiers(key[1])
+            declared = _declared(node, data)
+            if declared is None:
+                # Unknown shape: a context unit when it names nothing, else a unit that may declare all it names.
+                declares = mentions if kind not in ("ERROR", "expression_statement") else frozenset()
+            else:
+                declares = frozenset(declared)
+            names = (declares, mentions)
+        units.append(Unit(start, end, kind, names[0], names[1]))
     return units
+
+
+def _unit_names(document: SourceDocument, units: list[Unit]) -> UnitNames:
+    data, parsed = document.data, document.parsed
+    return {(u.kind, data[u.start : u.end], parsed[u.start : u.end]): (u.declares, u.mentions) for u in units}
 
 
 def _components(units: list[Unit]) -> list[int]:
@@ -303,6 +317,7 @@ class CheckedVersion:
     owners: list[int]  # for each finding, the index of the unit it lies in (-1: none)
     partial: SourceDocument | None = None  # the last blanked copy checked (its tree speeds up the next parse)
     incremental: bool = False  # these findings reused the previous version's (a full check: False)
+    unit_names: UnitNames | None = None  # what each unit declares and mentions, by its text
 
 
 def _owner(document: SourceDocument, starts: list[int], units: list[Unit], finding: Finding) -> int:
@@ -325,7 +340,8 @@ def checked_version(
 ) -> CheckedVersion:
     units = units_of(document)
     return CheckedVersion(
-        document, settings_key, findings, units, _components(units), _owners(document, units, findings), partial
+        document, settings_key, findings, units, _components(units), _owners(document, units, findings), partial,
+        unit_names=_unit_names(document, units),
     )
 
 
@@ -401,21 +417,20 @@ def _is_comment(unit: Unit, document: SourceDocument) -> bool:
     return unit.kind == "comment" and document.data[unit.start : unit.start + 2] in (b"//", b"/*")
 
 
-def _blanked(document: SourceDocument, units: list[Unit], keep: set[int]) -> bytes | None:
-    """The document's bytes with every unit that declares something and is not in `keep` blanked; None when
-    blanking would move a position (a non-ASCII character blanked before text kept on its line)."""
+def _blanked_spans(document: SourceDocument, units: list[Unit], keep: set[int]) -> list[tuple[int, int]] | None:
+    """The units to blank: every one that declares something and is not in `keep`; None when blanking would move
+    a position (a non-ASCII character blanked before text kept on its line: columns count UTF-16 units)."""
     data = document.data
-    out = bytearray(data)
+    spans: list[tuple[int, int]] = []
     for index, unit in enumerate(units):
         if index in keep or not unit.declares:
             continue
-        chunk = data[unit.start : unit.end]
-        if not chunk.isascii():
+        if not data[unit.start : unit.end].isascii():
             line_end = data.find(b"\n", unit.end)
             if data[unit.end : line_end if line_end >= 0 else len(data)].strip():
                 return None
-        out[unit.start : unit.end] = blank(chunk)
-    return bytes(out)
+        spans.append((unit.start, unit.end))
+    return spans
 
 
 def check_incrementally(
@@ -439,7 +454,7 @@ def check_incrementally(
         or document.tree.root_node.has_error
     ):
         return full()
-    units = units_of(document)
+    units = units_of(document, previous.unit_names)
     components = _components(units)
     plan = _plan(previous, document, units, components)
     if plan is None:
@@ -447,13 +462,12 @@ def check_incrementally(
     if not plan.dirty:
         findings = sorted(plan.reused, key=sort_key)
         return CheckedVersion(document, settings_key, findings, units, components,
-                              _owners(document, units, findings), previous.partial, incremental=True)  # fmt: skip
-    data = _blanked(document, units, set(plan.dirty))
-    if data is None:
+                              _owners(document, units, findings), previous.partial, incremental=True,
+                              unit_names=_unit_names(document, units))  # fmt: skip
+    spans = _blanked_spans(document, units, set(plan.dirty))
+    if spans is None:
         return full()
-    partial = SourceDocument(
-        data.decode("utf-8", "surrogatepass"), path=document.path, version=document.version, previous=previous.partial
-    )
+    partial = document.blanked(spans, previous=previous.partial)
     if partial.tree.root_node.has_error:
         return full()
     fresh = full_check(partial)
@@ -465,4 +479,4 @@ def check_incrementally(
             return full()  # a finding about the file, or about a blanked unit: its absence says nothing
     findings = sorted([*plan.reused, *fresh], key=sort_key)
     return CheckedVersion(document, settings_key, findings, units, components, _owners(document, units, findings),
-                          partial, incremental=True)  # fmt: skip
+                          partial, incremental=True, unit_names=_unit_names(document, units))  # fmt: skip
