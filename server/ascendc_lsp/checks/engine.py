@@ -7,8 +7,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from ascendc_lsp.checks.base import CheckContext, Finding, RuleFunction
+from ascendc_lsp.checks.base import CheckContext, RuleFunction
 from ascendc_lsp.checks.project import KnownValues, ProjectContext, project_context
+from ascendc_lsp.diagnostics import Diagnostic
 from ascendc_lsp.hardware.limits import DEFAULT_SOC
 from ascendc_lsp.syntax.document import SourceDocument, tree_depth
 from ascendc_lsp.syntax.model import MAX_TREE_DEPTH, DocumentModel, build_model
@@ -27,10 +28,10 @@ INTERNAL_CODE = "internal-error"
 TOO_DEEP_CODE = "too-deep"  # past syntax.model.MAX_TREE_DEPTH only the syntax is checked (the model is empty)
 
 
-def internal_finding(what: str, exc: BaseException) -> Finding:
+def internal_finding(what: str, exc: BaseException) -> Diagnostic:
     start = Position(0, 0)
     detail = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
-    return Finding(
+    return Diagnostic(
         span=Span(start, start),
         severity="error",
         code=INTERNAL_CODE,
@@ -55,8 +56,8 @@ class CheckOptions:
     run_host: bool = False  # run an attached op test case's host TilingFunc (slow once, then cached): not per keystroke
 
 
-def syntax_findings(document: SourceDocument) -> list[Finding]:
-    return [Finding(span=span, severity="error", code="syntax", message=message) for span, message in document.syntax_errors()]
+def syntax_findings(document: SourceDocument) -> list[Diagnostic]:
+    return [Diagnostic(span=span, severity="error", code="syntax", message=message) for span, message in document.syntax_errors()]
 
 
 def load_soc(name: str) -> object | None:
@@ -83,8 +84,8 @@ def registered_rules() -> dict[str, RuleFunction]:
     return every_rule()
 
 
-def run_rules(context: CheckContext, disabled: frozenset[str] = frozenset()) -> list[Finding]:
-    findings: list[Finding] = []
+def run_rules(context: CheckContext, disabled: frozenset[str] = frozenset()) -> list[Diagnostic]:
+    findings: list[Diagnostic] = []
     try:
         rules = registered_rules()
     except Exception as exc:  # a rule module that fails to import must not take syntax diagnostics down
@@ -105,7 +106,7 @@ def check_document(
     document: SourceDocument,
     options: CheckOptions | None = None,
     model: DocumentModel | None = None,
-) -> list[Finding]:
+) -> list[Diagnostic]:
     """Syntax errors plus every rule's findings, sorted by position then severity."""
     options = options or CheckOptions()
     findings = syntax_findings(document)
@@ -117,7 +118,7 @@ def check_document(
             return [*findings, internal_finding("the document model", exc)]
     if model.too_deep or (model.depth is None and tree_depth(document.tree.root_node, MAX_TREE_DEPTH) > MAX_TREE_DEPTH):
         start = Position(0, 0)
-        return [*findings, Finding(
+        return [*findings, Diagnostic(
             span=Span(start, start), severity="warning", code=TOO_DEEP_CODE,
             message=f"the code nests more than {MAX_TREE_DEPTH:,} levels deep: only its syntax was checked",
         )]  # fmt: skip
@@ -145,7 +146,7 @@ def check_document(
     return findings
 
 
-def finding_order(finding: Finding) -> tuple[int, int, int, str, str]:
+def finding_order(finding: Diagnostic) -> tuple[int, int, int, str, str]:
     """Findings sort by position, then severity, code and message (the same order however they were found)."""
     start = finding.span.start
     return (start.line, start.character, _SEVERITY_ORDER.get(finding.severity, 9), finding.code, finding.message)
@@ -170,7 +171,7 @@ def check_incrementally(
 
     options = options or CheckOptions()
 
-    def full_check(target: SourceDocument) -> list[Finding]:
+    def full_check(target: SourceDocument) -> list[Diagnostic]:
         model = model_of() if model_of is not None and target is document else None
         return check_document(target, options, model=model)
 

@@ -30,7 +30,7 @@ from dataclasses import dataclass, replace
 
 import tree_sitter
 
-from ascendc_lsp.checks.base import Finding, Fix, Related, TextEdit
+from ascendc_lsp.diagnostics import Diagnostic, Fix, Related, TextEdit
 from ascendc_lsp.syntax.document import SourceDocument, common_prefix, common_suffix
 from ascendc_lsp.syntax.positions import Position, Span
 
@@ -86,7 +86,7 @@ class Shift:
         return Span(start, end)
 
 
-def shift_finding(finding: Finding, shift: Shift) -> Finding | None:
+def shift_finding(finding: Diagnostic, shift: Shift) -> Diagnostic | None:
     """`finding` with its span, related locations and fix edits moved by `shift`; None when one of them lies
     inside the edited text."""
     span = shift.span(finding.span)
@@ -311,7 +311,7 @@ class CheckedVersion:
 
     document: SourceDocument
     settings_key: object  # options and project context the findings were computed with
-    findings: list[Finding]
+    findings: list[Diagnostic]
     units: list[Unit]
     components: list[int]
     owners: list[int]  # for each finding, the index of the unit it lies in (-1: none)
@@ -320,7 +320,7 @@ class CheckedVersion:
     unit_names: UnitNames | None = None  # what each unit declares and mentions, by its text
 
 
-def _owner(document: SourceDocument, starts: list[int], units: list[Unit], finding: Finding) -> int:
+def _owner(document: SourceDocument, starts: list[int], units: list[Unit], finding: Diagnostic) -> int:
     if finding.code in FILE_LEVEL_CODES:
         return -1
     offset = document.lines.offset(finding.span.start)
@@ -330,13 +330,13 @@ def _owner(document: SourceDocument, starts: list[int], units: list[Unit], findi
     return -1
 
 
-def _owners(document: SourceDocument, units: list[Unit], findings: list[Finding]) -> list[int]:
+def _owners(document: SourceDocument, units: list[Unit], findings: list[Diagnostic]) -> list[int]:
     starts = [unit.start for unit in units]
     return [_owner(document, starts, units, finding) for finding in findings]
 
 
 def checked_version(
-    document: SourceDocument, settings_key: object, findings: list[Finding], partial: SourceDocument | None = None
+    document: SourceDocument, settings_key: object, findings: list[Diagnostic], partial: SourceDocument | None = None
 ) -> CheckedVersion:
     units = units_of(document)
     return CheckedVersion(
@@ -348,7 +348,7 @@ def checked_version(
 @dataclass(frozen=True)
 class _Plan:
     dirty: list[int]  # indices of new units to check again
-    reused: list[Finding]  # the old findings of the other units, moved
+    reused: list[Diagnostic]  # the old findings of the other units, moved
 
 
 def _plan(previous: CheckedVersion, document: SourceDocument, units: list[Unit], components: list[int]) -> _Plan | None:
@@ -396,7 +396,7 @@ def _plan(previous: CheckedVersion, document: SourceDocument, units: list[Unit],
     if sum(units[i].end - units[i].start for i in dirty) > _MAX_DIRTY_SHARE * max(1, len(document.data)):
         return None
     shift = Shift(old.lines.position(start), old.lines.position(old_end), document.lines.position(new_end))
-    reused: list[Finding] = []
+    reused: list[Diagnostic] = []
     for finding, owner in zip(previous.findings, previous.owners, strict=True):
         if owner < 0 or not previous.units[owner].declares:
             return None  # a file-level finding: only a full check recomputes it
@@ -437,8 +437,8 @@ def check_incrementally(
     previous: CheckedVersion | None,
     document: SourceDocument,
     settings_key: object,
-    full_check: Callable[[SourceDocument], list[Finding]],
-    sort_key: Callable[[Finding], tuple[int, int, int, str, str]],
+    full_check: Callable[[SourceDocument], list[Diagnostic]],
+    sort_key: Callable[[Diagnostic], tuple[int, int, int, str, str]],
 ) -> CheckedVersion:
     """The findings of `document`: those of a `full_check` of it, computed from `previous` where the edit leaves
     units untouched (see the module docstring)."""
