@@ -229,3 +229,41 @@ def test_unknown_top_level_shapes_declare_what_they_mention() -> None:
     assert units and all(units), units
     components = incremental._components(units)
     assert len(set(components)) == 1, "Gamma reads Alpha, which the macro call may declare"
+
+
+def _two_kernels() -> tuple[str, str, str]:
+    """The bench's kernel copies 0 and 1 (same member names, different classes), as (whole, copy 0, copy 1)."""
+    sys.path.insert(0, str(ROOT / "bench"))
+    from lsp_latency import generate_kernel
+
+    text = "\n".join(generate_kernel(120).splitlines())
+    split = text.index("constexpr int32_t TOTAL_LENGTH_1")
+    return text, text[:split], text[split:]
+
+
+def _assert_edit_matches(before: str, after: str) -> CheckedVersion:
+    first = SourceDocument(before, version=1)
+    checked = check_incrementally(None, first, OPTIONS)
+    second = SourceDocument(after, version=2, previous=first)
+    result = check_incrementally(checked, second, OPTIONS)
+    fresh = sorted(check_document(SourceDocument(after), OPTIONS), key=finding_order)
+    assert [f.to_json() for f in result.findings] == [f.to_json() for f in fresh]
+    return result
+
+
+@pytest.mark.parametrize("where", ["escape", "deque"])
+def test_queues_matched_by_name_across_classes(where: str) -> None:
+    """The queue rules match a queue's name across the whole file: a class passing `inQueueX` to other code, or
+    dequeuing it, changes what is said about another class's `inQueueX`. Those classes are checked together."""
+    _, zero, one = _two_kernels()
+    leak = "        inQueueX.FreeTensor(xLocal);\n"
+    assert leak in one
+    one = one.replace(leak, "", 1)  # copy 1 loses a tensor of inQueueX
+    if where == "escape":
+        zero = zero.replace("            CopyIn(i);\n", "            Inspect(inQueueX);\n            CopyIn(i);\n", 1)
+    else:
+        one = one.replace("inQueueX.DeQue<half>()", "inQueueX.AllocTensor<half>()", 1)
+    before = zero + one
+    after = before.replace("TILE_NUM_1 = 8;", "TILE_NUM_1 = 4;")
+    assert after != before
+    _assert_edit_matches(before, after)

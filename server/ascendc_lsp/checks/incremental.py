@@ -122,12 +122,47 @@ def edit_between(old: SourceDocument, new: SourceDocument) -> tuple[int, int, in
 
 
 @dataclass(frozen=True, slots=True)
+class QueueUse:
+    """How a unit uses queue members by name: the queue rules (checks/rules/queues.py) match those across the
+    whole file by name, whatever class declares them."""
+
+    declared: frozenset[str] = frozenset()  # TQue/TQueBind members or variables it declares
+    passed: frozenset[str] = frozenset()  # names it passes as a call argument (not to InitBuffer): may escape
+    dequeued: frozenset[str] = frozenset()  # names it calls DeQue on
+
+
+_NO_QUEUES = QueueUse()
+_QUEUE_DECLARATION = re.compile(rb"\bTQue(?:Bind)?\s*<[^;{}()]*>\s*([^;{}()=]+)")
+_ARGUMENT = re.compile(rb"(\w+)?\s*(?:<[^;{}()]*>)?\s*\(|,")
+_DEQUE = re.compile(rb"\b(\w+)\s*(?:\.|->)\s*DeQue\b")
+
+
+def _queue_use(text: bytes) -> QueueUse:
+    if b"TQue" not in text and b"DeQue" not in text:
+        return _NO_QUEUES
+    declared = {
+        name.decode() for match in _QUEUE_DECLARATION.finditer(text)
+        for name in re.findall(rb"\w+", match.group(1))
+    }  # fmt: skip
+    passed: set[str] = set()
+    for match in _ARGUMENT.finditer(text):
+        if match.group(1) == b"InitBuffer":
+            continue
+        argument = re.match(rb"\s*[&*]*\s*(?:this\s*->\s*)?(\w+)\s*[,)]", text[match.end() :])
+        if argument is not None:
+            passed.add(argument.group(1).decode())
+    dequeued = {m.group(1).decode() for m in _DEQUE.finditer(text)}
+    return QueueUse(frozenset(declared), frozenset(passed), frozenset(dequeued))
+
+
+@dataclass(frozen=True, slots=True)
 class Unit:
     start: int
     end: int
     kind: str
     declares: frozenset[str]  # empty: a context unit (include, using, unknown): never blanked, never reused alone
     mentions: frozenset[str]
+    queues: QueueUse = _NO_QUEUES
 
 
 def _identifiers(data: bytes) -> frozenset[str]:
@@ -234,8 +269,8 @@ def _declared_all(nodes: Iterable[tree_sitter.Node], data: bytes) -> set[str] | 
     return names
 
 
-# (node type, source bytes, rewritten bytes) of a top-level node -> (declares, mentions)
-UnitNames = dict[tuple[str, bytes, bytes], tuple[frozenset[str], frozenset[str]]]
+# (node type, source bytes, rewritten bytes) of a top-level node -> (declares, mentions, queue use)
+UnitNames = dict[tuple[str, bytes, bytes], tuple[frozenset[str], frozenset[str], QueueUse]]
 
 
 def units_of(document: SourceDocument, known: UnitNames | None = None) -> list[Unit]:
@@ -256,14 +291,16 @@ def units_of(document: SourceDocument, known: UnitNames | None = None) -> list[U
                 declares = mentions if kind not in ("ERROR", "expression_statement") else frozenset()
             else:
                 declares = frozenset(declared)
-            names = (declares, mentions)
-        units.append(Unit(start, end, kind, names[0], names[1]))
+            names = (declares, mentions, _queue_use(key[1]))
+        units.append(Unit(start, end, kind, *names))
     return units
 
 
 def _unit_names(document: SourceDocument, units: list[Unit]) -> UnitNames:
     data, parsed = document.data, document.parsed
-    return {(u.kind, data[u.start : u.end], parsed[u.start : u.end]): (u.declares, u.mentions) for u in units}
+    return {
+        (u.kind, data[u.start : u.end], parsed[u.start : u.end]): (u.declares, u.mentions, u.queues) for u in units
+    }
 
 
 def _components(units: list[Unit]) -> list[int]:
@@ -293,6 +330,25 @@ def _components(units: list[Unit]) -> list[int]:
             other = declarer.get(name)
             if other is not None:
                 union(index, other)
+    # Queues by name, across classes: a queue passed to other code counts as escaping in every class declaring
+    # one of that name; a DeQue on a name anywhere decides the fix offered for every queue of that name.
+    queue_declarers: dict[str, list[int]] = {}
+    for index, unit in enumerate(units):
+        for name in unit.queues.declared:
+            queue_declarers.setdefault(name, []).append(index)
+    for index, unit in enumerate(units):
+        for name in unit.queues.passed:
+            for other in queue_declarers.get(name, ()):
+                union(index, other)
+    dequeuers: dict[str, list[int]] = {}
+    for index, unit in enumerate(units):
+        for name in unit.queues.dequeued:
+            dequeuers.setdefault(name, []).append(index)
+    for name, declaring in queue_declarers.items():
+        dequeuing = dequeuers.get(name, [])
+        if dequeuing and any(name not in units[i].queues.dequeued for i in declaring):
+            for index in [*declaring, *dequeuing]:
+                union(index, declaring[0])
     for triggers, also in _COUPLINGS:
         coupled = [i for i, unit in enumerate(units) if not unit.mentions.isdisjoint(triggers)]
         if coupled:
