@@ -267,3 +267,35 @@ def test_queues_matched_by_name_across_classes(where: str) -> None:
     after = before.replace("TILE_NUM_1 = 8;", "TILE_NUM_1 = 4;")
     assert after != before
     _assert_edit_matches(before, after)
+
+
+def test_a_method_another_class_defines_counts_as_the_files_own() -> None:
+    """Rules read "the functions this file defines" with every class's methods (sync.py: a call to one may
+    synchronise): copy 1 calling a name only copy 0 defines as a method is checked with copy 0."""
+    _, zero, one = _two_kernels()
+    zero = zero.replace("private:\n    TPipe pipe;", "public:\n    __aicore__ inline void Settle() {}\nprivate:\n    TPipe pipe;", 1)
+    one = one.replace("            CopyIn(i);\n", "            Settle();\n            CopyIn(i);\n", 1)
+    assert "void Settle()" in zero and "Settle();" in one
+    before = zero + one
+    result = _assert_edit_matches(before, before.replace("TILE_NUM_1 = 8;", "TILE_NUM_1 = 4;"))
+    assert not result.incremental, "the two copies are one component: the whole file (both) is checked"
+
+
+def test_namespace_findings_are_about_the_whole_file() -> None:
+    """ASC031 counts an API name's uses across the file: never reused, never taken from a partial check."""
+    _, zero, one = _two_kernels()
+    before = zero.replace("using namespace AscendC;", "") + one
+    assert any(f.code == "ASC031" for f in check_document(SourceDocument(before), OPTIONS))
+    result = _assert_edit_matches(before, before.replace("TILE_NUM_1 = 8;", "TILE_NUM_1 = 4;"))
+    assert not result.incremental
+
+
+def test_a_launch_anywhere_is_read_by_every_kernel_entry() -> None:
+    """Whether a kernel entry must be extern "C" depends on a `<<<` launch anywhere in the file."""
+    _, zero, one = _two_kernels()
+    one = one.replace('extern "C" __global__', "__global__", 1)
+    launch = "\nvoid launch_zero(uint8_t* x, uint8_t* y, uint8_t* z)\n{\n    add_custom_0<<<8, nullptr, nullptr>>>(x, y, z);\n}\n"
+    before = zero + one + launch
+    after = before.replace("TILE_NUM_0 = 8;", "TILE_NUM_0 = 4;")
+    _assert_edit_matches(before, after)
+    _assert_edit_matches(after, after.replace(launch, "\n"))

@@ -37,15 +37,21 @@ from ascendc_lsp.syntax.positions import Position, Span
 _IDENTIFIER = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*")
 # A message that quotes a line number ("... the DataCopy on line 12") changes when lines move: not reused then.
 _LINE_REFERENCE = re.compile(r"\bline \d")
+_LAUNCH = "<<<"  # a pseudo-name: mentioned by a unit holding a kernel launch
 # Rules that match library calls across the whole file rather than through names the file declares: every unit
 # mentioning one of the first words depends on every other such unit, and on every unit mentioning one of the
 # second words. checks/rules/sync.py pairs SetFlag/WaitFlag by event anywhere in the file, and sizes event ids
 # by whether the file has a TPipe. A rule that adds such a file-wide match adds its words here.
 _COUPLINGS: tuple[tuple[frozenset[str], frozenset[str]], ...] = (
     (frozenset({"SetFlag", "WaitFlag", "set_flag", "wait_flag"}), frozenset({"TPipe", "TQue", "TQueBind"})),
+    # checks/rules/entry.py: whether a kernel must be extern "C" depends on a `<<<` launch anywhere in the file
+    (frozenset({_LAUNCH}), frozenset({"__global__"})),
 )
 # Findings about the whole file, wherever they are placed (checks/engine.py): never reused, never partial.
-FILE_LEVEL_CODES = frozenset({"syntax", "internal-error", "too-deep"})
+# ASC031 (checks/rules/namespace.py) is one finding per API name for its uses across the whole file.
+FILE_LEVEL_CODES = frozenset({"syntax", "internal-error", "too-deep", "ASC031"})
+# Past this size a file is checked whole (a check takes seconds anyway; the bookkeeping would copy it).
+_MAX_BYTES = 2_000_000
 # Past this share of dirty bytes a full check is about as fast and needs no bookkeeping.
 _MAX_DIRTY_SHARE = 0.6
 
@@ -163,6 +169,7 @@ class Unit:
     declares: frozenset[str]  # empty: a context unit (include, using, unknown): never blanked, never reused alone
     mentions: frozenset[str]
     queues: QueueUse = _NO_QUEUES
+    methods: frozenset[str] = frozenset()  # member functions of the classes it defines
 
 
 def _identifiers(data: bytes) -> frozenset[str]:
@@ -270,7 +277,7 @@ def _declared_all(nodes: Iterable[tree_sitter.Node], data: bytes) -> set[str] | 
 
 
 # (node type, source bytes, rewritten bytes) of a top-level node -> (declares, mentions, queue use)
-UnitNames = dict[tuple[str, bytes, bytes], tuple[frozenset[str], frozenset[str], QueueUse]]
+UnitNames = dict[tuple[str, bytes, bytes], tuple[frozenset[str], frozenset[str], QueueUse, frozenset[str]]]
 
 
 def units_of(document: SourceDocument, known: UnitNames | None = None) -> list[Unit]:
@@ -279,27 +286,62 @@ def units_of(document: SourceDocument, known: UnitNames | None = None) -> list[U
     file is unchanged between two versions)."""
     data, parsed = document.data, document.parsed
     units: list[Unit] = []
+    previous_end = 0
     for node in document.tree.root_node.children:
         start, end, kind = node.start_byte, node.end_byte, node.type
+        # Qualifiers the dialect layer blanked (`__global__ __aicore__` before a function) belong to the unit.
+        lead = start
+        while lead > previous_end and parsed[lead - 1] in b" \t\r\n":
+            lead -= 1
+        if data[lead:start].strip():
+            start = lead + (len(data[lead:start]) - len(data[lead:start].lstrip()))
+        previous_end = end
         key = (kind, data[start:end], parsed[start:end])
         names = known.get(key) if known is not None else None
         if names is None:
-            mentions = _identifiers(key[1])
+            # A comment reads nothing (the dialect's launch-as-comment is no comment in the source bytes).
+            comment = kind == "comment" and key[1][:2] in (b"//", b"/*")
+            mentions = frozenset() if comment else _identifiers(key[1])
+            if b"<<<" in key[1]:
+                mentions |= {_LAUNCH}
             declared = _declared(node, data)
             if declared is None:
                 # Unknown shape: a context unit when it names nothing, else a unit that may declare all it names.
                 declares = mentions if kind not in ("ERROR", "expression_statement") else frozenset()
             else:
                 declares = frozenset(declared)
-            names = (declares, mentions, _queue_use(key[1]))
+            names = (declares, mentions, _queue_use(key[1]), _methods(node, data))
         units.append(Unit(start, end, kind, *names))
     return units
+
+
+def _methods(node: tree_sitter.Node, data: bytes) -> frozenset[str]:
+    """Names of the member functions of the classes `node` defines (the rules' sets of "functions the file
+    defines" hold methods too: checks/rules/sync.py, scalar.py, namespace.py)."""
+    if node.type == "template_declaration":
+        inner = [c for c in node.named_children if c.type != "template_parameter_list"]
+        return _methods(inner[0], data) if len(inner) == 1 else frozenset()
+    if node.type == "declaration":
+        node = node.child_by_field_name("type") or node
+    if node.type not in _NAMED_TYPES:
+        return frozenset()
+    body = node.child_by_field_name("body")
+    names: set[str] = set()
+    for member in body.named_children if body is not None else ():
+        if member.type == "template_declaration":
+            member = next((c for c in member.named_children if c.type != "template_parameter_list"), member)
+        if member.type in ("function_definition", "field_declaration", "declaration"):
+            declarator = member.child_by_field_name("declarator")
+            if (declarator is not None and declarator.type == "function_declarator") or member.type == "function_definition":
+                found = _declarator_names(declarator, data, function=True)
+                names |= found if found is not None else set(_identifiers(data[member.start_byte : member.end_byte]))
+    return frozenset(names)
 
 
 def _unit_names(document: SourceDocument, units: list[Unit]) -> UnitNames:
     data, parsed = document.data, document.parsed
     return {
-        (u.kind, data[u.start : u.end], parsed[u.start : u.end]): (u.declares, u.mentions, u.queues) for u in units
+        (u.kind, data[u.start : u.end], parsed[u.start : u.end]): (u.declares, u.mentions, u.queues, u.methods) for u in units
     }
 
 
@@ -349,6 +391,24 @@ def _components(units: list[Unit]) -> list[int]:
         if dequeuing and any(name not in units[i].queues.dequeued for i in declaring):
             for index in [*declaring, *dequeuing]:
                 union(index, declaring[0])
+    # A call to a name only some other class defines as a method: that class's methods count as the file's own
+    # functions for the rules (a user function may synchronise; a libm or API name defined here is not the
+    # library's).
+    # Only a name the unit's own component does not define matters (the component is always checked whole).
+    method_declarers: dict[str, list[int]] = {}
+    for index, unit in enumerate(units):
+        for name in unit.methods:
+            method_declarers.setdefault(name, []).append(index)
+    if method_declarers:
+        provided: dict[int, set[str]] = {}
+        for index, unit in enumerate(units):
+            provided.setdefault(find(index), set()).update(unit.methods)
+        for index, unit in enumerate(units):
+            own = provided[find(index)]
+            for name in unit.mentions & method_declarers.keys():
+                if name not in own:
+                    for other in method_declarers[name]:
+                        union(index, other)
     for triggers, also in _COUPLINGS:
         coupled = [i for i, unit in enumerate(units) if not unit.mentions.isdisjoint(triggers)]
         if coupled:
@@ -500,10 +560,15 @@ def check_incrementally(
     units untouched (see the module docstring)."""
 
     def full() -> CheckedVersion:
-        return checked_version(document, settings_key, full_check(document))
+        findings = full_check(document)
+        if len(document.data) > _MAX_BYTES:
+            return CheckedVersion(document, settings_key, findings, [], [], [])  # nothing kept to reuse
+        return checked_version(document, settings_key, findings)
 
     if (
-        previous is None
+        len(document.data) > _MAX_BYTES
+        or previous is None
+        or not previous.units
         or previous.settings_key != settings_key
         or previous.document.path != document.path
         or previous.document.tree.root_node.has_error
