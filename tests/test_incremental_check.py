@@ -299,3 +299,16 @@ def test_a_launch_anywhere_is_read_by_every_kernel_entry() -> None:
     after = before.replace("TILE_NUM_0 = 8;", "TILE_NUM_0 = 4;")
     _assert_edit_matches(before, after)
     _assert_edit_matches(after, after.replace(launch, "\n"))
+
+
+def test_tail_code_anywhere_silences_a_block_split() -> None:
+    """ASC030 stays silent on a split over GetBlockNum() when tail code is anywhere in the file."""
+    _, zero, one = _two_kernels()
+    zero = zero.replace("            CopyIn(i);\n", "            int32_t tailLength = i;\n            CopyIn(i);\n", 1)
+    one = one.replace("        pipe.InitBuffer(inQueueX", "        int32_t share = TOTAL_LENGTH_1 / GetBlockNum();\n"
+                      "        pipe.InitBuffer(inQueueX", 1)
+    assert "tailLength" in zero and "GetBlockNum()" in one
+    before = zero + one
+    without_tail = zero.replace("tailLength", "length") + one
+    assert any(f.code == "ASC030" for f in check_document(SourceDocument(without_tail), OPTIONS))
+    _assert_edit_matches(before, before.replace("TILE_NUM_1 = 8;", "TILE_NUM_1 = 4;"))

@@ -38,6 +38,7 @@ _IDENTIFIER = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*")
 # A message that quotes a line number ("... the DataCopy on line 12") changes when lines move: not reused then.
 _LINE_REFERENCE = re.compile(r"\bline \d")
 _LAUNCH = "<<<"  # a pseudo-name: mentioned by a unit holding a kernel launch
+_TAIL = "<tail>"  # a pseudo-name: mentioned by a unit with a `%` or a word of tail handling
 # Rules that match library calls across the whole file rather than through names the file declares: every unit
 # mentioning one of the first words depends on every other such unit, and on every unit mentioning one of the
 # second words. checks/rules/sync.py pairs SetFlag/WaitFlag by event anywhere in the file, and sizes event ids
@@ -46,6 +47,8 @@ _COUPLINGS: tuple[tuple[frozenset[str], frozenset[str]], ...] = (
     (frozenset({"SetFlag", "WaitFlag", "set_flag", "wait_flag"}), frozenset({"TPipe", "TQue", "TQueBind"})),
     # checks/rules/entry.py: whether a kernel must be extern "C" depends on a `<<<` launch anywhere in the file
     (frozenset({_LAUNCH}), frozenset({"__global__"})),
+    # checks/rules/multicore.py ASC030: a split over GetBlockNum() is fine when tail code is anywhere in the file
+    (frozenset({"GetBlockNum"}), frozenset({_TAIL})),
 )
 # Findings about the whole file, wherever they are placed (checks/engine.py): never reused, never partial.
 # ASC031 (checks/rules/namespace.py) is one finding per API name for its uses across the whole file.
@@ -276,6 +279,12 @@ def _declared_all(nodes: Iterable[tree_sitter.Node], data: bytes) -> set[str] | 
     return names
 
 
+def _has_tail_code(text: bytes) -> bool:
+    from ascendc_lsp.checks.rules.multicore import TAIL_WORDS
+
+    return b"%" in text or TAIL_WORDS.search(text) is not None
+
+
 # (node type, source bytes, rewritten bytes) of a top-level node -> (declares, mentions, queue use)
 UnitNames = dict[tuple[str, bytes, bytes], tuple[frozenset[str], frozenset[str], QueueUse, frozenset[str]]]
 
@@ -304,6 +313,8 @@ def units_of(document: SourceDocument, known: UnitNames | None = None) -> list[U
             mentions = frozenset() if comment else _identifiers(key[1])
             if b"<<<" in key[1]:
                 mentions |= {_LAUNCH}
+            if _has_tail_code(key[1]):
+                mentions |= {_TAIL}
             declared = _declared(node, data)
             if declared is None:
                 # Unknown shape: a context unit when it names nothing, else a unit that may declare all it names.
