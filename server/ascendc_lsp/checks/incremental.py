@@ -46,13 +46,15 @@ _TAIL = "<tail>"  # a pseudo-name: mentioned by a unit with a `%` or a word of t
 _COUPLINGS: tuple[tuple[frozenset[str], frozenset[str]], ...] = (
     (frozenset({"SetFlag", "WaitFlag", "set_flag", "wait_flag"}), frozenset({"TPipe", "TQue", "TQueBind"})),
     # checks/rules/entry.py: whether a kernel must be extern "C" depends on a `<<<` launch anywhere in the file
-    (frozenset({_LAUNCH}), frozenset({"__global__"})),
+    # and multicore.launches() reads every launch of the file (its block count) for the kernels' multicore rules
+    (frozenset({_LAUNCH, "ICPU_RUN_KF", "ACLRT_LAUNCH_KERNEL"}), frozenset({"__global__", "GetBlockIdx", "GetBlockNum"})),
     # checks/rules/multicore.py ASC030: a split over GetBlockNum() is fine when tail code is anywhere in the file
     (frozenset({"GetBlockNum"}), frozenset({_TAIL})),
 )
 # Findings about the whole file, wherever they are placed (checks/engine.py): never reused, never partial.
-# ASC031 (checks/rules/namespace.py) is one finding per API name for its uses across the whole file.
-FILE_LEVEL_CODES = frozenset({"syntax", "internal-error", "too-deep", "ASC031"})
+# ASC031 (checks/rules/namespace.py) is one finding per API name for its uses across the whole file; ASC032 is
+# about the file's includes, placed at the first AscendC name anywhere.
+FILE_LEVEL_CODES = frozenset({"syntax", "internal-error", "too-deep", "ASC031", "ASC032"})
 # Past this size a file is checked whole (a check takes seconds anyway; the bookkeeping would copy it).
 _MAX_BYTES = 2_000_000
 # Past this share of dirty bytes a full check is about as fast and needs no bookkeeping.
