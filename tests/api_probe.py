@@ -85,6 +85,7 @@ API_TYPES: dict[str, dict[str, str]] = {
     "TPipe::InitBufPool": {"T": "TBufPool<TPosition::VECCALC>", "U": "TBufPool<TPosition::VECCALC>"},
     "TPipe::InitBuffer": {"U": "uint32_t", "V": "uint32_t"},
     "AscendAntiQuant": {"InputDataType": "int8_t", "OutputDataType": "half"},
+    "AscendQuant": {"dstT": "hifloat8_t", "srcT": "half"},
     "SoftmaxFlashV3": {"T": "half", "U": "float"},
     "Broadcast": {"dim": "2", "axis": "1"},
     **{name: {"pattern": "Pattern::Reduce::AR"} for name in ("ReduceAll", "ReduceAny", "ReduceMean", "ReduceProd")},

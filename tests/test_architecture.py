@@ -34,16 +34,8 @@ LAYERS: dict[str, int] = {
 # The command-line front ends of each layer (`<layer>/command.py`) may read the CLI's exit codes and parser helpers.
 FRONT_ENDS = re.compile(r"^ascendc_lsp\.\w+\.command$")
 LSP_LIBRARIES = ("lsprotocol", "pygls")
-# Cycles left to the owner of lsp/ (issue 15 part 2: features that compose through the server core).
-KNOWN_CYCLES: list[frozenset[str]] = [
-    frozenset({
-        "ascendc_lsp.lsp.server", "ascendc_lsp.lsp.features", "ascendc_lsp.lsp.features.base",
-        "ascendc_lsp.lsp.features.clangd", "ascendc_lsp.lsp.features.code_actions",
-        "ascendc_lsp.lsp.features.completion", "ascendc_lsp.lsp.features.diagnostics",
-        "ascendc_lsp.lsp.features.knowledge", "ascendc_lsp.lsp.features.lens", "ascendc_lsp.lsp.features.llm",
-        "ascendc_lsp.lsp.features.run", "ascendc_lsp.lsp.features.symbols",
-    }),
-]  # fmt: skip
+# No cycle is allowed: features reach the server through the `lsp.core.ServerCore` interface, not lsp/server.py.
+KNOWN_CYCLES: list[frozenset[str]] = []
 
 
 def _module_name(path: Path) -> str:

@@ -76,14 +76,16 @@ def test_compile_stage_before_is_flagged_with_the_category(entry_id: str, tmp_pa
 
 
 def _run(entry: Entry, source: str, tmp_path: Path):  # type: ignore[no-untyped-def]
-    from ascendc_lsp.toolchain.emulator.runner import run_spec_file
+    from ascendc_lsp.toolchain.base import RunOptions
+    from ascendc_lsp.toolchain.emulator.runner import EmulatorToolchain
+    from ascendc_lsp.toolchain.spec import load_spec
 
     (tmp_path / "kernel.cpp").write_text(source, encoding="utf-8")
     spec = dict(entry.fix.spec or {})
     spec["source"] = "kernel.cpp"
     spec_path = tmp_path / "spec.yaml"
     spec_path.write_text(yaml.safe_dump(spec), encoding="utf-8")
-    return run_spec_file(spec_path)
+    return EmulatorToolchain().run(load_spec(spec_path), RunOptions())
 
 
 @pytest.mark.parametrize("entry_id", _ids(lambda e: e.fix.spec is not None))

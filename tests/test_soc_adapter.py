@@ -61,3 +61,34 @@ def test_fallbacks_apply_without_a_profile() -> None:
     bare = limits_module.limits_for_soc(None, "Ascend310P")
     assert (bare.ub_bytes, bare.ai_cores, bare.vector_cores, bare.layout, bare.arch) == (262144, 8, 8, "coupled", 2002)
     assert not bare.from_profile
+
+
+# The build names the toolchain writes (direct-launch CMake overrides, the CANN CMake flow and device compile)
+# come from the profiles through hardware/soc.py; these are the values the tables in code used to hold.
+BUILD_NAMES = {
+    "Ascend910B": ("dav-2201", "Ascend910B1", "dav-c220-vec"),
+    "Ascend910_93": ("dav-2201", "Ascend910_9391", "dav-c220-vec"),
+    "Ascend910A": ("dav-1001", "Ascend910A", "dav-c100"),
+    "Ascend310P": ("dav-2002", "Ascend310P3", "dav-m200"),
+    "Ascend310B": ("dav-3002", "Ascend310B1", "dav-m300"),
+    "Ascend950": ("dav-3510", "Ascend950PR_9599", "dav-c310-vec"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(BUILD_NAMES))
+def test_build_names_come_from_the_profiles(name: str) -> None:
+    from ascendc_lsp.hardware.soc import cmake_architecture, soc_version, vector_core_target
+
+    assert (cmake_architecture(name), soc_version(name), vector_core_target(name)) == BUILD_NAMES[name]
+
+
+def test_build_names_of_variants_and_unknown_names() -> None:
+    from ascendc_lsp.hardware.soc import cmake_architecture, soc_for_arch, soc_version, vector_core_target
+
+    assert soc_version("Ascend910B3") == "Ascend910B3"  # a variant is a concrete part already
+    assert soc_version("AscendNext") == "AscendNext"  # passed through: the build says whether it knows it
+    assert cmake_architecture("AscendNext") is None and vector_core_target("AscendNext") is None
+    # the reverse mapping a CMake project's CMAKE_ASC_ARCHITECTURES goes through (two SoCs share 2201)
+    assert [soc_for_arch(f"dav-{n}") for n in (2201, 2002, 3002, 3510)] == [
+        "Ascend910B", "Ascend310P", "Ascend310B", "Ascend950",
+    ]  # fmt: skip

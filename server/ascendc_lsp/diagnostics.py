@@ -4,8 +4,9 @@ A rule's finding, a compiler error, an emulator runtime check and a failed compa
 a range (0-based line, UTF-16 character, as in LSP), a severity, a code, a message, the taxonomy category and
 the knowledge entries that explain it, plus what some producers add: mechanical fixes and related locations
 (the checks), the file the range refers to, the producer (`source`) and backend details (`data`, the
-toolchain). `to_json()` is its one JSON conversion (docs/architecture.md, "Shapes that cross layers"); the
-SARIF conversion lives in `checks/command.py` and the LSP one in `lsp/convert.py`.
+toolchain). `to_json()` is its one JSON conversion (docs/architecture.md, "Shapes that cross layers") and
+`to_text()` the run reports' text line; the SARIF conversion lives in `checks/command.py` and the LSP one in
+`lsp/convert.py`.
 
 It sits just above `syntax/` (for `Span`) so that every layer from `hardware/` up may use it.
 """
@@ -13,6 +14,7 @@ It sits just above `syntax/` (for `Span`) so that every layer from `hardware/` u
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Literal, cast
 
 from ascendc_lsp.syntax.positions import Position, Span
@@ -37,6 +39,16 @@ def span_at(line: int, character: int = 0, end_line: int | None = None, end_char
         max(0, line if end_line is None else end_line), max(0, character if end_character is None else end_character)
     )
     return Span(start, end)
+
+
+def display_path(path: str | None) -> str:
+    """A path as a report shows it: relative to the working directory when inside it, "?" when there is none."""
+    if not path:
+        return "?"
+    try:
+        return str(Path(path).resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return path
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,3 +129,12 @@ class Diagnostic:
         if self.fixes:
             out["fixes"] = [f.to_json() for f in self.fixes]
         return out
+
+    def to_text(self) -> str:
+        """`  file:line:column: severity [category, code] message` (1-based, as compilers print), the message's
+        further lines indented below it; "?" for the place of a diagnostic without a file."""
+        start = self.span.start
+        where = f"{display_path(self.file)}:{start.line + 1}:{start.character + 1}" if self.file else "?"
+        tag = ", ".join(x for x in (self.category or "", self.code) if x)
+        first, *rest = self.message.splitlines() or [""]
+        return "".join([f"  {where}: {self.severity} [{tag}] {first}\n", *(f"      {line}\n" for line in rest)])

@@ -219,6 +219,7 @@ class SocProfile:
     npu_arch: str | None
     core_targets: Mapping[str, str] | None
     layout: str | None
+    soc_version: str | None
     memory: MemorySizes
     cores: CoreCounts
     alignment: Alignment
@@ -273,6 +274,7 @@ _TOP_SOURCED: dict[str, Any] = {
     "npu_arch": str | None,
     "core_targets": Mapping[str, str] | None,
     "layout": str | None,
+    "soc_version": str | None,
 }
 _TOP_PLAIN = {"schema", "name", "aliases", "product", "description", "sources", "variants"}
 _LEAF_KEYS = {"value", "source", "note", "kind"}
@@ -694,3 +696,39 @@ def soc_for_arch(text: str) -> str | None:
     if not matches:
         return None
     return DEFAULT_SOC if DEFAULT_SOC in matches else matches[0]
+
+
+# --------------------------------------------------------------------------------------------- build names
+
+
+def _known_profile(name: str | None) -> SocProfile | None:
+    try:
+        profile = soc_profile(name)
+    except UnknownSocError:
+        return None
+    return profile if isinstance(profile, SocProfile) else None
+
+
+def cmake_architecture(name: str | None) -> str | None:
+    """A SoC's CMAKE_ASC_ARCHITECTURES (also its `--npu-arch`): `dav-<arch-version>`, per
+    docs/zh/guide/编程指南/编译与运行/算子编译/AI-Core算子编译基本用法.md (CMAKE_ASC_ARCHITECTURES). None when the
+    SoC is unknown or its architecture number is."""
+    profile = _known_profile(name)
+    return f"dav-{profile.arch}" if profile is not None and profile.arch else None
+
+
+def soc_version(name: str | None) -> str:
+    """The SOC_VERSION a CMake flow takes for a SoC: a variant names a concrete part itself, a family gives its
+    profile's `soc_version` (Ascend910B -> Ascend910B1); an unknown name is passed through as written."""
+    profile = _known_profile(name)
+    if profile is None:
+        return (name or DEFAULT_SOC).strip()
+    return profile.variant or profile.soc_version or profile.name
+
+
+def vector_core_target(name: str | None) -> str | None:
+    """The compiler target (`--cce-aicore-arch`) of a SoC's vector code: the AIV target of a split SoC, the one
+    AI Core target of a coupled one; None when unknown."""
+    profile = _known_profile(name)
+    targets = (profile.core_targets or {}) if profile is not None else {}
+    return targets.get("aiv") or targets.get("aicore")

@@ -22,7 +22,6 @@ from typing import Any
 
 from lsprotocol import types
 from pygls.exceptions import JsonRpcInvalidParams
-from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol
 from pygls.protocol.language_server import _prepare_command_arguments, lsp_method
 from pygls.uris import to_fs_path
@@ -30,6 +29,7 @@ from pygls.uris import to_fs_path
 from ascendc_lsp import __version__
 from ascendc_lsp.lsp.aggregate import Contributor, aggregated, empty_answer, merge_options
 from ascendc_lsp.lsp.convert import to_diagnostic
+from ascendc_lsp.lsp.core import ServerCore
 from ascendc_lsp.lsp.features import FEATURES
 from ascendc_lsp.lsp.features.base import LanguageFeature, guarded, typed_command
 from ascendc_lsp.lsp.protocol import COMMANDS
@@ -107,7 +107,7 @@ class AscendcProtocol(LanguageServerProtocol):
         future.add_done_callback(drop_later)
 
 
-class AscendcLanguageServer(LanguageServer):
+class AscendcLanguageServer(ServerCore):
     def __init__(self) -> None:
         super().__init__("ascendc-lsp", __version__, protocol_cls=AscendcProtocol)
         self.documents = DocumentStore()

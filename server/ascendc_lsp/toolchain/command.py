@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 from typing import Any, TextIO
 
+from ascendc_lsp.diagnostics import display_path
 from ascendc_lsp.toolchain.base import RunOptions, RunResult, Toolchain, ToolchainUnavailable
 from ascendc_lsp.toolchain.opproject.testcase import TestCase
 from ascendc_lsp.toolchain.spec import KernelSpec, SpecError, load_spec, parse_yaml, spec_from_dict
@@ -215,7 +216,7 @@ def _run_case(case: TestCase, args: argparse.Namespace) -> int:
     else:
         sys.stdout.write(f"{case.op or case.origin}: did not build: NOT CORRECT\ndiagnostics:\n")
         for d in result.diagnostics:
-            sys.stdout.write(f"  {_rel(d.file)}:{d.span.start.line + 1}: {d.severity} [{d.code}] {d.message}\n")
+            sys.stdout.write(f"  {display_path(d.file)}:{d.span.start.line + 1}: {d.severity} [{d.code}] {d.message}\n")
     return EXIT_OK if result.correct else EXIT_FAIL
 
 
@@ -272,15 +273,6 @@ def program_command(args: argparse.Namespace) -> int:
     else:
         print_text(result, sys.stdout)
     return EXIT_OK if result.correct else EXIT_FAIL
-
-
-def _rel(path: str | None) -> str:
-    if not path:
-        return "?"
-    try:
-        return str(Path(path).resolve().relative_to(Path.cwd().resolve()))
-    except ValueError:
-        return path
 
 
 def _run_errors(r: RunResult) -> list[Any]:
@@ -379,9 +371,4 @@ def print_text(r: RunResult, spec: KernelSpec, out: TextIO) -> None:
     if r.diagnostics:
         out.write("diagnostics:\n")
         for d in r.diagnostics:
-            where = f"{_rel(d.file)}:{d.span.start.line + 1}:{d.span.start.character + 1}"
-            tag = ", ".join(x for x in (d.category or "", d.code) if x)
-            first, *rest = d.message.splitlines() or [""]
-            out.write(f"  {where}: {d.severity} [{tag}] {first}\n")
-            for line in rest:
-                out.write(f"      {line}\n")
+            out.write(d.to_text())

@@ -276,26 +276,32 @@ class KernelSpec:
 # loading
 
 
-def load_spec(path: str | Path) -> KernelSpec:
-    """Read and validate a spec file. Raises SpecError (never another exception) on any problem."""
-    p = Path(path)
-    origin = str(p)
+def read_yaml_file(path: Path, what: str) -> tuple[str, Any]:
+    """The text and parsed YAML of a spec-like file (`what` names it in messages: "spec file", "test case").
+    Raises SpecError, naming the file and the problem, for anything unreadable."""
+    origin = str(path)
     from ascendc_lsp import safeio
 
     try:
-        text = safeio.read_text(p, safeio.MAX_SPEC_BYTES, "spec file")
+        text = safeio.read_text(path, safeio.MAX_SPEC_BYTES, what)
     except safeio.InputError as exc:
         raise SpecError(str(exc)) from None
     except FileNotFoundError:
         raise SpecError(f"{origin}: no such file") from None
     except IsADirectoryError:
-        raise SpecError(f"{origin}: is a directory, not a spec file") from None
+        raise SpecError(f"{origin}: is a directory, not a {what}") from None
     except UnicodeDecodeError as exc:
         raise SpecError(f"{origin}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
     except OSError as exc:
         raise SpecError(f"{origin}: cannot read ({exc.strerror or exc})") from None
-    data = parse_yaml(text, origin)
-    return spec_from_dict(data, base_dir=p.resolve().parent, path=p.resolve(), origin=origin, text=text)
+    return text, parse_yaml(text, origin)
+
+
+def load_spec(path: str | Path) -> KernelSpec:
+    """Read and validate a spec file. Raises SpecError (never another exception) on any problem."""
+    p = Path(path)
+    text, data = read_yaml_file(p, "spec file")
+    return spec_from_dict(data, base_dir=p.resolve().parent, path=p.resolve(), origin=str(p), text=text)
 
 
 def parse_yaml(text: str, origin: str) -> Any:
@@ -425,6 +431,16 @@ class _Validator:
         return p
 
     # -- parts ------------------------------------------------------------------------------------------------
+    def reference(self, ref: Any) -> str:
+        """The `reference:` NumPy code: text that compiles as Python (it runs later, in the sandbox)."""
+        if not isinstance(ref, str):
+            raise self.fail("reference", f"expected Python source text (use `reference: |`), got {_show(ref)}")
+        try:
+            compile(ref, f"{self.origin}:reference", "exec")
+        except SyntaxError as exc:
+            raise self.fail("reference", f"Python syntax error at line {exc.lineno}: {exc.msg}") from None
+        return ref
+
     def tolerance(self, where: str, x: Any) -> Tolerance:
         if isinstance(x, str):
             prof = TOLERANCE_PROFILES.get(x.strip().lower())
@@ -693,15 +709,7 @@ class _Validator:
             spec.params = self.params(data["params"], spec)
         ref = data.get("reference")
         if ref is not None:
-            if not isinstance(ref, str):
-                raise self.fail(
-                    "reference", f"expected Python source text (use `reference: |`), got {_show(ref)}"
-                )
-            try:
-                compile(ref, f"{self.origin}:reference", "exec")
-            except SyntaxError as exc:
-                raise self.fail("reference", f"Python syntax error at line {exc.lineno}: {exc.msg}") from None
-            spec.reference = ref
+            spec.reference = self.reference(ref)
         elif any(o.compare for o in outputs):
             raise self.missing("", data, "reference", TOP_KEYS, "give NumPy code that assigns every compared output")
         if data.get("tolerance") is not None:

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from ascendc_lsp.lsp.protocol import CommandError, CommandSpec, structure_params, unstructure_result
 
 if TYPE_CHECKING:
-    from ascendc_lsp.lsp.server import AscendcLanguageServer
+    from ascendc_lsp.lsp.core import ServerCore
     from ascendc_lsp.lsp.state import DocumentState
     from ascendc_lsp.settings import Settings
 
@@ -41,7 +41,7 @@ class LanguageFeature:
     # params class and returns its result class, or raises protocol.CommandError
     commands: ClassVar[dict[str, str]] = {}
 
-    def __init__(self, server: AscendcLanguageServer) -> None:
+    def __init__(self, server: ServerCore) -> None:
         self.server = server
 
     # Lifecycle hooks: the core calls these; features override what they need.

@@ -29,8 +29,8 @@ Nothing heavy is imported at module level; numpy comes in only when a run verifi
 
 from __future__ import annotations
 
-from ascendc_lsp.toolchain.cann.cmake import SOC_VERSION, cmakelists
-from ascendc_lsp.toolchain.cann.device_compile import AICORE_ARCH, compile_command, compile_source
+from ascendc_lsp.toolchain.cann.cmake import cmakelists
+from ascendc_lsp.toolchain.cann.device_compile import compile_command, compile_source
 from ascendc_lsp.toolchain.cann.diagnostics import SOURCE_NAME, event_to_diagnostic, log_to_diagnostics
 from ascendc_lsp.toolchain.cann.discovery import (
     COMPILER_DIRS,
@@ -58,14 +58,12 @@ from ascendc_lsp.toolchain.cann.sandboxed import (
 from ascendc_lsp.toolchain.cann.toolchain import CannToolchain
 
 __all__ = [
-    "AICORE_ARCH",
     "CANN_MEMORY_BYTES",
     "COMPILER_DIRS",
     "COMPILER_NAMES",
     "DEFAULT_ROOTS",
     "HEADER_GLOBS",
     "KERNEL_CMAKE_GLOBS",
-    "SOC_VERSION",
     "SOURCE_NAME",
     "TIKICPULIB_DIRS",
     "CannInstall",

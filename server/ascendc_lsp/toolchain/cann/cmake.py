@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ascendc_lsp.hardware.soc import soc_version as soc_version_of
 from ascendc_lsp.toolchain.cann.discovery import CannInstall
 from ascendc_lsp.toolchain.emulator.harness import c_string
 
@@ -13,22 +14,11 @@ if TYPE_CHECKING:
     from ascendc_lsp.toolchain.spec import KernelSpec
 
 
-# SOC_VERSION strings the CANN CMake flow expects (a concrete part of each family).
-SOC_VERSION: dict[str, str] = {
-    "Ascend910B": "Ascend910B1",
-    "Ascend910_93": "Ascend910_9391",
-    "Ascend910A": "Ascend910A",
-    "Ascend310P": "Ascend310P3",
-    "Ascend310B": "Ascend310B1",
-    "Ascend950": "Ascend950PR_9599",
-}
-
-
 def cmakelists(
     spec: KernelSpec, source: Path, inst: CannInstall, mode: str, soc: str, include_dirs: Sequence[Path] = ()
 ) -> str:
     """A CMakeLists.txt for the CPU twin (tikicpulib) or the NPU (ascendc_library) build."""
-    soc_version = SOC_VERSION.get(soc, soc)
+    soc_version = soc_version_of(soc)
     incs = " ".join(c_string(str(d)) for d in [source.parent, *include_dirs])
     defs = " ".join(f"{k}" if v is None else f"{k}={v}" for k, v in spec.defines.items())
     head = [

@@ -12,22 +12,11 @@ from pathlib import Path
 
 from ascendc_lsp.diagnostics import Diagnostic
 from ascendc_lsp.hardware.limits import DEFAULT_SOC
-from ascendc_lsp.toolchain.base import (
-    CompileResult,
-)
+from ascendc_lsp.hardware.soc import vector_core_target
+from ascendc_lsp.toolchain.base import CompileResult
 from ascendc_lsp.toolchain.cann.diagnostics import SOURCE_NAME, log_to_diagnostics
 from ascendc_lsp.toolchain.cann.discovery import CannInstall, discover
 from ascendc_lsp.toolchain.cann.sandboxed import run_tool, sandbox_failure, toolkit_environment
-
-# --cce-aicore-arch per SoC family for a vector-only kernel (best knowledge; see docs/cann-backend.md).
-AICORE_ARCH: dict[str, str] = {
-    "Ascend910B": "dav-c220-vec",
-    "Ascend910_93": "dav-c220-vec",
-    "Ascend910A": "dav-c100",
-    "Ascend310P": "dav-m200",
-    "Ascend310B": "dav-m300",
-    "Ascend950": "dav-c310-vec",
-}
 
 
 def compile_command(
@@ -36,7 +25,8 @@ def compile_command(
 ) -> list[str]:  # fmt: skip
     """bisheng/ccec command line that compiles one kernel file for the AI Core (object only)."""
     cc = inst.require_compiler()
-    arch = AICORE_ARCH.get(soc, AICORE_ARCH["Ascend910B"])
+    # --cce-aicore-arch of a vector-only kernel: the profile's vector target (docs/cann-backend.md), else the default's
+    arch = vector_core_target(soc) or vector_core_target(DEFAULT_SOC)
     cmd = [str(cc), "-c", "-x", "cce", f"--cce-aicore-arch={arch}", "-O2", "-std=c++17"]
     cmd += ["-mllvm", "-cce-aicore-stack-size=0x8000", "-mllvm", "-cce-aicore-function-stack-size=0x8000"]
     for d in [

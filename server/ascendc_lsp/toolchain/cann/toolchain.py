@@ -15,13 +15,14 @@ from typing import TYPE_CHECKING, Any
 
 from ascendc_lsp.diagnostics import Diagnostic
 from ascendc_lsp.hardware.limits import DEFAULT_SOC
+from ascendc_lsp.hardware.soc import soc_version
 from ascendc_lsp.toolchain.base import (
     CompileResult,
     RunOptions,
     RunResult,
     Toolchain,
 )
-from ascendc_lsp.toolchain.cann.cmake import SOC_VERSION, cmakelists
+from ascendc_lsp.toolchain.cann.cmake import cmakelists
 from ascendc_lsp.toolchain.cann.diagnostics import SOURCE_NAME, event_to_diagnostic
 from ascendc_lsp.toolchain.cann.discovery import CannInstall, CannNotFound, discover
 from ascendc_lsp.toolchain.cann.harness import cpu_harness, npu_harness
@@ -128,7 +129,7 @@ class CannToolchain(Toolchain):
                 str(work.root),
                 "-B",
                 str(work.build),
-                f"-DSOC_VERSION={SOC_VERSION.get(soc, soc)}",
+                f"-DSOC_VERSION={soc_version(soc)}",
             ],
             [cmake, "--build", str(work.build), "-j"],
         ):

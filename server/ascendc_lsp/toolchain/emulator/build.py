@@ -575,19 +575,7 @@ def _failure_diagnostics(
         return None
 
     diags = gccdiag.to_diagnostics(res.stderr, is_user, (src, fallback_line), gccdiag.file_line, hint)
-    if not diags:
-        tail = (res.stderr or res.stdout).strip().splitlines()[-3:]
-        diags = [
-            Diagnostic(
-                message="compilation failed: " + (" | ".join(tail) or f"exit {res.returncode}"),
-                code="compile-error",
-                category="api-signature",
-                span=span_at(fallback_line),
-                file=src,
-                source=EMULATOR_SOURCE,
-            )
-        ]
-    return diags
+    return diags or [gccdiag.compile_failed(res.stderr, res.stdout, res.returncode, src, fallback_line)]
 
 
 @dataclass

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from ascendc_lsp.diagnostics import Diagnostic, span_at
 from ascendc_lsp.syntax.positions import utf16_column, utf16_len
+from ascendc_lsp.toolchain.base import EMULATOR_SOURCE
 from ascendc_lsp.toolchain.logs import parse_log
 
 # (pattern over the message, category); first match wins
@@ -145,6 +146,19 @@ def to_diagnostics(
         if len(diags) >= limit:
             break
     return diags
+
+
+def compile_failed(stderr: str, stdout: str, returncode: int | None, file: str, line0: int = 0) -> Diagnostic:
+    """The diagnostic of a failed compile whose output has no message `to_diagnostics` can place: its last lines."""
+    tail = (stderr or stdout).strip().splitlines()[-3:]
+    return Diagnostic(
+        message="compilation failed: " + (" | ".join(tail) or f"exit {returncode}"),
+        code="compile-error",
+        category="api-signature",
+        span=span_at(line0),
+        file=file,
+        source=EMULATOR_SOURCE,
+    )
 
 
 def file_line(path: str, line0: int) -> str:

@@ -92,3 +92,31 @@ def to_diagnostics(
         if len(out) >= MAX_REPORTS:
             break
     return out
+
+
+class SourceLines:
+    """Cached file lines for mapping reports to ranges (the emulator runner and direct-launch programs)."""
+
+    def __init__(self) -> None:
+        self._cache: dict[str, list[str]] = {}
+
+    def __call__(self, path: str, line0: int) -> str:
+        lines = self._cache.get(path)
+        if lines is None:
+            try:
+                lines = Path(path).read_text(encoding="utf-8", errors="replace").splitlines()
+            except OSError:
+                lines = []
+            self._cache[path] = lines
+        return lines[line0] if 0 <= line0 < len(lines) else ""
+
+
+def trace_write_failed(path: Path, exc: OSError) -> Diagnostic:
+    """The warning of a run whose --trace file could not be written (the run's verdict stands)."""
+    return Diagnostic(
+        message=f"could not write the trace to {path}: {exc.strerror or exc}",
+        severity="warning",
+        code="trace",
+        file=str(path),
+        source=EMULATOR_SOURCE,
+    )

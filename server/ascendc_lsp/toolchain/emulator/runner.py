@@ -10,7 +10,6 @@ naming the file and field; everything the kernel does wrong comes back as diagno
 
 from __future__ import annotations
 
-import os
 import re
 import shutil
 import tempfile
@@ -44,23 +43,6 @@ _SIGNAL_HINTS = {
     "SIGXCPU": "over the CPU time limit",
     "SIGXFSZ": "an output or trace file grew past the size limit",
 }
-
-
-class _Lines:
-    """Cached file lines for mapping reports to ranges."""
-
-    def __init__(self) -> None:
-        self._cache: dict[str, list[str]] = {}
-
-    def __call__(self, path: str, line0: int) -> str:
-        lines = self._cache.get(path)
-        if lines is None:
-            try:
-                lines = Path(path).read_text(encoding="utf-8", errors="replace").splitlines()
-            except OSError:
-                lines = []
-            self._cache[path] = lines
-        return lines[line0] if 0 <= line0 < len(lines) else ""
 
 
 def _spec_error(spec: KernelSpec, exc: Exception) -> SpecError:
@@ -206,7 +188,7 @@ class EmulatorToolchain(Toolchain):
             )
         text = src.read_text(encoding="utf-8", errors="replace")
         entry_line = kernel_entry_line(text, spec.kernel)
-        lines = _Lines()
+        lines = report.SourceLines()
 
         # the spec's data: from the data cache (large specs run before), or generated here with the reference
         # running in a thread while the kernel compiles and runs (NumPy releases the GIL); a broken spec still
@@ -339,15 +321,7 @@ class EmulatorToolchain(Toolchain):
                         cost.write_perfetto(sched, opts.trace_out)
                         res.trace_file = str(opts.trace_out.resolve())
                     except OSError as exc:
-                        res.diagnostics.append(
-                            Diagnostic(
-                                message=f"could not write the trace to {opts.trace_out}: {exc.strerror or exc}",
-                                severity="warning",
-                                code="trace",
-                                file=str(opts.trace_out),
-                                source=EMULATOR_SOURCE,
-                            )
-                        )
+                        res.diagnostics.append(report.trace_write_failed(opts.trace_out, exc))
             if opts.keep_dir is not None:
                 shutil.copytree(rundir, opts.keep_dir, dirs_exist_ok=True)
         finally:
@@ -362,7 +336,7 @@ class EmulatorToolchain(Toolchain):
         rdiags: list[Diagnostic],
         src: Path,
         entry_line: int,
-        lines: _Lines,
+        lines: report.SourceLines,
         timeout: float,
     ) -> None:
         def at_entry(message: str, code: str, category: str | None) -> Diagnostic:
@@ -439,7 +413,7 @@ class EmulatorToolchain(Toolchain):
         reference: Mapping[str, Any],
         src: Path,
         entry_line: int,
-        lines: _Lines,
+        lines: report.SourceLines,
     ) -> bool:
         from ascendc_lsp.toolchain.emulator import data
 
@@ -523,12 +497,4 @@ class EmulatorToolchain(Toolchain):
         )
 
 
-def run_spec_file(path: str | os.PathLike[str], **kwargs: object) -> RunResult:
-    """Load a spec file and run it on the emulator (kwargs: RunOptions fields)."""
-    from ascendc_lsp.toolchain.spec import load_spec
-
-    spec = load_spec(Path(path))
-    return EmulatorToolchain().run(spec, RunOptions(**kwargs))  # type: ignore[arg-type]
-
-
-__all__ = ["EmulatorToolchain", "kernel_entry_line", "resolve_source", "run_spec_file"]
+__all__ = ["EmulatorToolchain", "kernel_entry_line", "resolve_source"]

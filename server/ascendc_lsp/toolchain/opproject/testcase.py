@@ -19,7 +19,7 @@ from ascendc_lsp.toolchain.spec import (
     Tolerance,
     _show,
     _Validator,
-    parse_yaml,
+    read_yaml_file,
 )
 
 CASE_KEYS = (
@@ -97,23 +97,8 @@ def is_test_case(data: Any) -> bool:
 def load_test_case(path: str | Path, project: str | Path | None = None) -> TestCase:
     """Read and validate a test case file; `project` (a path) stands in for a missing `project:` key."""
     p = Path(path)
-    origin = str(p)
-    from ascendc_lsp import safeio
-
-    try:
-        text = safeio.read_text(p, safeio.MAX_SPEC_BYTES, "test case")
-    except safeio.InputError as exc:
-        raise SpecError(str(exc)) from None
-    except FileNotFoundError:
-        raise SpecError(f"{origin}: no such file") from None
-    except IsADirectoryError:
-        raise SpecError(f"{origin}: is a directory, not a test case") from None
-    except UnicodeDecodeError as exc:
-        raise SpecError(f"{origin}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
-    except OSError as exc:
-        raise SpecError(f"{origin}: cannot read ({exc.strerror or exc})") from None
-    data = parse_yaml(text, origin)
-    return case_from_dict(data, base_dir=p.resolve().parent, path=p.resolve(), origin=origin, project=project)
+    _, data = read_yaml_file(p, "test case")
+    return case_from_dict(data, base_dir=p.resolve().parent, path=p.resolve(), origin=str(p), project=project)
 
 
 def case_from_dict(
@@ -189,15 +174,7 @@ class _CaseValidator(_Validator):
         )
         ref = data.get("reference")
         if ref is not None:
-            if not isinstance(ref, str):
-                raise self.fail(
-                    "reference", f"expected Python source text (use `reference: |`), got {_show(ref)}"
-                )
-            try:
-                compile(ref, f"{self.origin}:reference", "exec")
-            except SyntaxError as exc:
-                raise self.fail("reference", f"Python syntax error at line {exc.lineno}: {exc.msg}") from None
-            case.reference = ref
+            case.reference = self.reference(ref)
         elif any(o.compare for o in outputs):
             raise self.fail("reference", "missing: give NumPy code that assigns every compared output")
         if data.get("tolerance") is not None:

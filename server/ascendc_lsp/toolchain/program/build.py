@@ -23,11 +23,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ascendc_lsp.diagnostics import Diagnostic, span_at
+from ascendc_lsp.errors import UnknownSocError
+from ascendc_lsp.hardware.soc import cmake_architecture, soc_limits
 from ascendc_lsp.toolchain import sandbox
-from ascendc_lsp.toolchain.base import EMULATOR_SOURCE
+from ascendc_lsp.toolchain.base import EMULATOR_SOURCE, CompileResult
 from ascendc_lsp.toolchain.emulator import build as emu_build
 from ascendc_lsp.toolchain.emulator import gccdiag
-from ascendc_lsp.toolchain.program.discover import SOC_ARCH, ProgramLayout
+from ascendc_lsp.toolchain.program.discover import ProgramLayout
 from ascendc_lsp.toolchain.program.lower import (
     LoweringError,
     aclrtlaunch_definitions,
@@ -46,13 +48,9 @@ MODE_FLAGS = {"npu": ("-DASCENDC_EMU_NPU_BRANCH", "-g1"), "cpu": ("-DASCENDC_CPU
 
 
 @dataclass
-class ProgramBuild:
-    ok: bool
-    binary: Path | None = None
-    diagnostics: list[Diagnostic] = field(default_factory=list)
-    cached: bool = False
-    seconds: float = 0.0
-    log: str = ""
+class ProgramBuild(CompileResult):
+    """A compile result plus what the lowering of a direct-launch program found."""
+
     launches: int = 0  # <<<>>> launches lowered
     kernels: list[str] = field(default_factory=list)  # kernels with a generated aclrtlaunch_<kernel>.h
 
@@ -93,9 +91,17 @@ def _diag(
     )
 
 
-# Architectures with separate AIC and AIV cores (mix kernels launch 1 AIC + 2 AIV per block); the others couple
-# cube and vector in one AI Core (a block is one core).
-SPLIT_ARCH_SOCS = ("Ascend910B", "Ascend910_93", "Ascend950")
+
+
+def _split_cores(soc: str) -> bool:
+    """Separate AIC and AIV cores (mix kernels launch 1 AIC + 2 AIV per block), per the SoC profile's layout; the
+    others couple cube and vector in one AI Core (a block is one core)."""
+    try:
+        return soc_limits(soc).layout == "split"
+    except UnknownSocError:
+        return False
+
+
 _QUOTE_INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"', re.M)
 
 
@@ -116,7 +122,7 @@ def prepare_units(layout: ProgramLayout) -> tuple[list[_Unit], dict[str, str], l
     kernels: list[str] = []
     appended: dict[Path, str] = {}
     texts = {src: src.read_text(encoding="utf-8", errors="replace") for src in layout.sources}
-    split = layout.soc in SPLIT_ARCH_SOCS
+    split = _split_cores(layout.soc)
     ratios: dict[str, int] = {}
     for src, text in texts.items():
         if "__global__" in text:
@@ -200,7 +206,7 @@ def build_program(layout: ProgramLayout, timeout: float = 120.0, use_cache: bool
     except LoweringError as exc:
         return ProgramBuild(ok=False, diagnostics=[_lowering_diag(str(exc))], seconds=time.monotonic() - t0)
     mode_flags = list(MODE_FLAGS.get(layout.run_mode, MODE_FLAGS["npu"]))
-    arch = SOC_ARCH.get(layout.soc, "")
+    arch = cmake_architecture(layout.soc) or ""
     if arch.startswith(
         "dav-"
     ):  # device code tests __NPU_ARCH__ (SIMD-BuiltIn关键字.md): the SoC's, as bisheng
@@ -402,18 +408,7 @@ def _compile_diagnostics(layout: ProgramLayout, source: Path, res: sandbox.Sandb
         return any(p.startswith(r) for r in roots)
 
     diags = gccdiag.to_diagnostics(res.stderr, is_user, (str(source), 0), gccdiag.file_line, lambda _m: None)
-    if not diags:
-        tail = (res.stderr or res.stdout).strip().splitlines()[-3:]
-        diags = [
-            Diagnostic(
-                message="compilation failed: " + (" | ".join(tail) or f"exit {res.returncode}"),
-                code="compile-error",
-                category="api-signature",
-                file=str(source),
-                source=EMULATOR_SOURCE,
-            )
-        ]
-    return diags
+    return diags or [gccdiag.compile_failed(res.stderr, res.stdout, res.returncode, str(source))]
 
 
 def _link_diagnostic(layout: ProgramLayout, res: sandbox.SandboxResult) -> Diagnostic:

@@ -26,24 +26,11 @@ from pathlib import Path
 
 from ascendc_lsp import safeio
 from ascendc_lsp.hardware.limits import DEFAULT_SOC
+from ascendc_lsp.hardware.soc import cmake_architecture, soc_for_arch, soc_version
 from ascendc_lsp.toolchain.program.cmake import CMakeError, Project, Target, read_project
 
 SOURCE_SUFFIXES = (".asc", ".cpp", ".cc", ".cxx", ".c")
 HEADER_SUFFIXES = (".h", ".hpp", ".hh", ".inc")
-# CMake architecture (CMAKE_ASC_ARCHITECTURES, docs: 语言扩展层/SIMD-BuiltIn关键字.md NPU架构版本) -> SoC profile
-ARCH_SOC = {
-    "dav-2201": "Ascend910B",
-    "dav-3510": "Ascend950",
-    "dav-2002": "Ascend310P",
-    "dav-3002": "Ascend310B",
-}
-SOC_ARCH = {
-    "Ascend910B": "dav-2201",
-    "Ascend910_93": "dav-2201",
-    "Ascend950": "dav-3510",
-    "Ascend310P": "dav-2002",
-    "Ascend310B": "dav-3002",
-}
 
 
 class DiscoveryError(ValueError):
@@ -351,12 +338,13 @@ def discover(
         )
     if soc is None:
         wanted = overrides.get("CMAKE_ASC_ARCHITECTURES") or _cmake_default(root, "CMAKE_ASC_ARCHITECTURES")
-        soc = ARCH_SOC.get(wanted or "", DEFAULT_SOC)
+        soc = (soc_for_arch(wanted) if wanted else None) or DEFAULT_SOC
     overrides["RUN_MODE"] = run_mode
     overrides["CMAKE_ASC_RUN_MODE"] = run_mode
-    overrides["SOC_VERSION"] = soc_version_name(soc)
-    if soc in SOC_ARCH:
-        overrides["CMAKE_ASC_ARCHITECTURES"] = SOC_ARCH[soc]
+    overrides["SOC_VERSION"] = soc_version(soc)
+    architecture = cmake_architecture(soc)
+    if architecture is not None:
+        overrides["CMAKE_ASC_ARCHITECTURES"] = architecture
     overrides.update(defines or {})
     project = _cmake_project(root, overrides, notes)
 
@@ -442,16 +430,6 @@ def _cmake_default(root: Path, var: str) -> str | None:
     return m.group(1) if m else None
 
 
-def soc_version_name(soc: str) -> str:
-    """The SOC_VERSION spelling the samples' CMake lists accept for one of our SoC profiles."""
-    return {
-        "Ascend910B": "Ascend910B1",
-        "Ascend910_93": "Ascend910_9391",
-        "Ascend310P": "Ascend310P3",
-        "Ascend950": "Ascend950PR_9589",
-    }.get(soc, soc)
-
-
 def _pick_executable(project: Project, path: Path, recipe: _Recipe | None) -> Target | None:
     exes = project.executables()
     if not exes:
@@ -519,4 +497,4 @@ def _default_steps(root: Path) -> list[Step]:
     return steps
 
 
-__all__ = ["DiscoveryError", "ProgramLayout", "Step", "discover", "find_root", "soc_version_name"]
+__all__ = ["DiscoveryError", "ProgramLayout", "Step", "discover", "find_root"]

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
-from ascendc_lsp.diagnostics import Diagnostic
+from ascendc_lsp.diagnostics import Diagnostic, display_path
 from ascendc_lsp.toolchain import sandbox
 from ascendc_lsp.toolchain.base import EMULATOR_SOURCE, Estimate, RunResult
 from ascendc_lsp.toolchain.emulator import cost, report
@@ -403,7 +403,7 @@ def _collect(
     res: ProgramRunResult,
     binary: Path,
 ) -> None:
-    lines = _LineCache()
+    lines = report.SourceLines()
     reports = report.read_jsonl(emu / "report.jsonl")
     locate_frames(reports, binary, layout.name, layout.root)
     main = layout.sources[0] if layout.sources else layout.root
@@ -450,32 +450,9 @@ def _collect(
             write_program_trace(schedules, opts.trace_out)
             res.trace_file = str(opts.trace_out.resolve())
         except OSError as exc:
-            res.diagnostics.append(
-                Diagnostic(
-                    message=f"could not write the trace to {opts.trace_out}: {exc.strerror or exc}",
-                    severity="warning",
-                    code="trace",
-                    file=str(opts.trace_out),
-                    source=EMULATOR_SOURCE,
-                )
-            )
+            res.diagnostics.append(report.trace_write_failed(opts.trace_out, exc))
     if res.exit_code is not None and not res.launches and res.exit_code == 0:
         res.notes.append("the program launched no kernel")
-
-
-class _LineCache:
-    def __init__(self) -> None:
-        self._cache: dict[str, list[str]] = {}
-
-    def __call__(self, path: str, line0: int) -> str:
-        lines = self._cache.get(path)
-        if lines is None:
-            try:
-                lines = Path(path).read_text(encoding="utf-8", errors="replace").splitlines()
-            except OSError:
-                lines = []
-            self._cache[path] = lines
-        return lines[line0] if 0 <= line0 < len(lines) else ""
 
 
 def _total_estimate(parts: list[Estimate]) -> Estimate | None:
@@ -632,7 +609,7 @@ def print_text(r: ProgramRunResult, out: TextIO) -> None:
     elif r.compiled:
         out.write("  no verification of its own (no verify script, no pass/fail output)\n")
     for ln in r.launches:
-        where = f"{_rel(ln.file)}:{ln.line}"
+        where = f"{display_path(ln.file)}:{ln.line}"
         e = ln.estimate
         est = (
             f"{e.microseconds:.2f} us ({e.cycles:,} cycles, bottleneck {e.bottleneck}) [{e.provenance}]"
@@ -650,21 +627,7 @@ def print_text(r: ProgramRunResult, out: TextIO) -> None:
     if r.diagnostics:
         out.write("diagnostics:\n")
         for d in r.diagnostics:
-            where = f"{_rel(d.file)}:{d.span.start.line + 1}:{d.span.start.character + 1}" if d.file else "?"
-            tag = ", ".join(x for x in (d.category or "", d.code) if x)
-            first, *rest = d.message.splitlines() or [""]
-            out.write(f"  {where}: {d.severity} [{tag}] {first}\n")
-            for line in rest:
-                out.write(f"      {line}\n")
-
-
-def _rel(path: str | None) -> str:
-    if not path:
-        return "?"
-    try:
-        return str(Path(path).resolve().relative_to(Path.cwd().resolve()))
-    except ValueError:
-        return path
+            out.write(d.to_text())
 
 
 __all__ = ["LaunchResult", "ProgramOptions", "ProgramRunResult", "StepResult", "print_text", "run_program"]

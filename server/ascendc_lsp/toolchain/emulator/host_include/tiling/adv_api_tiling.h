@@ -738,6 +738,31 @@ inline void GetWelfordFinalizeMaxMinTmpSize(const ge::Shape& srcShape, const uin
 }
 
 // ---- arrangement, filters, quantisation (张量变换/*, 数据过滤/*, 量化操作/*)
+// 排序操作/GetSortMaxMinTmpSize.md: the temporary space of Sort with SortConfig, for srcShape's element count of
+// valueType values and indexType indices (the model: adv_shared.h sort_config_tmp_bytes). An element type the
+// query cannot size (or an empty shape) gives 0 and 0.
+inline void GetSortMaxMinTmpSize(const ge::Shape& srcShape, ge::DataType valueType, ge::DataType indexType,
+                                 bool isReuseSource, const SortConfig& config, uint32_t& maxValue, uint32_t& minValue) {
+    (void)isReuseSource;
+    auto bytes = [](ge::DataType t) -> uint32_t {
+        switch (t) {
+            case ge::DT_INT8: case ge::DT_UINT8: return 1;
+            case ge::DT_FLOAT16: case ge::DT_BF16: case ge::DT_INT16: case ge::DT_UINT16: return 2;
+            case ge::DT_FLOAT: case ge::DT_INT32: case ge::DT_UINT32: return 4;
+            case ge::DT_INT64: case ge::DT_UINT64: return 8;
+            default: return 0;
+        }
+    };
+    int64_t n = srcShape.GetDimNum() ? 1 : 0;
+    for (size_t i = 0; i < srcShape.GetDimNum(); i++) n *= srcShape.GetDim(i) > 0 ? srcShape.GetDim(i) : 0;
+    const uint32_t vs = bytes(valueType), is = bytes(indexType);
+    if (!n || !vs || !is) {
+        maxValue = minValue = 0;
+        return;
+    }
+    minValue = maxValue = ascendc_emu_adv_host::clamp32(ascendc_emu_adv::sort_config_tmp_bytes(
+        (uint64_t)n, vs, is, config.type == SortType::MERGE_SORT));
+}
 #if defined(ASCENDC_EMU_ADV_HOST_PLATFORM)
 inline void GetBroadCastMaxMinTmpSize(const platform_ascendc::PlatformAscendC& ascendcPlatform,
                                       const ge::Shape& srcShape, const ge::Shape& dstShape, uint32_t typeSize,

@@ -1,6 +1,7 @@
 // High-level quantisation APIs (clean-room), docs/zh/api/SIMD-API/高阶API/量化操作/: AscendQuant (float/half ->
 // int8: the inputs converted to half, Muls/Mul by scale then Adds/Add offset in half, half -> int8 with round half
-// to even, saturating), AscendDequant (int32 [m, n] -> dstT: fp32 product with the first calCount scales of each
+// to even, saturating; the Ascend 950 dstT forms also to fp8_e4m3fn_t / fp8_e5m2_t / hifloat8_t through fp32),
+// AscendDequant (int32 [m, n] -> dstT: fp32 product with the first calCount scales of each
 // row, one rounding; rows of dst padded to 32 B) and AscendAntiQuant (int8 -> half/bfloat16_t:
 // scale * (src + offset), per tensor or per channel, with or without transposition), in the classic forms.
 #ifndef ASCENDC_EMU_ASCENDC_EMU_ADV_QUANT_H_
@@ -51,6 +52,19 @@ template <> inline float scale_of<uint64_t>(uint64_t v) {  // DEQSCALE format: t
     memcpy(&f, &lo, 4);
     return f;
 }
+// The Ascend 950 8-bit float destinations (AscendQuant.md 表2: fp8_e4m3fn_t, fp8_e5m2_t, hifloat8_t). The page
+// describes the half chain for int8_t only; for these the product and the sum are kept in fp32 (one rounding each)
+// and the result is converted by the destination type's default rounding of 表4 (e4m3/e5m2: CAST_RINT, hifloat8:
+// CAST_ROUND) with saturation (ascendc_emu/fp8.h).
+template <class D> struct is_fp8_dst : std::integral_constant<bool, std::is_same<D, fp8_e4m3fn_t>::value ||
+                                                                    std::is_same<D, fp8_e5m2_t>::value ||
+                                                                    std::is_same<D, hifloat8_t>::value> {};
+inline void store(int8_t* d, float x, float scale, float offset) { *d = quant1(x, scale, offset); }
+template <class D, class = typename std::enable_if<is_fp8_dst<D>::value>::type>
+inline void store(D* d, float x, float scale, float offset) {
+    const float t = x * scale;
+    *d = D(t + offset);
+}
 }  // namespace quant
 }  // namespace adv
 }  // namespace ascendc_emu
@@ -58,212 +72,175 @@ template <> inline float scale_of<uint64_t>(uint64_t v) {  // DEQSCALE format: t
 namespace AscendC {
 namespace detail_quant {
 using ascendc_emu::Loc;
+template <class D> constexpr const char* fp8_name() {
+    return std::is_same<D, fp8_e4m3fn_t>::value ? "fp8_e4m3fn_t" : std::is_same<D, fp8_e5m2_t>::value ? "fp8_e5m2_t"
+                                                                                                       : "hifloat8_t";
+}
 // scale[i % scaleCount], offset[i % offsetCount] (per channel); counts of 0 mean a scalar.
-template <class T, class GetS, class GetO>
-inline void quant(const LocalTensor<int8_t>& dst, const LocalTensor<T>& src, const LocalTensor<uint8_t>* tmp,
+template <class D, class T, class GetS, class GetO>
+inline void quant(const LocalTensor<D>& dst, const LocalTensor<T>& src, const LocalTensor<uint8_t>* tmp,
                   uint32_t n, GetS scale, GetO offset, const Loc& loc) {
     using namespace ascendc_emu;
     static_assert(adv::is_float_like<T>::value, "AscendQuant: half, bfloat16_t or float input");
+    static_assert(std::is_same<D, int8_t>::value || adv::quant::is_fp8_dst<D>::value,
+                  "AscendQuant: dstT is int8_t, fp8_e4m3fn_t, fp8_e5m2_t or hifloat8_t (fp4x2 only in PER_GROUP)");
     const char* api = "AscendQuant";
+    constexpr bool wide = !std::is_same<D, int8_t>::value;
     begin_epoch(P_V);
     bool ok = adv::check_ub_position(api, "dstTensor", dst.pos_, loc) && adv::check_ub_position(api, "srcTensor", src.pos_, loc);
+    // AscendQuant.md: the 8-bit float destinations are Ascend 950 only
+    ok = ok && (!wide || adv::check_dtype_soc(api, fp8_name<D>(), "Ascend 950", adv::soc_is("Ascend950"), loc));
     ok = ok && src.emu_check(0, n, false, P_V, api, loc);
     ok = ok && dst.emu_check(0, n, true, P_V, api, loc);
-    ok = ok && adv::take_tmp(api, ascendc_emu_adv::TmpKind::AscendQuant, sizeof(T), tmp, n, "the half copy", loc);
+    ok = ok && adv::take_tmp(api, ascendc_emu_adv::TmpKind::AscendQuant, sizeof(T), tmp, n,
+                             wide ? "the fp32 copy" : "the half copy", loc);
     if (ok) {
         const T* s = (const T*)src.ptr_;
-        int8_t* d = (int8_t*)dst.ptr_;
-        for (uint32_t i = 0; i < n; i++) d[i] = adv::quant::quant1((float)s[i], scale(i), offset(i));
+        D* d = (D*)dst.ptr_;
+        for (uint32_t i = 0; i < n; i++) adv::quant::store(d + i, (float)s[i], scale(i), offset(i));
     }
     restore_norm();
-    adv::trace_steps(api, {"Cast", "Muls", "Adds", "Cast"}, "half", n, 2, loc);
+    adv::trace_steps(api, {"Cast", "Muls", "Adds", "Cast"}, wide ? "float" : "half", n, wide ? 4 : 2, loc);
 }
 template <class T>
 inline void check_vec(const char* what, const LocalTensor<T>& t, uint32_t n, const Loc& loc) {
     t.emu_check(0, n, false, ascendc_emu::P_V, "AscendQuant", loc);
     (void)what;
 }
+// The three shapes of the API, for every destination type: per tensor (scalar scale and offset), per channel with
+// a scale tensor and a scalar offset, per channel with scale and offset tensors.
+template <class D, class T>
+inline void per_tensor(const LocalTensor<D>& dst, const LocalTensor<T>& src, const LocalTensor<uint8_t>* tmp,
+                       uint32_t n, float scale, float offset, const Loc& loc) {
+    quant(dst, src, tmp, n, [&](uint32_t) { return scale; }, [&](uint32_t) { return offset; }, loc);
+}
+template <class D, class T>
+inline void per_channel(const LocalTensor<D>& dst, const LocalTensor<T>& src, const LocalTensor<uint8_t>* tmp,
+                        const LocalTensor<T>& scaleTensor, float offset, uint32_t scaleCount, uint32_t calCount,
+                        const Loc& loc) {
+    check_vec("scaleTensor", scaleTensor, scaleCount, loc);
+    const T* sc = (const T*)scaleTensor.ptr_;
+    const uint32_t k = scaleCount ? scaleCount : 1;
+    quant(dst, src, tmp, calCount, [&](uint32_t i) { return (float)sc[i % k]; }, [&](uint32_t) { return offset; },
+          loc);
+}
+template <class D, class T>
+inline void per_channel2(const LocalTensor<D>& dst, const LocalTensor<T>& src, const LocalTensor<uint8_t>* tmp,
+                         const LocalTensor<T>& scaleTensor, const LocalTensor<T>& offsetTensor, uint32_t scaleCount,
+                         uint32_t offsetCount, uint32_t calCount, const Loc& loc) {
+    check_vec("scaleTensor", scaleTensor, scaleCount, loc);
+    check_vec("offsetTensor", offsetTensor, offsetCount, loc);
+    const T *sc = (const T*)scaleTensor.ptr_, *of = (const T*)offsetTensor.ptr_;
+    const uint32_t k = scaleCount ? scaleCount : 1, ko = offsetCount ? offsetCount : 1;
+    quant(dst, src, tmp, calCount, [&](uint32_t i) { return (float)sc[i % k]; },
+          [&](uint32_t i) { return (float)of[i % ko]; }, loc);
+}
 }  // namespace detail_quant
 
+// AscendQuant.md, dstTensor int8_t: per tensor (scalar scale/offset), per channel (scaleCount scales repeat
+// along the data; a scalar or tensor offset); with sharedTmpBuffer or the framework's temporary space.
 #define ASCENDC_EMU_AQ_T template <typename T, bool isReuseSource = false, const AscendQuantConfig& config = ASCEND_QUANT_DEFAULT_CFG>
-// per tensor: scale and offset scalars
 ASCENDC_EMU_AQ_T inline void AscendQuant(const LocalTensor<int8_t>& dstTensor, const LocalTensor<T>& srcTensor,
-                                         const LocalTensor<uint8_t>& sharedTmpBuffer, const float scale,
-                                         const float offset, const uint32_t calCount, EMU_LOC) {
-    detail_quant::quant(dstTensor, srcTensor, &sharedTmpBuffer, calCount, [&](uint32_t) { return scale; },
-                        [&](uint32_t) { return offset; }, loc);
+    const LocalTensor<uint8_t>& sharedTmpBuffer, const float scale, const float offset, const uint32_t calCount, EMU_LOC) {
+    detail_quant::per_tensor(dstTensor, srcTensor, &sharedTmpBuffer, calCount, scale, offset, loc);
 }
 ASCENDC_EMU_AQ_T inline void AscendQuant(const LocalTensor<int8_t>& dstTensor, const LocalTensor<T>& srcTensor,
-                                         const LocalTensor<uint8_t>& sharedTmpBuffer, const float scale,
-                                         const float offset, EMU_LOC) {
-    detail_quant::quant(dstTensor, srcTensor, &sharedTmpBuffer, srcTensor.GetSize(), [&](uint32_t) { return scale; },
-                        [&](uint32_t) { return offset; }, loc);
+    const LocalTensor<uint8_t>& sharedTmpBuffer, const float scale, const float offset, EMU_LOC) {
+    detail_quant::per_tensor(dstTensor, srcTensor, &sharedTmpBuffer, srcTensor.GetSize(), scale, offset, loc);
 }
 ASCENDC_EMU_AQ_T inline void AscendQuant(const LocalTensor<int8_t>& dstTensor, const LocalTensor<T>& srcTensor,
-                                         const float scale, const float offset, const uint32_t calCount, EMU_LOC) {
-    detail_quant::quant(dstTensor, srcTensor, nullptr, calCount, [&](uint32_t) { return scale; },
-                        [&](uint32_t) { return offset; }, loc);
+    const float scale, const float offset, const uint32_t calCount, EMU_LOC) {
+    detail_quant::per_tensor(dstTensor, srcTensor, nullptr, calCount, scale, offset, loc);
 }
 ASCENDC_EMU_AQ_T inline void AscendQuant(const LocalTensor<int8_t>& dstTensor, const LocalTensor<T>& srcTensor,
-                                         const float scale, const float offset, EMU_LOC) {
-    detail_quant::quant(dstTensor, srcTensor, nullptr, srcTensor.GetSize(), [&](uint32_t) { return scale; },
-                        [&](uint32_t) { return offset; }, loc);
-}
-// per channel: a scale tensor (scaleCount values repeat along the data) with a scalar or tensor offset
-ASCENDC_EMU_AQ_T inline void AscendQuant(const LocalTensor<int8_t>& dstTensor, const LocalTensor<T>& srcTensor,
-                                         const LocalTensor<uint8_t>& sharedTmpBuffer, const LocalTensor<T>& scaleTensor,
-                                         const ascendc_emu::nd_t<T> offset, const uint32_t scaleCount,
-                                         const uint32_t calCount, EMU_LOC) {
-    detail_quant::check_vec("scaleTensor", scaleTensor, scaleCount, loc);
-    const T* sc = (const T*)scaleTensor.ptr_;
-    const uint32_t k = scaleCount ? scaleCount : 1;
-    detail_quant::quant(dstTensor, srcTensor, &sharedTmpBuffer, calCount, [&](uint32_t i) { return (float)sc[i % k]; },
-                        [&](uint32_t) { return (float)offset; }, loc);
+    const float scale, const float offset, EMU_LOC) {
+    detail_quant::per_tensor(dstTensor, srcTensor, nullptr, srcTensor.GetSize(), scale, offset, loc);
 }
 ASCENDC_EMU_AQ_T inline void AscendQuant(const LocalTensor<int8_t>& dstTensor, const LocalTensor<T>& srcTensor,
-                                         const LocalTensor<uint8_t>& sharedTmpBuffer, const LocalTensor<T>& scaleTensor,
-                                         const LocalTensor<T>& offsetTensor, const uint32_t scaleCount,
-                                         const uint32_t offsetCount, const uint32_t calCount, EMU_LOC) {
-    detail_quant::check_vec("scaleTensor", scaleTensor, scaleCount, loc);
-    detail_quant::check_vec("offsetTensor", offsetTensor, offsetCount, loc);
-    const T *sc = (const T*)scaleTensor.ptr_, *of = (const T*)offsetTensor.ptr_;
-    const uint32_t k = scaleCount ? scaleCount : 1, ko = offsetCount ? offsetCount : 1;
-    detail_quant::quant(dstTensor, srcTensor, &sharedTmpBuffer, calCount, [&](uint32_t i) { return (float)sc[i % k]; },
-                        [&](uint32_t i) { return (float)of[i % ko]; }, loc);
+    const LocalTensor<uint8_t>& sharedTmpBuffer, const LocalTensor<T>& scaleTensor, const ascendc_emu::nd_t<T> offset, const uint32_t scaleCount, const uint32_t calCount, EMU_LOC) {
+    detail_quant::per_channel(dstTensor, srcTensor, &sharedTmpBuffer, scaleTensor, (float)offset, scaleCount, calCount, loc);
 }
 ASCENDC_EMU_AQ_T inline void AscendQuant(const LocalTensor<int8_t>& dstTensor, const LocalTensor<T>& srcTensor,
-                                         const LocalTensor<uint8_t>& sharedTmpBuffer, const LocalTensor<T>& scaleTensor,
-                                         const ascendc_emu::nd_t<T> offset, EMU_LOC) {
-    AscendQuant<T, isReuseSource, config>(dstTensor, srcTensor, sharedTmpBuffer, scaleTensor, offset,
-                                          scaleTensor.GetSize(), srcTensor.GetSize(), loc);
+    const LocalTensor<uint8_t>& sharedTmpBuffer, const LocalTensor<T>& scaleTensor, const LocalTensor<T>& offsetTensor, const uint32_t scaleCount, const uint32_t offsetCount, const uint32_t calCount, EMU_LOC) {
+    detail_quant::per_channel2(dstTensor, srcTensor, &sharedTmpBuffer, scaleTensor, offsetTensor, scaleCount, offsetCount, calCount, loc);
 }
 ASCENDC_EMU_AQ_T inline void AscendQuant(const LocalTensor<int8_t>& dstTensor, const LocalTensor<T>& srcTensor,
-                                         const LocalTensor<uint8_t>& sharedTmpBuffer, const LocalTensor<T>& scaleTensor,
-                                         const LocalTensor<T>& offsetTensor, EMU_LOC) {
-    AscendQuant<T, isReuseSource, config>(dstTensor, srcTensor, sharedTmpBuffer, scaleTensor, offsetTensor,
-                                          scaleTensor.GetSize(), offsetTensor.GetSize(), srcTensor.GetSize(), loc);
+    const LocalTensor<uint8_t>& sharedTmpBuffer, const LocalTensor<T>& scaleTensor, const ascendc_emu::nd_t<T> offset, EMU_LOC) {
+    detail_quant::per_channel(dstTensor, srcTensor, &sharedTmpBuffer, scaleTensor, (float)offset, scaleTensor.GetSize(), srcTensor.GetSize(), loc);
 }
 ASCENDC_EMU_AQ_T inline void AscendQuant(const LocalTensor<int8_t>& dstTensor, const LocalTensor<T>& srcTensor,
-                                         const LocalTensor<T>& scaleTensor, const ascendc_emu::nd_t<T> offset,
-                                         const uint32_t scaleCount, const uint32_t calCount, EMU_LOC) {
-    detail_quant::check_vec("scaleTensor", scaleTensor, scaleCount, loc);
-    const T* sc = (const T*)scaleTensor.ptr_;
-    const uint32_t k = scaleCount ? scaleCount : 1;
-    detail_quant::quant(dstTensor, srcTensor, nullptr, calCount, [&](uint32_t i) { return (float)sc[i % k]; },
-                        [&](uint32_t) { return (float)offset; }, loc);
+    const LocalTensor<uint8_t>& sharedTmpBuffer, const LocalTensor<T>& scaleTensor, const LocalTensor<T>& offsetTensor, EMU_LOC) {
+    detail_quant::per_channel2(dstTensor, srcTensor, &sharedTmpBuffer, scaleTensor, offsetTensor, scaleTensor.GetSize(), offsetTensor.GetSize(), srcTensor.GetSize(), loc);
 }
 ASCENDC_EMU_AQ_T inline void AscendQuant(const LocalTensor<int8_t>& dstTensor, const LocalTensor<T>& srcTensor,
-                                         const LocalTensor<T>& scaleTensor, const LocalTensor<T>& offsetTensor,
-                                         const uint32_t scaleCount, const uint32_t offsetCount, const uint32_t calCount,
-                                         EMU_LOC) {
-    detail_quant::check_vec("scaleTensor", scaleTensor, scaleCount, loc);
-    detail_quant::check_vec("offsetTensor", offsetTensor, offsetCount, loc);
-    const T *sc = (const T*)scaleTensor.ptr_, *of = (const T*)offsetTensor.ptr_;
-    const uint32_t k = scaleCount ? scaleCount : 1, ko = offsetCount ? offsetCount : 1;
-    detail_quant::quant(dstTensor, srcTensor, nullptr, calCount, [&](uint32_t i) { return (float)sc[i % k]; },
-                        [&](uint32_t i) { return (float)of[i % ko]; }, loc);
+    const LocalTensor<T>& scaleTensor, const ascendc_emu::nd_t<T> offset, const uint32_t scaleCount, const uint32_t calCount, EMU_LOC) {
+    detail_quant::per_channel(dstTensor, srcTensor, nullptr, scaleTensor, (float)offset, scaleCount, calCount, loc);
 }
 ASCENDC_EMU_AQ_T inline void AscendQuant(const LocalTensor<int8_t>& dstTensor, const LocalTensor<T>& srcTensor,
-                                         const LocalTensor<T>& scaleTensor, const ascendc_emu::nd_t<T> offset, EMU_LOC) {
-    AscendQuant<T, isReuseSource, config>(dstTensor, srcTensor, scaleTensor, offset, scaleTensor.GetSize(),
-                                          srcTensor.GetSize(), loc);
+    const LocalTensor<T>& scaleTensor, const LocalTensor<T>& offsetTensor, const uint32_t scaleCount, const uint32_t offsetCount, const uint32_t calCount, EMU_LOC) {
+    detail_quant::per_channel2(dstTensor, srcTensor, nullptr, scaleTensor, offsetTensor, scaleCount, offsetCount, calCount, loc);
 }
 ASCENDC_EMU_AQ_T inline void AscendQuant(const LocalTensor<int8_t>& dstTensor, const LocalTensor<T>& srcTensor,
-                                         const LocalTensor<T>& scaleTensor, const LocalTensor<T>& offsetTensor, EMU_LOC) {
-    AscendQuant<T, isReuseSource, config>(dstTensor, srcTensor, scaleTensor, offsetTensor, scaleTensor.GetSize(),
-                                          offsetTensor.GetSize(), srcTensor.GetSize(), loc);
+    const LocalTensor<T>& scaleTensor, const ascendc_emu::nd_t<T> offset, EMU_LOC) {
+    detail_quant::per_channel(dstTensor, srcTensor, nullptr, scaleTensor, (float)offset, scaleTensor.GetSize(), srcTensor.GetSize(), loc);
+}
+ASCENDC_EMU_AQ_T inline void AscendQuant(const LocalTensor<int8_t>& dstTensor, const LocalTensor<T>& srcTensor,
+    const LocalTensor<T>& scaleTensor, const LocalTensor<T>& offsetTensor, EMU_LOC) {
+    detail_quant::per_channel2(dstTensor, srcTensor, nullptr, scaleTensor, offsetTensor, scaleTensor.GetSize(), offsetTensor.GetSize(), srcTensor.GetSize(), loc);
 }
 #undef ASCENDC_EMU_AQ_T
-// The Ascend 950 forms with the destination type as a template parameter (AscendQuant.md: dstT int8_t,
-// fp8_e4m3fn_t, fp8_e5m2_t, hifloat8_t, ...): int8_t destinations run as the forms above; the 8-bit float
-// destinations are not emulated.
+// The same forms with the destination type as a template parameter (AscendQuant.md: dstT int8_t, fp8_e4m3fn_t,
+// fp8_e5m2_t, hifloat8_t; Ascend 950).
 #define ASCENDC_EMU_AQ2_T template <typename dstT, typename srcT, bool isReuseSource = false>
-#define ASCENDC_EMU_AQ2_CHECK                                                                                   \
-    static_assert(std::is_same<dstT, int8_t>::value,                                                            \
-                  "AscendQuant: the emulator runs int8_t destinations only (fp8/hifloat8 are not emulated)")
-#define ASCENDC_EMU_AQ2_D dstTensor.template ReinterpretCast<int8_t>()
 ASCENDC_EMU_AQ2_T inline void AscendQuant(const LocalTensor<dstT>& dstTensor, const LocalTensor<srcT>& srcTensor,
-                                          const LocalTensor<uint8_t>& sharedTmpBuffer, const float scale,
-                                          const float offset, const uint32_t calCount, EMU_LOC) {
-    ASCENDC_EMU_AQ2_CHECK;
-    AscendQuant<srcT, isReuseSource>(ASCENDC_EMU_AQ2_D, srcTensor, sharedTmpBuffer, scale, offset, calCount, loc);
+    const LocalTensor<uint8_t>& sharedTmpBuffer, const float scale, const float offset, const uint32_t calCount, EMU_LOC) {
+    detail_quant::per_tensor(dstTensor, srcTensor, &sharedTmpBuffer, calCount, scale, offset, loc);
 }
 ASCENDC_EMU_AQ2_T inline void AscendQuant(const LocalTensor<dstT>& dstTensor, const LocalTensor<srcT>& srcTensor,
-                                          const LocalTensor<uint8_t>& sharedTmpBuffer, const float scale,
-                                          const float offset, EMU_LOC) {
-    ASCENDC_EMU_AQ2_CHECK;
-    AscendQuant<srcT, isReuseSource>(ASCENDC_EMU_AQ2_D, srcTensor, sharedTmpBuffer, scale, offset, loc);
+    const LocalTensor<uint8_t>& sharedTmpBuffer, const float scale, const float offset, EMU_LOC) {
+    detail_quant::per_tensor(dstTensor, srcTensor, &sharedTmpBuffer, srcTensor.GetSize(), scale, offset, loc);
 }
 ASCENDC_EMU_AQ2_T inline void AscendQuant(const LocalTensor<dstT>& dstTensor, const LocalTensor<srcT>& srcTensor,
-                                          const float scale, const float offset, const uint32_t calCount, EMU_LOC) {
-    ASCENDC_EMU_AQ2_CHECK;
-    AscendQuant<srcT, isReuseSource>(ASCENDC_EMU_AQ2_D, srcTensor, scale, offset, calCount, loc);
+    const float scale, const float offset, const uint32_t calCount, EMU_LOC) {
+    detail_quant::per_tensor(dstTensor, srcTensor, nullptr, calCount, scale, offset, loc);
 }
 ASCENDC_EMU_AQ2_T inline void AscendQuant(const LocalTensor<dstT>& dstTensor, const LocalTensor<srcT>& srcTensor,
-                                          const float scale, const float offset, EMU_LOC) {
-    ASCENDC_EMU_AQ2_CHECK;
-    AscendQuant<srcT, isReuseSource>(ASCENDC_EMU_AQ2_D, srcTensor, scale, offset, loc);
+    const float scale, const float offset, EMU_LOC) {
+    detail_quant::per_tensor(dstTensor, srcTensor, nullptr, srcTensor.GetSize(), scale, offset, loc);
 }
 ASCENDC_EMU_AQ2_T inline void AscendQuant(const LocalTensor<dstT>& dstTensor, const LocalTensor<srcT>& srcTensor,
-                                          const LocalTensor<uint8_t>& sharedTmpBuffer,
-                                          const LocalTensor<srcT>& scaleTensor, const ascendc_emu::nd_t<srcT> offset,
-                                          const uint32_t scaleCount, const uint32_t calCount, EMU_LOC) {
-    ASCENDC_EMU_AQ2_CHECK;
-    AscendQuant<srcT, isReuseSource>(ASCENDC_EMU_AQ2_D, srcTensor, sharedTmpBuffer, scaleTensor, offset, scaleCount,
-                                     calCount, loc);
+    const LocalTensor<uint8_t>& sharedTmpBuffer, const LocalTensor<srcT>& scaleTensor, const ascendc_emu::nd_t<srcT> offset, const uint32_t scaleCount, const uint32_t calCount, EMU_LOC) {
+    detail_quant::per_channel(dstTensor, srcTensor, &sharedTmpBuffer, scaleTensor, (float)offset, scaleCount, calCount, loc);
 }
 ASCENDC_EMU_AQ2_T inline void AscendQuant(const LocalTensor<dstT>& dstTensor, const LocalTensor<srcT>& srcTensor,
-                                          const LocalTensor<uint8_t>& sharedTmpBuffer,
-                                          const LocalTensor<srcT>& scaleTensor, const LocalTensor<srcT>& offsetTensor,
-                                          const uint32_t scaleCount, const uint32_t offsetCount,
-                                          const uint32_t calCount, EMU_LOC) {
-    ASCENDC_EMU_AQ2_CHECK;
-    AscendQuant<srcT, isReuseSource>(ASCENDC_EMU_AQ2_D, srcTensor, sharedTmpBuffer, scaleTensor, offsetTensor,
-                                     scaleCount, offsetCount, calCount, loc);
+    const LocalTensor<uint8_t>& sharedTmpBuffer, const LocalTensor<srcT>& scaleTensor, const LocalTensor<srcT>& offsetTensor, const uint32_t scaleCount, const uint32_t offsetCount, const uint32_t calCount, EMU_LOC) {
+    detail_quant::per_channel2(dstTensor, srcTensor, &sharedTmpBuffer, scaleTensor, offsetTensor, scaleCount, offsetCount, calCount, loc);
 }
 ASCENDC_EMU_AQ2_T inline void AscendQuant(const LocalTensor<dstT>& dstTensor, const LocalTensor<srcT>& srcTensor,
-                                          const LocalTensor<uint8_t>& sharedTmpBuffer,
-                                          const LocalTensor<srcT>& scaleTensor, const ascendc_emu::nd_t<srcT> offset,
-                                          EMU_LOC) {
-    ASCENDC_EMU_AQ2_CHECK;
-    AscendQuant<srcT, isReuseSource>(ASCENDC_EMU_AQ2_D, srcTensor, sharedTmpBuffer, scaleTensor, offset, loc);
+    const LocalTensor<uint8_t>& sharedTmpBuffer, const LocalTensor<srcT>& scaleTensor, const ascendc_emu::nd_t<srcT> offset, EMU_LOC) {
+    detail_quant::per_channel(dstTensor, srcTensor, &sharedTmpBuffer, scaleTensor, (float)offset, scaleTensor.GetSize(), srcTensor.GetSize(), loc);
 }
 ASCENDC_EMU_AQ2_T inline void AscendQuant(const LocalTensor<dstT>& dstTensor, const LocalTensor<srcT>& srcTensor,
-                                          const LocalTensor<uint8_t>& sharedTmpBuffer,
-                                          const LocalTensor<srcT>& scaleTensor, const LocalTensor<srcT>& offsetTensor,
-                                          EMU_LOC) {
-    ASCENDC_EMU_AQ2_CHECK;
-    AscendQuant<srcT, isReuseSource>(ASCENDC_EMU_AQ2_D, srcTensor, sharedTmpBuffer, scaleTensor, offsetTensor, loc);
+    const LocalTensor<uint8_t>& sharedTmpBuffer, const LocalTensor<srcT>& scaleTensor, const LocalTensor<srcT>& offsetTensor, EMU_LOC) {
+    detail_quant::per_channel2(dstTensor, srcTensor, &sharedTmpBuffer, scaleTensor, offsetTensor, scaleTensor.GetSize(), offsetTensor.GetSize(), srcTensor.GetSize(), loc);
 }
 ASCENDC_EMU_AQ2_T inline void AscendQuant(const LocalTensor<dstT>& dstTensor, const LocalTensor<srcT>& srcTensor,
-                                          const LocalTensor<srcT>& scaleTensor, const ascendc_emu::nd_t<srcT> offset,
-                                          const uint32_t scaleCount, const uint32_t calCount, EMU_LOC) {
-    ASCENDC_EMU_AQ2_CHECK;
-    AscendQuant<srcT, isReuseSource>(ASCENDC_EMU_AQ2_D, srcTensor, scaleTensor, offset, scaleCount, calCount, loc);
+    const LocalTensor<srcT>& scaleTensor, const ascendc_emu::nd_t<srcT> offset, const uint32_t scaleCount, const uint32_t calCount, EMU_LOC) {
+    detail_quant::per_channel(dstTensor, srcTensor, nullptr, scaleTensor, (float)offset, scaleCount, calCount, loc);
 }
 ASCENDC_EMU_AQ2_T inline void AscendQuant(const LocalTensor<dstT>& dstTensor, const LocalTensor<srcT>& srcTensor,
-                                          const LocalTensor<srcT>& scaleTensor, const LocalTensor<srcT>& offsetTensor,
-                                          const uint32_t scaleCount, const uint32_t offsetCount,
-                                          const uint32_t calCount, EMU_LOC) {
-    ASCENDC_EMU_AQ2_CHECK;
-    AscendQuant<srcT, isReuseSource>(ASCENDC_EMU_AQ2_D, srcTensor, scaleTensor, offsetTensor, scaleCount,
-                                     offsetCount, calCount, loc);
+    const LocalTensor<srcT>& scaleTensor, const LocalTensor<srcT>& offsetTensor, const uint32_t scaleCount, const uint32_t offsetCount, const uint32_t calCount, EMU_LOC) {
+    detail_quant::per_channel2(dstTensor, srcTensor, nullptr, scaleTensor, offsetTensor, scaleCount, offsetCount, calCount, loc);
 }
 ASCENDC_EMU_AQ2_T inline void AscendQuant(const LocalTensor<dstT>& dstTensor, const LocalTensor<srcT>& srcTensor,
-                                          const LocalTensor<srcT>& scaleTensor, const ascendc_emu::nd_t<srcT> offset,
-                                          EMU_LOC) {
-    ASCENDC_EMU_AQ2_CHECK;
-    AscendQuant<srcT, isReuseSource>(ASCENDC_EMU_AQ2_D, srcTensor, scaleTensor, offset, loc);
+    const LocalTensor<srcT>& scaleTensor, const ascendc_emu::nd_t<srcT> offset, EMU_LOC) {
+    detail_quant::per_channel(dstTensor, srcTensor, nullptr, scaleTensor, (float)offset, scaleTensor.GetSize(), srcTensor.GetSize(), loc);
 }
 ASCENDC_EMU_AQ2_T inline void AscendQuant(const LocalTensor<dstT>& dstTensor, const LocalTensor<srcT>& srcTensor,
-                                          const LocalTensor<srcT>& scaleTensor, const LocalTensor<srcT>& offsetTensor,
-                                          EMU_LOC) {
-    ASCENDC_EMU_AQ2_CHECK;
-    AscendQuant<srcT, isReuseSource>(ASCENDC_EMU_AQ2_D, srcTensor, scaleTensor, offsetTensor, loc);
+    const LocalTensor<srcT>& scaleTensor, const LocalTensor<srcT>& offsetTensor, EMU_LOC) {
+    detail_quant::per_channel2(dstTensor, srcTensor, nullptr, scaleTensor, offsetTensor, scaleTensor.GetSize(), offsetTensor.GetSize(), srcTensor.GetSize(), loc);
 }
 #undef ASCENDC_EMU_AQ2_T
-#undef ASCENDC_EMU_AQ2_CHECK
-#undef ASCENDC_EMU_AQ2_D
 
 // ---- AscendDequant (AscendDequant.md)
 namespace detail_quant {

@@ -32,6 +32,15 @@ enum class CosAlgo { POLYNOMIAL_APPROXIMATION = 0, RADIAN_REDUCTION };
 struct CosConfig { CosAlgo algo = CosAlgo::POLYNOMIAL_APPROXIMATION; };
 constexpr CosConfig defaultCosConfig{};
 enum class TopKMode { TOPK_NORMAL = 0, TOPK_NSMALL };
+// Sort.md / GetSortMaxMinTmpSize.md: the algorithm, the order and whether the call has source / destination indices.
+enum class SortType { RADIX_SORT, MERGE_SORT };
+struct SortConfig {
+    SortType type = SortType::RADIX_SORT;
+    bool isDescend = false;
+    bool hasSrcIndex = false;
+    bool hasDstIndex = false;
+};
+constexpr SortConfig DEFAULT_SORT_CONFIG = {SortType::RADIX_SORT, false, false, false};
 enum class TopKAlgo { RADIX_SELECT, MERGE_SORT };
 enum class TopKOrder { UNSET, LARGEST, SMALLEST };
 struct TopKConfig {
@@ -153,6 +162,13 @@ constexpr uint64_t dropout_row_tmp(uint32_t srcLastAxis, bool byteMode) {
 constexpr uint32_t sort_pair_bytes() { return 8; }
 constexpr uint64_t sort_tmp_bytes(uint32_t elemCount) { return (uint64_t)elemCount * 8; }  // the merge's second buffer
 constexpr uint64_t concat_tmp_bytes(uint32_t elemCount) { return (void)elemCount, 0; }     // A2/A3: a plain copy
+// Sort with SortConfig (GetSortMaxMinTmpSize.md gives no formula; the emulator's model, min = max): RADIX_SORT
+// keeps a second copy of the values and indices for its ping-pong passes plus a 256-bucket uint32 histogram;
+// MERGE_SORT the merge's second buffer of 8-byte records. The emulated kernel sorts in host memory and needs only
+// a non-empty sharedTmpBuffer, so any size from this range runs.
+constexpr uint64_t sort_config_tmp_bytes(uint64_t elemCount, uint32_t valueSize, uint32_t indexSize, bool merge) {
+    return merge ? elemCount * 8 : (elemCount * (valueSize + indexSize) + 31) / 32 * 32 + 256 * 4;
+}
 // TopK: a row's sorted pairs twice (sort + merge) plus its generated indices; Small mode sorts every row at once.
 constexpr uint64_t topk_row_tmp(uint32_t inner) { return (uint64_t)inner * (8 * 2 + 4); }
 constexpr uint64_t topk_tmp_bytes(uint32_t inner, uint32_t outter, bool smallMode) {

@@ -116,12 +116,7 @@ inline void Sort(const LocalTensor<T>& dst, const LocalTensor<T>& concat, const 
 // +NaN), as a radix sort over the sign-flipped bit patterns does; MERGE_SORT takes half / float, compares them as
 // numbers (-0 == +0) with NaN as the largest (an assumption: the doc does not say), needs calCount % 32 == 0 and a
 // dstTensor of 8 bytes per element. sharedTmpBuffer is checked, not used (the emulator sorts in host memory).
-enum class SortType { RADIX_SORT, MERGE_SORT };
-struct SortConfig {
-    SortType type = SortType::RADIX_SORT;
-    bool isDescend = false;
-};
-constexpr SortConfig DEFAULT_SORT_CONFIG = {SortType::RADIX_SORT, false};
+// SortType / SortConfig / DEFAULT_SORT_CONFIG: adv_shared.h (the host query GetSortMaxMinTmpSize takes them too).
 }  // namespace AscendC
 
 namespace ascendc_emu {

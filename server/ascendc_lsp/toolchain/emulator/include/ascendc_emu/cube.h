@@ -16,6 +16,7 @@
 // 16 x 16 fractal (16-bit types only).
 #ifndef ASCENDC_EMU_ASCENDC_EMU_CUBE_H_
 #define ASCENDC_EMU_ASCENDC_EMU_CUBE_H_
+#include <algorithm>
 #include <initializer_list>
 #include <limits>
 #include <type_traits>
@@ -58,6 +59,23 @@ struct LoadData2DParams {
           dstGap(dstGapIn), ifTranspose(ifTransposeIn), addrMode(addrModeIn) {}
 };
 using LoadData2dParams = LoadData2DParams;
+// LoadData_2D_V2.md 表3 (Ascend 950): an [M, K] window of 512-byte fractals, in units of 16 rows (m) and 32 bytes
+// (k); the field order is the one public kernels brace-initialise.
+struct LoadData2DParamsV2 {
+    uint32_t mStartPosition = 0;
+    uint32_t kStartPosition = 0;
+    uint16_t mStep = 0;
+    uint16_t kStep = 0;
+    int32_t srcStride = 0;
+    uint16_t dstStride = 0;
+    bool ifTranspose = false;
+    uint8_t sid = 0;
+    LoadData2DParamsV2() {}
+    LoadData2DParamsV2(uint32_t mStartPositionIn, uint32_t kStartPositionIn, uint16_t mStepIn, uint16_t kStepIn,
+                       int32_t srcStrideIn, uint16_t dstStrideIn, bool ifTransposeIn, uint8_t sidIn)
+        : mStartPosition(mStartPositionIn), kStartPosition(kStartPositionIn), mStep(mStepIn), kStep(kStepIn),
+          srcStride(srcStrideIn), dstStride(dstStrideIn), ifTranspose(ifTransposeIn), sid(sidIn) {}
+};
 
 struct MmadParams {
     uint16_t m = 0;
@@ -251,38 +269,15 @@ inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, cons
             }
 }
 
-// ---- L1 -> L0A / L0B
+// ---- L1 -> L0A / L0B, and GM -> L0A / L0B (LoadData_2D.md: "支持GM->L0A Buffer、GM->L0B Buffer、L1 Buffer->L0A
+// Buffer、L1 Buffer->L0B Buffer"; from GM on PIPE_MTE2, from L1 on PIPE_MTE1; Ascend 950 loads from L1 only).
+namespace detail_cube {
+// The fractal moves of both sources: `src` is the source tensor's first byte, already range-checked by the caller.
 template <typename T>
-inline void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LoadData2DParams& p, EMU_LOC) {
-    using namespace ascendc_emu;
-    const char* api = "LoadData";
-    begin_epoch(P_MTE1);
-    Space ds = pos_space(dst.pos_), ss = pos_space(src.pos_);
-    want_pos(src.pos_, {TPosition::A1, TPosition::B1, TPosition::C1, TPosition::TSCM}, "src", api, P_MTE1, loc);
-    want_pos(dst.pos_, {TPosition::A2, TPosition::B2}, "dst", api, P_MTE1, loc);
-    if (p.ifTranspose && sizeof(T) != 2)
-        report_error("cube-dtype", "api-dtype-unsupported", P_MTE1, api, loc,
-                     "LoadData with ifTranspose supports only 16-bit types (half, bfloat16_t, int16_t, uint16_t); "
-                     "the tensor holds %s", dtype_name<T>());
-    if (p.addrMode)
-        report_warning("cube-params", "vector-param-invalid", P_MTE1, api, loc,
-                       "LoadData addrMode %u (decrementing addresses) is not emulated; addresses increment", p.addrMode);
-    uint64_t bytes = (uint64_t)p.repeatTimes * 512u;
-    Ev ev;
-    trace_begin(ev, P_MTE1, api, loc);
-    if (ev.on) ev.j.i("bytes", (long long)bytes).s("src", space_lc(ss)).s("dst", space_lc(ds));
-    trace_end(ev);
-    if (!p.repeatTimes) return;
-    uint64_t s_first = (uint64_t)p.startIndex * 512u;
-    uint64_t s_last = s_first + (uint64_t)(p.repeatTimes - 1) * p.srcStride * 512u;
-    uint64_t d_ext = (uint64_t)(p.repeatTimes - 1) * (1u + p.dstGap) * 512u + 512u;
-    // check both ends: with srcStride 0 every fractal is the same one
-    if (!src.emu_check_bytes(s_first, 512, false, P_MTE1, api, loc, 32)) return;
-    if (s_last != s_first && !src.emu_check_bytes(s_first, s_last + 512 - s_first, false, P_MTE1, api, loc, 32)) return;
-    if (!dst.emu_check_bytes(0, d_ext, true, P_MTE1, api, loc, space_align(ds))) return;
+inline void load2d_fractals(const LocalTensor<T>& dst, const uint8_t* src, const LoadData2DParams& p) {
     uint8_t tmp[512];
     for (uint32_t i = 0; i < p.repeatTimes; i++) {
-        const uint8_t* sp = src.ptr_ + s_first + (uint64_t)i * p.srcStride * 512u;
+        const uint8_t* sp = src + (uint64_t)p.startIndex * 512u + (uint64_t)i * p.srcStride * 512u;
         uint8_t* dp = dst.ptr_ + (uint64_t)i * (1u + p.dstGap) * 512u;
         if (p.ifTranspose && sizeof(T) == 2) {
             for (int r = 0; r < 16; r++)
@@ -292,6 +287,131 @@ inline void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src, const
             memmove(dp, sp, 512);
         }
     }
+}
+// Checks and the trace event common to both sources; false when nothing is to be moved.
+template <typename T>
+inline bool load2d_begin(const LocalTensor<T>& dst, const LoadData2DParams& p, int pipe, const char* src_space,
+                         const ascendc_emu::Loc& loc) {
+    using namespace ascendc_emu;
+    const char* api = "LoadData";
+    want_pos(dst.pos_, {TPosition::A2, TPosition::B2}, "dst", api, pipe, loc);
+    if (p.ifTranspose && sizeof(T) != 2)
+        report_error("cube-dtype", "api-dtype-unsupported", pipe, api, loc,
+                     "LoadData with ifTranspose supports only 16-bit types (half, bfloat16_t, int16_t, uint16_t); "
+                     "the tensor holds %s", dtype_name<T>());
+    if (p.addrMode)
+        report_warning("cube-params", "vector-param-invalid", pipe, api, loc,
+                       "LoadData addrMode %u (decrementing addresses) is not emulated; addresses increment", p.addrMode);
+    uint64_t bytes = (uint64_t)p.repeatTimes * 512u;
+    Ev ev;
+    trace_begin(ev, pipe, api, loc);
+    if (ev.on) ev.j.i("bytes", (long long)bytes).s("src", src_space).s("dst", space_lc(pos_space(dst.pos_)));
+    trace_end(ev);
+    return p.repeatTimes != 0;
+}
+}  // namespace detail_cube
+
+template <typename T>
+inline void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LoadData2DParams& p, EMU_LOC) {
+    using namespace ascendc_emu;
+    const char* api = "LoadData";
+    begin_epoch(P_MTE1);
+    Space ds = pos_space(dst.pos_), ss = pos_space(src.pos_);
+    want_pos(src.pos_, {TPosition::A1, TPosition::B1, TPosition::C1, TPosition::TSCM}, "src", api, P_MTE1, loc);
+    if (!detail_cube::load2d_begin(dst, p, P_MTE1, space_lc(ss), loc)) return;
+    uint64_t s_first = (uint64_t)p.startIndex * 512u;
+    uint64_t s_last = s_first + (uint64_t)(p.repeatTimes - 1) * p.srcStride * 512u;
+    uint64_t d_ext = (uint64_t)(p.repeatTimes - 1) * (1u + p.dstGap) * 512u + 512u;
+    // check both ends: with srcStride 0 every fractal is the same one
+    if (!src.emu_check_bytes(s_first, 512, false, P_MTE1, api, loc, 32)) return;
+    if (s_last != s_first && !src.emu_check_bytes(s_first, s_last + 512 - s_first, false, P_MTE1, api, loc, 32)) return;
+    if (!dst.emu_check_bytes(0, d_ext, true, P_MTE1, api, loc, space_align(ds))) return;
+    detail_cube::load2d_fractals(dst, src.ptr_, p);
+}
+
+// GM -> L0A / L0B: the same fractal walk over the global tensor's bytes, on PIPE_MTE2.
+template <typename T>
+inline void LoadData(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const LoadData2DParams& p, EMU_LOC) {
+    using namespace ascendc_emu;
+    const char* api = "LoadData";
+    begin_epoch(P_MTE2);
+    if (strncmp(rt().soc.name, "Ascend950", 9) == 0) {
+        report_error("cube-params", "api-signature", P_MTE2, api, loc,
+                     "LoadData from GM is not available on %s (LoadData_2D.md: Ascend 950 loads L0A/L0B from L1 only)",
+                     rt().soc.name);
+        return;
+    }
+    if (!detail_cube::load2d_begin(dst, p, P_MTE2, "gm", loc)) return;
+    uint64_t s_first = (uint64_t)p.startIndex * 512u;
+    uint64_t s_ext = (uint64_t)(p.repeatTimes - 1) * p.srcStride * 512u + 512u;
+    uint64_t d_ext = (uint64_t)(p.repeatTimes - 1) * (1u + p.dstGap) * 512u + 512u;
+    const uint8_t* base = (const uint8_t*)src.ptr_;
+    uint64_t lo, hi;
+    uint32_t site = intern_site(loc.file, loc.line, api);
+    if (!gm_check(base + s_first, s_ext, false, P_MTE2, api, loc, &lo, &hi) || hi - lo < s_ext) return;
+    gm_shadow_access(base + s_first + lo, hi - lo, false, P_MTE2, site, api, loc);
+    if (!dst.emu_check_bytes(0, d_ext, true, P_MTE2, api, loc, space_align(pos_space(dst.pos_)))) return;
+    detail_cube::load2d_fractals(dst, base, p);
+}
+
+// LoadData_2D_V2.md (Ascend 950, L1 -> L0A / L0B): fractal (m, k) of the window, m in [0, mStep), k in [0, kStep),
+// comes from source fractal (kStartPosition + k) * srcStride + mStartPosition + m ("startAddr = srcAddr +
+// (kStartPosition * |srcStride| + mStartPosition) * 512B") and lands at destination fractal k * dstStride + m;
+// with ifTranspose every fractal is transposed and lands at m * dstStride + k (Nz -> Zn, the page's B example).
+// mStep or kStep 0 is a NOP. Transposition is emulated for 16-bit types (16 x 16 fractals); the b4/b8/b32 forms
+// pair fractals and are reported.
+template <typename T>
+inline void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LoadData2DParamsV2& p, EMU_LOC) {
+    using namespace ascendc_emu;
+    const char* api = "LoadData";
+    begin_epoch(P_MTE1);
+    Space ds = pos_space(dst.pos_), ss = pos_space(src.pos_);
+    want_pos(src.pos_, {TPosition::A1, TPosition::B1}, "src", api, P_MTE1, loc);
+    want_pos(dst.pos_, {TPosition::A2, TPosition::B2}, "dst", api, P_MTE1, loc);
+    if (p.mStep > 255 || p.kStep > 255)
+        report_error("cube-params", "vector-param-invalid", P_MTE1, api, loc,
+                     "LoadData (LoadData2DParamsV2) mStep %u / kStep %u: each must be in [0, 255]", p.mStep, p.kStep);
+    if (p.ifTranspose && sizeof(T) != 2) {
+        report_error("cube-dtype", "api-dtype-unsupported", P_MTE1, api, loc,
+                     "LoadData (LoadData2DParamsV2) with ifTranspose on %s (fractal pairs of b4/b8/b32) is not emulated; "
+                     "16-bit types are", dtype_name<T>());
+        return;
+    }
+    const uint64_t n = (uint64_t)p.mStep * p.kStep;
+    Ev ev;
+    trace_begin(ev, P_MTE1, api, loc);
+    if (ev.on) ev.j.i("bytes", (long long)(n * 512u)).s("src", space_lc(ss)).s("dst", space_lc(ds));
+    trace_end(ev);
+    if (!n) return;
+    const int64_t stride = p.srcStride < 0 ? -(int64_t)p.srcStride : p.srcStride;
+    auto src_frac = [&](uint32_t m, uint32_t k) {
+        return ((int64_t)(p.kStartPosition + k) * stride + p.mStartPosition + m) * 512;
+    };
+    auto dst_frac = [&](uint32_t m, uint32_t k) {
+        return (uint64_t)(p.ifTranspose ? (uint64_t)m * p.dstStride + k : (uint64_t)k * p.dstStride + m) * 512u;
+    };
+    uint64_t s_hi = 0, d_hi = 0;
+    for (uint32_t m = 0; m < p.mStep; m++)
+        for (uint32_t k = 0; k < p.kStep; k++) {
+            s_hi = std::max<uint64_t>(s_hi, (uint64_t)src_frac(m, k) + 512u);
+            d_hi = std::max<uint64_t>(d_hi, dst_frac(m, k) + 512u);
+        }
+    if (!src.emu_check_bytes(0, s_hi, false, P_MTE1, api, loc, 32)) return;
+    if (!dst.emu_check_bytes(0, d_hi, true, P_MTE1, api, loc, space_align(ds))) return;
+    std::vector<uint8_t> out(d_hi);
+    memcpy(out.data(), dst.ptr_, d_hi);
+    for (uint32_t m = 0; m < p.mStep; m++)
+        for (uint32_t k = 0; k < p.kStep; k++) {
+            const uint8_t* sp = src.ptr_ + src_frac(m, k);
+            uint8_t* dp = out.data() + dst_frac(m, k);
+            if (p.ifTranspose) {
+                for (int r = 0; r < 16; r++)
+                    for (int c = 0; c < 16; c++) memcpy(dp + (c * 16 + r) * 2, sp + (r * 16 + c) * 2, 2);
+            } else {
+                memcpy(dp, sp, 512);
+            }
+        }
+    memcpy(dst.ptr_, out.data(), d_hi);
 }
 
 // ---- L0A x L0B -> L0C
@@ -541,7 +661,12 @@ struct FixpipeParamsArch3510 {
     bool reluEn = false;
     uint8_t unitFlag = 0;
     typename TransformParams<format>::PARAMS params{};
-    uint8_t dualDstCtrl = 0;
+    // the Fixpipe pages spell it dualDstCtrl; the devkit's own examples (mmad_gelu.asc, fixpipe_l0c2ub.asc) write
+    // dualDstCtl: one field under both names
+    union {
+        uint8_t dualDstCtrl = 0;
+        uint8_t dualDstCtl;
+    };
     bool subBlockId = false;
     bool isChannelSplit = false;
 };
@@ -654,6 +779,31 @@ inline void InitConstValue(const LocalTensor<T>& dst, const InitConstValueParams
     if (!p.repeatTimes || !per) return;
     if (!dst.emu_check_bytes(0, (uint64_t)(p.repeatTimes - 1) * pitch + per, true, pipe, "InitConstValue", loc,
                              32)) return;
+    for (uint32_t r = 0; r < p.repeatTimes; r++)
+        for (uint64_t i = 0; i < per / sizeof(T); i++) memcpy(dst.ptr_ + r * pitch + i * sizeof(T), &p.initValue, sizeof(T));
+}
+
+// Fill (矩阵计算的搬入/辅助配置接口/Fill.md): an L1 / L0A / L0B tensor initialised to initValue, repeatTimes x blockNum
+// blocks with dstGap blocks between repeats; a block is 32 B on L1 (A1/B1) and 512 B on L0A/L0B (A2/B2) (表3).
+// repeatTimes or blockNum 0 is a NOP. Traced on the pipe InitConstValue uses.
+template <typename T, typename U>
+inline void Fill(const LocalTensor<T>& dst, const InitConstValueParams<U>& p, EMU_LOC) {
+    using namespace ascendc_emu;
+    static_assert(std::is_same<T, U>::value, "Fill: the InitConstValueParams value type must be the tensor's");
+    const char* api = "Fill";
+    int pipe = P_MTE2;
+    begin_epoch(pipe);
+    want_pos(dst.pos_, {TPosition::A1, TPosition::B1, TPosition::A2, TPosition::B2}, "dst", api, pipe, loc);
+    const bool l0 = dst.pos_ == TPosition::A2 || dst.pos_ == TPosition::B2;
+    const uint64_t blk = l0 ? 512u : 32u;
+    const uint64_t per = (uint64_t)p.blockNum * blk, pitch = per + (uint64_t)p.dstGap * blk;
+    Ev ev;
+    trace_begin(ev, pipe, api, loc);
+    if (ev.on) ev.j.i("bytes", (long long)(per * p.repeatTimes)).s("src", "l1").s("dst", space_lc(pos_space(dst.pos_)));
+    trace_end(ev);
+    if (!p.repeatTimes || !per) return;
+    if (!dst.emu_check_bytes(0, (uint64_t)(p.repeatTimes - 1) * pitch + per, true, pipe, api, loc, l0 ? 512 : 32))
+        return;
     for (uint32_t r = 0; r < p.repeatTimes; r++)
         for (uint64_t i = 0; i < per / sizeof(T); i++) memcpy(dst.ptr_ + r * pitch + i * sizeof(T), &p.initValue, sizeof(T));
 }

@@ -15,6 +15,7 @@
 #include <ucontext.h>
 #include <unistd.h>
 #include "fp16.h"
+#include "fp8.h"
 
 // Non-template runtime functions (reports, shadow memory, scheduler, harness plumbing) are marked EMU_RT_FN.
 // - header-only (default): plain `inline`; everything is compiled into the kernel's translation unit;

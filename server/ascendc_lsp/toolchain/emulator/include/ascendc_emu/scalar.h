@@ -81,6 +81,13 @@ inline void WriteGmByPassDCache(T* addr, T value, EMU_LOC) {
     }
     trace_scalar("WriteGmByPassDCache", SP_GM, loc, true);
 }
+// DataSyncBarrier (同步控制/核内同步/DataSyncBarrier(ISASI).md): blocks later instructions until the earlier memory
+// accesses of the chosen location have finished (ALL: GM and UB, not L1/L0C; DDR: GM; UB; SEQ). The emulator
+// completes every scalar GM / UB access before the next statement runs, so the barrier has nothing left to wait
+// for: it is accepted and orders nothing further.
+enum class MemDsbT { ALL, DDR, UB, SEQ };
+template <MemDsbT arg0>
+inline void DataSyncBarrier() {}
 // DataCacheCleanAndInvalid on a LocalTensor (缓存控制/DataCacheCleanAndInvalid.md): the UB side has no data
 // cache in the emulator; the call is traced on the scalar pipe like the GlobalTensor form (data_copy.h).
 template <typename T, CacheLine entireType = CacheLine::SINGLE_CACHE_LINE, DcciDst dcciDst = DcciDst::CACHELINE_OUT>
