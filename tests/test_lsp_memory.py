@@ -129,3 +129,54 @@ def test_notifications_leave_no_futures_behind() -> None:
         assert len(futures) <= 2  # at most a pending async handler (none of the 150 notifications above)
 
     asyncio.run(run())
+
+
+def test_no_model_of_a_closed_document_stays_reachable_after_requests_and_close_cycles() -> None:
+    """Open/edit/close cycles over three documents with every request kind in between (the fuzz bench's mix):
+    once the rules runs in flight have ended, no state, document or model of a closed document is reachable.
+    (A model seen alive in the fuzz bench's exit report was a rules run still in its worker thread at `exit`.)"""
+
+    def requests_for(uri: str) -> list[tuple[str, dict[str, object]]]:
+        at = {"textDocument": {"uri": uri}, "position": {"line": 20, "character": 8}}
+        whole = {"start": {"line": 0, "character": 0}, "end": {"line": 80, "character": 0}}
+        return [
+            ("textDocument/hover", at),
+            ("textDocument/completion", at),
+            ("textDocument/codeAction", {"textDocument": {"uri": uri}, "range": whole, "context": {"diagnostics": []}}),
+            ("textDocument/codeLens", {"textDocument": {"uri": uri}}),
+            ("textDocument/documentSymbol", {"textDocument": {"uri": uri}}),
+            ("textDocument/inlayHint", {"textDocument": {"uri": uri}, "range": whole}),
+        ]
+
+    async def run() -> None:
+        session = Session()
+        await session.start()
+        gc.collect()
+        baseline = _counts()
+        uris = [Path(f"/tmp/ascendc-lsp-memory-tests/cycle{i}.cpp").as_uri() for i in range(3)]
+        for cycle in range(4):
+            for i, uri in enumerate(uris):
+                item = {"uri": uri, "languageId": "cpp", "version": 1, "text": KERNEL + f"// {cycle}\n"}
+                session.send("textDocument/didOpen", {"textDocument": item})
+                for method, params in requests_for(uri):
+                    session.send(method, params, request=True)
+                _edit(session, uri, 2, KERNEL + f"int c{cycle}_{i};\n")
+                await asyncio.sleep(0.05)
+            for uri in uris:
+                session.send("textDocument/didClose", {"textDocument": {"uri": uri}})
+        assert len(session.server.documents) == 0
+        for _ in range(300):  # the rules runs in flight end (a guard, not a timing assertion)
+            await asyncio.sleep(0.1)
+            gc.collect()
+            if _counts() == baseline:
+                break
+        assert _counts() == baseline, _holders_of_models()
+
+    asyncio.run(run())
+
+
+def _holders_of_models() -> str:
+    from ascendc_lsp.lsp.server import _referrer_chains
+    from ascendc_lsp.syntax.model import DocumentModel
+
+    return "\n".join(_referrer_chains((DocumentModel,)))

@@ -624,7 +624,7 @@ class Arith:
         if match is None:
             return None
         start = int(match.group(1))
-        return next((f for f in self.model.functions if f.start_byte == start), None)
+        return self.model.function_starting_at(start)
 
     def _calls_to(self, function: Function) -> list[tree_sitter.Node]:
         if self._param_calls is None:
@@ -641,7 +641,7 @@ class Arith:
                 by_name.setdefault(short, []).append(node)
             self._param_calls = by_name
         calls = self._param_calls.get(function.name, [])
-        overloads = [f for f in self.model.functions if f.name == function.name]
+        overloads = self.model.functions_named(function.name)
         if len(overloads) > 1:
             return []  # which overload a call picks is not decided here
         # A recursive call inside the function passes its own parameter on: it adds nothing.

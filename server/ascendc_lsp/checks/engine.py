@@ -12,7 +12,7 @@ from ascendc_lsp.checks.project import KnownValues, ProjectContext, project_cont
 from ascendc_lsp.diagnostics import Diagnostic
 from ascendc_lsp.hardware.limits import DEFAULT_SOC
 from ascendc_lsp.syntax.document import SourceDocument, tree_depth
-from ascendc_lsp.syntax.model import MAX_TREE_DEPTH, DocumentModel, build_model
+from ascendc_lsp.syntax.model import MAX_ERROR_WIDTH, MAX_TREE_DEPTH, DocumentModel, build_model
 from ascendc_lsp.syntax.positions import Position, Span
 
 if TYPE_CHECKING:
@@ -26,6 +26,7 @@ INTERNAL_CODE = "internal-error"
 
 
 TOO_DEEP_CODE = "too-deep"  # past syntax.model.MAX_TREE_DEPTH only the syntax is checked (the model is empty)
+TOO_WIDE_CODE = "too-wide"  # likewise past syntax.model.MAX_ERROR_WIDTH (one unparsable run of that many tokens)
 
 
 def internal_finding(what: str, exc: BaseException) -> Diagnostic:
@@ -121,6 +122,12 @@ def check_document(
         return [*findings, Diagnostic(
             span=Span(start, start), severity="warning", code=TOO_DEEP_CODE,
             message=f"the code nests more than {MAX_TREE_DEPTH:,} levels deep: only its syntax was checked",
+        )]  # fmt: skip
+    if model.too_wide:
+        start = Position(0, 0)
+        return [*findings, Diagnostic(
+            span=Span(start, start), severity="warning", code=TOO_WIDE_CODE,
+            message=f"a run of more than {MAX_ERROR_WIDTH:,} tokens does not parse as C++: only the syntax was checked",
         )]  # fmt: skip
     project = project_context(document.path) if options.use_project else ProjectContext()
     soc_name = options.soc_name or (project.soc.soc if project.soc is not None else DEFAULT_SOC)

@@ -401,12 +401,41 @@ def live_counts() -> dict[str, int]:
     return counts
 
 
+def _referrer_chains(kinds: tuple[type, ...], depth: int = 6) -> list[str]:
+    """For the first live object of each kind, who holds it: referrers up to `depth` levels (a leak's path)."""
+    lines: list[str] = []
+    for kind in kinds:
+        target = next((obj for obj in gc.get_objects() if type(obj) is kind), None)
+        if target is None:
+            continue
+        lines.append(f"a live {kind.__name__} is held by:")
+        level: list[Any] = [target]
+        seen = {id(target), id(level)}
+        for step in range(depth):
+            holders: list[Any] = []
+            seen.add(id(holders))
+            for obj in level:
+                holders.extend(r for r in gc.get_referrers(obj) if id(r) not in seen and not inspect.isframe(r))
+            if not holders:
+                break
+            for holder in holders[:6]:
+                seen.add(id(holder))
+                shown = list(holder)[:6] if isinstance(holder, dict) else repr(holder)[:120]
+                lines.append(f"  {'  ' * step}{type(holder).__qualname__}: {shown}")
+            level = holders[:6]
+            seen.add(id(level))
+    return lines
+
+
 def _write_memory_report(path: str) -> None:
     """The 40 biggest live allocation sites (by traceback) and the live object counts, after a full collection."""
     gc.collect()
     lines = [f"{name}: {count}" for name, count in live_counts().items()]
     by_type = Counter(type(obj).__qualname__ for obj in gc.get_objects())
     lines.append("most numerous gc-tracked types: " + ", ".join(f"{n} {t}" for t, n in by_type.most_common(15)))
+    from ascendc_lsp.syntax.model import DocumentModel
+
+    lines.extend(_referrer_chains((DocumentModel, DocumentState)))
     if tracemalloc.is_tracing():
         stats = tracemalloc.take_snapshot().statistics("traceback")
         lines.append(f"traced: {sum(s.size for s in stats) / 1e6:.1f} MB in {len(stats)} sites")

@@ -267,6 +267,23 @@ def tree_depth(root: tree_sitter.Node, stop_at: int) -> int:
             depth -= 1
 
 
+def widest_error(root: tree_sitter.Node, stop_at: int) -> int:
+    """The most children of one ERROR node (counting stops past `stop_at`), entering only subtrees that hold an
+    error: a tree without errors costs one step. tree-sitter's queries take time quadratic in the width of an ERROR
+    node (a 180 KB run of `template<`: 4 s per query), which no real kernel has (the widest in 3,059 public kernel
+    files: 14 children)."""
+    widest = 0
+    stack = [root] if root.has_error else []
+    while stack:
+        node = stack.pop()
+        if node.type == "ERROR" and node.child_count > widest:
+            widest = node.child_count
+            if widest > stop_at:
+                return widest
+        stack.extend(child for child in node.children if child.has_error)
+    return widest
+
+
 def iter_error_nodes(root: tree_sitter.Node) -> Iterator[tree_sitter.Node]:
     """ERROR and MISSING nodes, not descending into an ERROR node once reported."""
     cursor = root.walk()

@@ -17,7 +17,7 @@ import tree_sitter
 
 from ascendc_lsp.resources import grammar_dir
 from ascendc_lsp.syntax.constfold import SCALAR_SIZES, Folded, Folder, Number, parse_number_literal
-from ascendc_lsp.syntax.document import SourceDocument, cpp_language, tree_depth
+from ascendc_lsp.syntax.document import SourceDocument, cpp_language, tree_depth, widest_error
 from ascendc_lsp.syntax.positions import LineIndex, Span
 
 # --------------------------------------------------------------------------------------------------
@@ -254,6 +254,7 @@ class DocumentModel:
     type_aliases: dict[str, str] = field(default_factory=dict)
     template_bindings: dict[str, dict[str, str]] = field(default_factory=dict)
     too_deep: bool = False  # the tree nests past MAX_TREE_DEPTH: nothing was extracted (see build_model)
+    too_wide: bool = False  # an ERROR node has more than MAX_ERROR_WIDTH children: nothing was extracted either
     # the syntax tree's depth as build_model measured it: exact past MAX_TREE_DEPTH, else only known to be within it
     depth: int | None = None
     _indexes: dict[str, Any] = field(default_factory=dict, repr=False)
@@ -271,6 +272,14 @@ class DocumentModel:
         if len(names) == 1:
             return list(index.get(names[0], ()))
         return sorted((c for n in set(names) for c in index.get(n, ())), key=lambda c: c.start_byte)
+
+    def functions_named(self, name: str) -> list[Function]:
+        """Every function (free or member, any class or namespace) whose own name is `name`."""
+        return list(self._index("functions_by_name", self.functions, "name").get(name, ()))
+
+    def function_starting_at(self, start_byte: int) -> Function | None:
+        found = self._index("functions_by_start", self.functions, "start_byte").get(start_byte)
+        return found[0] if found else None
 
     def _index(self, key: str, items: list[Any], attribute: str | Callable[[Any], Any]) -> dict[Any, list[Any]]:
         """Items grouped by an attribute, rebuilt when the list has grown (extraction appends in passes)."""
@@ -987,13 +996,18 @@ def _call_name(call: tree_sitter.Node, get_text: NodeText) -> tuple[str, list[st
 # extraction's ancestor walks are quadratic in depth (20,000 nested loops: 30 s in one model build). Every caller
 # (check, hover, lenses, completion) then gets an empty model, at once; `check` reports the depth.
 MAX_TREE_DEPTH = 5000
+# Likewise past an ERROR node this wide (syntax/document.py widest_error: the queries are quadratic in it).
+MAX_ERROR_WIDTH = 10_000
 
 
 def build_model(doc: SourceDocument) -> DocumentModel:
-    """The document's model; an empty one marked `too_deep` when the code nests past MAX_TREE_DEPTH."""
+    """The document's model; an empty one marked `too_deep` when the code nests past MAX_TREE_DEPTH, or
+    `too_wide` when one unparsable run has more than MAX_ERROR_WIDTH tokens (the model's query would be quadratic)."""
     depth = tree_depth(doc.tree.root_node, MAX_TREE_DEPTH)
     if depth > MAX_TREE_DEPTH:
         return DocumentModel(document=doc, too_deep=True, depth=depth)
+    if widest_error(doc.tree.root_node, MAX_ERROR_WIDTH) > MAX_ERROR_WIDTH:
+        return DocumentModel(document=doc, too_wide=True, depth=depth)
     model = _Extractor(doc).run()
     model.depth = depth
     return model

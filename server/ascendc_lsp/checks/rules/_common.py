@@ -258,8 +258,8 @@ def scan(context: CheckContext) -> Scan:
     if isinstance(cached, Scan):
         return cached
     root = context.document.tree.root_node
-    if len(context.document.data) > SCAN_WALK_BYTES and _deep(context):
-        captures = _walk_scan(root)  # the C query goes quadratic past ~64k levels
+    if context.model.too_wide or (len(context.document.data) > SCAN_WALK_BYTES and _deep(context)):
+        captures = _walk_scan(root)  # the C query goes quadratic past ~64k levels, and on wide ERROR nodes
     else:
         captures = tree_sitter.QueryCursor(_scan_query()).captures(root)
     result = Scan({name: sorted(nodes, key=lambda n: n.start_byte) for name, nodes in captures.items()})
@@ -356,6 +356,15 @@ def _innermost_scopes(context: CheckContext, decls: list[tree_sitter.Node]) -> l
 def visible_decl(context: CheckContext, name: str, at_byte: int, members_only: bool = False) -> ScalarDecl | None:
     """The innermost declaration of `name` whose scope holds `at_byte` (block-scoped ones must precede it)."""
     decls = scalar_decls(context).get(name, [])
+    if members_only and len(decls) > 1:
+        # `this->name` inside a class body is that class's member (classes of one name in many namespaces stay
+        # distinct); elsewhere (an out-of-class member definition) the innermost member of that name anywhere.
+        by_scope = _decls_by_scope(context).get(name, {})
+        for scope in _enclosing_scopes(context, at_byte)[1:]:
+            members = [d for d in by_scope.get(scope, ()) if d.class_scope]
+            if members:
+                return members[-1]
+        return _innermost_members(context).get(name)
     if not members_only and len(decls) > 8:
         # A name declared in many scopes (a local repeated in every function): only declarations in the
         # scopes enclosing `at_byte` can be visible, so look those up instead of scanning them all.
@@ -386,6 +395,25 @@ def visible_decl(context: CheckContext, name: str, at_byte: int, members_only: b
     return best
 
 
+def _innermost_members(context: CheckContext) -> dict[str, ScalarDecl]:
+    """Per name, the member declared in the smallest class body (the last of that body on a tie)."""
+    cached = context.__dict__.get("_innermost_members")
+    if isinstance(cached, dict):
+        return cached
+    best: dict[str, ScalarDecl] = {}
+    for name, decls in scalar_decls(context).items():
+        for decl in decls:
+            if not decl.class_scope:
+                continue
+            old = best.get(name)
+            if old is None or decl.scope_end - decl.scope_start < old.scope_end - old.scope_start or (
+                decl.scope_start == old.scope_start and decl.start_byte > old.start_byte
+            ):
+                best[name] = decl
+    context.__dict__["_innermost_members"] = best
+    return best
+
+
 def _decls_by_scope(context: CheckContext) -> dict[str, dict[tuple[int, int], list[ScalarDecl]]]:
     cached = context.__dict__.get("_decls_by_scope")
     if isinstance(cached, dict):
@@ -402,13 +430,56 @@ def _decls_by_scope(context: CheckContext) -> dict[str, dict[tuple[int, int], li
 
 
 def _enclosing_scopes(context: CheckContext, at_byte: int) -> list[tuple[int, int]]:
-    node = context.document.tree.root_node.descendant_for_byte_range(at_byte, at_byte)
+    """The scopes holding `at_byte`, innermost first, after the whole-file sentinel (0, 1 << 62).
+
+    By bisect into the scan's scope intervals and a climb through their parents (_ScopeIndex) instead of
+    tree-sitter's descendant_for_byte_range and a node.parent walk (each parent found by descending from the
+    root again: the walk was quadratic in the depth and the largest single cost of ASC005 on a 5 MB file)."""
+    index = _scope_index(context)
     scopes = [(0, 1 << 62)]
-    while node is not None:
-        if node.type in _SCOPES:
-            scopes.append((node.start_byte, node.end_byte))
-        node = node.parent
+    i = bisect_right(index.starts, at_byte) - 1
+    while i >= 0 and index.ends[i] <= at_byte:  # tree-sitter's containment: start <= at_byte < end
+        i = index.parents[i]
+    while i > 0:
+        scopes.append((index.starts[i], index.ends[i]))
+        i = index.parents[i]
+    scopes.append(index.root)
     return scopes
+
+
+@dataclass
+class _ScopeIndex:
+    """The scan's scope intervals sorted by (start, -end), each with the index of its innermost enclosing one."""
+
+    root: tuple[int, int]  # the translation unit's own range (entry 0 stands for it, holding every position)
+    starts: list[int]
+    ends: list[int]
+    parents: list[int]  # -1: entry 0's
+
+
+def _scope_index(context: CheckContext) -> _ScopeIndex:
+    cached = context.__dict__.get("_scope_index")
+    if isinstance(cached, _ScopeIndex):
+        return cached
+    nodes = scan(context)
+    root = context.document.tree.root_node
+    intervals = sorted(
+        {(n.start_byte, n.end_byte) for n in nodes.get("scope") + nodes.get("block")} - {(root.start_byte, root.end_byte)},
+        key=lambda s: (s[0], -s[1]),
+    )
+    # the root holds every position (tree-sitter answers the root even outside its trimmed range)
+    starts, ends, parents = [-1], [1 << 62], [-1]
+    stack = [0]
+    for start, end in intervals:
+        while len(stack) > 1 and ends[stack[-1]] <= start:
+            stack.pop()
+        parents.append(stack[-1])
+        stack.append(len(starts))
+        starts.append(start)
+        ends.append(end)
+    index = _ScopeIndex((root.start_byte, root.end_byte), starts, ends, parents)
+    context.__dict__["_scope_index"] = index
+    return index
 
 
 def type_of_name(context: CheckContext, name: str, at_byte: int, members_only: bool = False) -> str | None:
