@@ -54,7 +54,7 @@ _COUPLINGS: tuple[tuple[frozenset[str], frozenset[str]], ...] = (
 # Findings about the whole file, wherever they are placed (checks/engine.py): never reused, never partial.
 # ASC031 (checks/rules/namespace.py) is one finding per API name for its uses across the whole file; ASC032 is
 # about the file's includes, placed at the first AscendC name anywhere.
-FILE_LEVEL_CODES = frozenset({"syntax", "internal-error", "too-deep", "ASC031", "ASC032"})
+FILE_LEVEL_CODES = frozenset({"syntax", "internal-error", "too-deep", "too-wide", "ASC031", "ASC032"})
 # Past this size a file is checked whole (a check takes seconds anyway; the bookkeeping would copy it).
 _MAX_BYTES = 2_000_000
 # Past this share of dirty bytes a full check is about as fast and needs no bookkeeping.
