@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from ascendc_lsp.checks.base import CheckContext, RuleFunction
 from ascendc_lsp.checks.project import KnownValues, ProjectContext, project_context
@@ -12,6 +14,9 @@ from ascendc_lsp.hardware.limits import DEFAULT_SOC
 from ascendc_lsp.syntax.document import SourceDocument, tree_depth
 from ascendc_lsp.syntax.model import MAX_ERROR_WIDTH, MAX_TREE_DEPTH, DocumentModel, build_model
 from ascendc_lsp.syntax.positions import Position, Span
+
+if TYPE_CHECKING:
+    from ascendc_lsp.checks.incremental import CheckedVersion
 
 log = logging.getLogger(__name__)
 
@@ -144,7 +149,37 @@ def check_document(
         known=known,
     )
     findings.extend(run_rules(context, options.disabled_rules))
-    findings.sort(
-        key=lambda f: (f.span.start.line, f.span.start.character, _SEVERITY_ORDER.get(f.severity, 9), f.code)
-    )
+    findings.sort(key=finding_order)
     return findings
+
+
+def finding_order(finding: Diagnostic) -> tuple[int, int, int, str, str]:
+    """Findings sort by position, then severity, code and message (the same order however they were found)."""
+    start = finding.span.start
+    return (start.line, start.character, _SEVERITY_ORDER.get(finding.severity, 9), finding.code, finding.message)
+
+
+def settings_key(document: SourceDocument, options: CheckOptions) -> object:
+    """Everything besides the text that a check's findings depend on (compared between versions)."""
+    project = project_context(document.path) if options.use_project else ProjectContext()
+    return (options.soc_name, options.disabled_rules, options.known, options.use_project, options.run_host, project)
+
+
+def check_incrementally(
+    previous: CheckedVersion | None,
+    document: SourceDocument,
+    options: CheckOptions | None = None,
+    model_of: Callable[[], DocumentModel] | None = None,
+) -> CheckedVersion:
+    """The findings of `check_document(document, options)`, reusing those of `previous` (an earlier version of
+    the same document) for the top-level units the edit cannot have changed (checks/incremental.py). `model_of`
+    gives the document's shared model (asked only when the whole file is checked)."""
+    from ascendc_lsp.checks import incremental
+
+    options = options or CheckOptions()
+
+    def full_check(target: SourceDocument) -> list[Diagnostic]:
+        model = model_of() if model_of is not None and target is document else None
+        return check_document(target, options, model=model)
+
+    return incremental.check_incrementally(previous, document, settings_key(document, options), full_check, finding_order)

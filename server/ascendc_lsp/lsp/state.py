@@ -16,15 +16,15 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 import tree_sitter
 
-from ascendc_lsp.diagnostics import Diagnostic, Fix, Related, TextEdit
+from ascendc_lsp.checks.incremental import CheckedVersion, Shift, shift_finding
+from ascendc_lsp.diagnostics import Diagnostic
 from ascendc_lsp.syntax.document import SourceDocument, common_prefix, common_suffix
 from ascendc_lsp.syntax.model import DocumentModel, build_model
-from ascendc_lsp.syntax.positions import Position, Span
 
 if TYPE_CHECKING:
     from ascendc_lsp.hardware.budget import ClassBudget
@@ -37,6 +37,7 @@ class DocumentHistory:
     last_model: DocumentModel | None = None  # the newest model built, of this or an older version
     clean_model: DocumentModel | None = None  # the newest model of a version without syntax errors
     toolchain_findings: list[Diagnostic] = field(default_factory=list)  # from the last on-save compile
+    checked: CheckedVersion | None = None  # the last rules run: the next code edit reuses its untouched units
     # work scheduled for the document (lsp/features/diagnostics.py, knowledge.py); `cancel_work` on close
     check_timer: asyncio.TimerHandle | None = None  # the debounced rules run
     last_check: float = 0.0  # event-loop time the last rules run started
@@ -176,33 +177,7 @@ class DocumentStore:
 # ------------------------------------------------------------------------------------------- comment-only edits
 
 
-@dataclass(frozen=True)
-class _Shift:
-    """An edit of bytes [start, old_end) into [start, new_end), as positions: everything at or after `old_end`
-    moves by `lines`, and on `old_end`'s line also by `columns`."""
-
-    start: Position
-    old_end: Position
-    new_end: Position
-
-    def move(self, position: Position) -> Position | None:
-        key = (position.line, position.character)
-        if key <= (self.start.line, self.start.character):
-            return position
-        if key < (self.old_end.line, self.old_end.character):
-            return None  # inside the edited text
-        if position.line == self.old_end.line:
-            return Position(self.new_end.line, self.new_end.character + position.character - self.old_end.character)
-        return Position(position.line + self.new_end.line - self.old_end.line, position.character)
-
-    def span(self, span: Span) -> Span | None:
-        start, end = self.move(span.start), self.move(span.end)
-        if start is None or end is None:
-            return None
-        return Span(start, end)
-
-
-def _trivia_edit(old: SourceDocument, new: SourceDocument) -> _Shift | None:
+def _trivia_edit(old: SourceDocument, new: SourceDocument) -> Shift | None:
     """The edit from `old` to `new` when it lies inside one comment or between tokens (whitespace), in both
     versions, outside any syntax error; None otherwise (or when the documents are not one edit apart)."""
     a, b = old.parsed, new.parsed
@@ -211,13 +186,13 @@ def _trivia_edit(old: SourceDocument, new: SourceDocument) -> _Shift | None:
     old_end, new_end = len(a) - suffix, len(b) - suffix
     if start == old_end == new_end:
         at = old.lines.position(start)
-        return _Shift(at, at, at)  # the same text (a didChange that changed nothing): every position stays
+        return Shift(at, at, at)  # the same text (a didChange that changed nothing): every position stays
     # The enclosing comment (or node) must be the same one in both versions, only longer or shorter by the
     # edit: a `\\` typed at the end of a `//` comment, for one, makes the next line part of it.
     before, after = _inside_trivia(old, start, old_end), _inside_trivia(new, start, new_end)
     if before is None or before != after:
         return None
-    return _Shift(old.lines.position(start), old.lines.position(old_end), new.lines.position(new_end))
+    return Shift(old.lines.position(start), old.lines.position(old_end), new.lines.position(new_end))
 
 
 def _inside_trivia(document: SourceDocument, start: int, end: int) -> tuple[str, int, int] | None:
@@ -262,23 +237,8 @@ def carry_findings(old: SourceDocument, new: SourceDocument, findings: list[Diag
         return None
     moved: list[Diagnostic] = []
     for finding in findings:
-        span = shift.span(finding.span)
-        if span is None:
+        carried = shift_finding(finding, shift)
+        if carried is None:
             return None
-        related: list[Related] = []
-        for item in finding.related:
-            item_span = shift.span(item.span)
-            if item_span is None:
-                return None
-            related.append(replace(item, span=item_span))
-        fixes: list[Fix] = []
-        for fix in finding.fixes:
-            edits: list[TextEdit] = []
-            for edit in fix.edits:
-                edit_span = shift.span(edit.span)
-                if edit_span is None:
-                    return None
-                edits.append(replace(edit, span=edit_span))
-            fixes.append(replace(fix, edits=tuple(edits)))
-        moved.append(replace(finding, span=span, related=related, fixes=fixes))
+        moved.append(carried)
     return moved

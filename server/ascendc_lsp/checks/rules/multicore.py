@@ -339,7 +339,8 @@ def block_offset_shifted(context: CheckContext) -> Iterator[Diagnostic]:
         )
 
 
-_TAIL_WORDS = re.compile(rb"tail|Tail|TAIL|remain|Remain|REMAIN|\blast|Last|LAST|former|Former|left|Left", re.S)
+# Words of tail handling; checks/incremental.py reads them too (ASC030 looks for them in the whole file).
+TAIL_WORDS = re.compile(rb"tail|Tail|TAIL|remain|Remain|REMAIN|\blast|Last|LAST|former|Former|left|Left", re.S)
 _PER_BLOCK_DIVISORS = re.compile(r"(?:CORE|BLOCK|TILE)_?(?:NUM|DIM|COUNT)|(?:core|block|tile)(?:Num|Dim|Count)$", re.I)
 
 
@@ -347,7 +348,7 @@ _PER_BLOCK_DIVISORS = re.compile(r"(?:CORE|BLOCK|TILE)_?(?:NUM|DIM|COUNT)|(?:cor
 def tail_not_handled(context: CheckContext) -> Iterator[Diagnostic]:
     document = context.document
     data = document.data
-    has_tail_code = b"%" in data or _TAIL_WORDS.search(data) is not None
+    has_tail_code = b"%" in data or TAIL_WORDS.search(data) is not None
     text = document.node_text
     for node in scan(context).get("binary"):
         op = node.child_by_field_name("operator")

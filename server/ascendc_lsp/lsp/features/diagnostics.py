@@ -8,7 +8,7 @@ from typing import Any
 
 from lsprotocol import types
 
-from ascendc_lsp.checks.engine import CheckOptions, check_document
+from ascendc_lsp.checks.engine import CheckOptions, check_incrementally
 from ascendc_lsp.diagnostics import Diagnostic
 from ascendc_lsp.hardware.budget import ub_capacity
 from ascendc_lsp.lsp.features.base import LanguageFeature
@@ -100,7 +100,12 @@ class DiagnosticsFeature(LanguageFeature):
     def _warm(self, state: DocumentState) -> None:
         state.history.warm_timer = None
         if self.server.documents.is_current(state) and state.built_model() is None:
-            asyncio.get_running_loop().create_task(asyncio.to_thread(lambda: state.model))
+            asyncio.get_running_loop().create_task(self._build_then_status(state))
+
+    async def _build_then_status(self, state: DocumentState) -> None:
+        await asyncio.to_thread(lambda: state.budgets)
+        if self.server.documents.is_current(state) and state.findings is not None:
+            self._send_status(state)
 
     def _schedule(self, state: DocumentState, delay: float) -> None:
         history = state.history
@@ -138,8 +143,10 @@ class DiagnosticsFeature(LanguageFeature):
             elif generation == self._generation:
                 state.findings = findings
                 published = self.server.publish_diagnostics(state)
-                if published:
+                if published and state.built_model() is not None:
                     self._send_status(state)
+                elif published:
+                    self._warm_later(state)  # the status needs the budgets, of the whole model: once typing pauses
             else:
                 history.recheck = True
         except Exception:
@@ -167,7 +174,11 @@ class DiagnosticsFeature(LanguageFeature):
             soc_name=settings.soc if settings.soc_from_user else None,
             disabled_rules=frozenset(settings.diagnostics.disabledRules),
         )
-        return check_document(state.document, options, model=state.model)
+        # Only the top-level units the edit can reach are checked again (checks/incremental.py); the whole file,
+        # with the version's shared model, when that cannot be vouched for.
+        checked = check_incrementally(state.history.checked, state.document, options, model_of=lambda: state.model)
+        state.history.checked = checked
+        return checked.findings
 
     def _send_status(self, state: DocumentState) -> None:
         soc = self.server.soc_profile()
