@@ -13,6 +13,7 @@
 #ifndef ASCENDC_EMU_ASCENDC_EMU_LAUNCH_H_
 #define ASCENDC_EMU_ASCENDC_EMU_LAUNCH_H_
 #include <cstddef>
+#include <cstdio>
 #include <tuple>
 #include <type_traits>
 #include <utility>
@@ -53,6 +54,24 @@ inline bool take_arg(void* dst, size_t bytes, const uint8_t* args, size_t size, 
     return true;
 }
 
+// SIMT launches (<<<blocks, threads, dynUBufSize, stream>>>, devkit api SIMT-API/SIMT编程简介/扩展语法/核函数配置.md):
+// the grid and block extents. simt.h (included by simt_api/asc_simt.h)
+// registers the runner that executes one block's threads; a program that launches with threads without it
+// gets a clear error.
+struct SimtDims {
+    uint32_t x = 0, y = 1, z = 1;
+};
+template <class D>
+SimtDims simt_dims(const D& d) {
+    if constexpr (std::is_integral<D>::value) return SimtDims{(uint32_t)d, 1, 1};
+    else return SimtDims{(uint32_t)d.x, (uint32_t)d.y, (uint32_t)d.z};
+}
+using SimtBlockRunner = void (*)(const SimtDims& grid, const SimtDims& block, void (*fn)(void*), void* arg);
+inline SimtBlockRunner& simt_block_runner() {
+    static SimtBlockRunner runner = nullptr;
+    return runner;
+}
+
 template <class F>
 struct KernelCall {
     F fn;
@@ -63,6 +82,9 @@ struct KernelCall {
     bool sync;
     int workspace_from_end;
     int task_ratio;
+    SimtDims grid{};
+    SimtDims threads{};
+    bool simt = false;
     template <class... A>
     void operator()(A&&... a) const {
         std::tuple<typename std::decay<A>::type...> args(std::forward<A>(a)...);
@@ -72,6 +94,19 @@ struct KernelCall {
             take_workspace(args, (size_t)(n - workspace_from_end), sys_ws, std::index_sequence_for<A...>{});
         auto body = [&]() { std::apply(fn, args); };
         using Body = decltype(body);
+        if (simt) {
+            SimtBlockRunner runner = simt_block_runner();
+            if (!runner) {
+                fprintf(stderr, "%s:%d: the launch of %s gives threads per block (a SIMT launch) but the program does "
+                        "not include simt_api/asc_simt.h\n", loc.file ? loc.file : "?", loc.line, name);
+                return;
+            }
+            auto simt_body = [&]() { runner(grid, threads, [](void* p) { (*(Body*)p)(); }, (void*)&body); };
+            using SimtBody = decltype(simt_body);
+            program_launch(name, loc, blocks, 1, stream, sync, sys_ws, [](void* p) { (*(SimtBody*)p)(); },
+                           (void*)&simt_body);
+            return;
+        }
         program_launch(name, loc, blocks, task_ratio, stream, sync, sys_ws, [](void* p) { (*(Body*)p)(); },
                        (void*)&body);
     }
@@ -103,6 +138,17 @@ struct KernelLaunch {
     KernelCall<F> operator()(uint32_t blocks, Second second = Second(), void* stream = nullptr) const {
         (void)second;
         return KernelCall<F>{fn, name, loc, blocks, stream, false, workspace_from_end, task_ratio};
+    }
+    // SIMT: <<<blocks_per_grid, threads_per_block, dyn_ubuf_size, stream>>> (dim3 or integers).
+    template <class Blocks, class Threads>
+    KernelCall<F> operator()(const Blocks& blocks, const Threads& threads, size_t dyn_ubuf, void* stream) const {
+        (void)dyn_ubuf;
+        SimtDims g = simt_dims(blocks), t = simt_dims(threads);
+        KernelCall<F> call{fn, name, loc, g.x * g.y * g.z, stream, false, 0, 1};
+        call.grid = g;
+        call.threads = t;
+        call.simt = true;
+        return call;
     }
 };
 
