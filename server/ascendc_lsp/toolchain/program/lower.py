@@ -286,6 +286,9 @@ def _base_name(callee: str) -> str:
 def lower_text(text: str, original_path: str, task_ratios: dict[str, int] | None = None) -> Lowered:
     """The source with every launch rewritten; line numbers unchanged (see the module docstring). `task_ratios`
     names the mix kernels (AIV cores per block, KernelSignature.task_ratio) the launches may call."""
+    from .simt import share_ubuf_arrays  # simt.py builds on this module's scanner
+
+    text = share_ubuf_arrays(text)
     launches = find_launches(text)
     parts: list[str] = []
     last = 0

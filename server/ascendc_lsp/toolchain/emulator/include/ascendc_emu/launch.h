@@ -14,6 +14,7 @@
 #define ASCENDC_EMU_ASCENDC_EMU_LAUNCH_H_
 #include <cstddef>
 #include <cstdio>
+#include <new>
 #include <tuple>
 #include <type_traits>
 #include <utility>
@@ -70,6 +71,20 @@ using SimtBlockRunner = void (*)(const SimtDims& grid, const SimtDims& block, vo
 inline SimtBlockRunner& simt_block_runner() {
     static SimtBlockRunner runner = nullptr;
     return runner;
+}
+
+// The dynamic Unified Buffer of the running core (`extern __ubuf__ T name[]`, sized by <<<..., dynUBufSize, ...>>>;
+// guide 编程指南/编程模型/AI-Core-SIMT编程 共享内存): the lowering pass (toolchain/program/simt.py) turns the extern
+// array into a pointer to it. One per core of a launch (blocks beyond 128 share, which only SIMD launches with more
+// than 128 concurrently live blocks could notice); 256 KB, the Unified Buffer of dav-3510.
+constexpr size_t kDynUbufBytes = 256u << 10;
+constexpr int kDynUbufCores = 128;
+inline uint8_t* dyn_ubuf() {
+    static uint8_t* bufs[kDynUbufCores] = {};
+    Block* b = rt().cur;
+    int core = b ? b->idx % kDynUbufCores : 0;
+    if (!bufs[core]) bufs[core] = new (std::align_val_t(64)) uint8_t[kDynUbufBytes]();
+    return bufs[core];
 }
 
 template <class F>

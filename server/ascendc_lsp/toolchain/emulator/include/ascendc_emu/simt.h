@@ -40,7 +40,6 @@ namespace simt {
 constexpr uint32_t kWarp = 32;
 constexpr uint32_t kMaxThreads = 2048;                   // __launch_bounds__ range (核函数配置.md)
 constexpr size_t kStackBytes = 256u << 10;               // per-thread stack: local arrays live here
-constexpr size_t kDynUbufBytes = 256u << 10;             // the Unified Buffer of dav-3510
 
 enum FiberState : uint8_t { F_READY, F_BLOCK_BARRIER, F_WARP, F_DONE };
 
@@ -93,11 +92,6 @@ inline void* stack_at(size_t i) {
     return pool[i];
 }
 
-// Dynamic Unified Buffer of the launch (`extern __ubuf__ T name[]`): one per core, reused block after block.
-inline uint8_t* dyn_ubuf() {
-    alignas(64) static uint8_t buf[kDynUbufBytes];
-    return buf;
-}
 
 inline void set_builtins(const Group& g, uint32_t tid) {
     threadIdx = dim3(tid % g.block.x, (tid / g.block.x) % g.block.y, tid / (g.block.x * g.block.y));
@@ -472,8 +466,8 @@ inline void asc_nop() {}
 // ---- 地址空间谓词 / 转换 (地址空间谓词函数/, 地址空间转换函数/) ------------------------------------------------------
 // The emulator has one address space: a device pointer is global unless it is in the dynamic Unified Buffer.
 inline bool __isUbuf(const void* p) {
-    const uint8_t* b = ascendc_emu::simt::dyn_ubuf();
-    return (const uint8_t*)p >= b && (const uint8_t*)p < b + ascendc_emu::simt::kDynUbufBytes;
+    const uint8_t* b = ascendc_emu::dyn_ubuf();
+    return (const uint8_t*)p >= b && (const uint8_t*)p < b + ascendc_emu::kDynUbufBytes;
 }
 inline bool __isGlobal(const void* p) { return !__isUbuf(p); }
 inline bool __isLocal(const void*) { return false; }
