@@ -286,8 +286,9 @@ def _base_name(callee: str) -> str:
 def lower_text(text: str, original_path: str, task_ratios: dict[str, int] | None = None) -> Lowered:
     """The source with every launch rewritten; line numbers unchanged (see the module docstring). `task_ratios`
     names the mix kernels (AIV cores per block, KernelSignature.task_ratio) the launches may call."""
-    from .simt import share_ubuf_arrays  # simt.py builds on this module's scanner
+    from .simt import SIMT_INCLUDE, share_ubuf_arrays, uses_simt  # simt.py builds on this module's scanner
 
+    simt_include = f"{SIMT_INCLUDE}\n" if uses_simt(text) else ""
     text = share_ubuf_arrays(text)
     launches = find_launches(text)
     parts: list[str] = []
@@ -312,7 +313,7 @@ def lower_text(text: str, original_path: str, task_ratios: dict[str, int] | None
         last = ln.end
     parts.append(text[last:])
     body = "".join(parts)
-    header = f"{LAUNCHER_INCLUDE}\n#line 1 {json.dumps(original_path)}\n"
+    header = f"{LAUNCHER_INCLUDE}\n{simt_include}#line 1 {json.dumps(original_path)}\n"
     return Lowered(header + body, launches)
 
 

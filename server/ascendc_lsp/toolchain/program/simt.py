@@ -16,9 +16,26 @@ import re
 
 from .lower import LoweringError, _matching, code_mask
 
+# What only SIMT code uses: the builtin variables with a member, the SIMT qualifier and the block barrier. The
+# bisheng compiler provides these to every `.asc` unit without an include (the devkit's gather samples include
+# only acl/acl.h), so the lowering includes ascendc_emu/simt.h when a unit uses them; never otherwise, since a
+# SIMD program may name its own variable `blockDim`.
+_SIMT_USE = re.compile(
+    r"\b(?:threadIdx|blockIdx|blockDim|gridDim)\s*\.\s*[xyz]\b|\b__simt_vf__\b|\basc_syncthreads\s*\("
+)
+SIMT_INCLUDE = '#include "ascendc_emu/simt.h"'
+
 _FUNC_QUALIFIER = re.compile(r"\b(__simt_vf__|__global__)\b")
 _EXTERN_UBUF = re.compile(r"\bextern\s+__ubuf__\s+([A-Za-z_][\w:<>,\s]*?)\s*\b([A-Za-z_]\w*)\s*\[\s*\]")
 _UBUF_ARRAY = re.compile(r"\b__ubuf__\s+([A-Za-z_][\w:<>,\s]*?)\s*\b([A-Za-z_]\w*)\s*\[")
+
+
+def uses_simt(text: str) -> bool:
+    """Whether the unit uses the SIMT builtins (outside comments and literals)."""
+    if not _SIMT_USE.search(text):
+        return False
+    mask = code_mask(text)
+    return any(mask[m.start()] for m in _SIMT_USE.finditer(text))
 
 
 def _simt_bodies(text: str, mask: bytearray) -> list[tuple[int, int]]:
@@ -100,4 +117,4 @@ def share_ubuf_arrays(text: str) -> str:
     return out
 
 
-__all__ = ["share_ubuf_arrays"]
+__all__ = ["SIMT_INCLUDE", "share_ubuf_arrays", "uses_simt"]
