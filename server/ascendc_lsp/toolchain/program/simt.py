@@ -25,6 +25,7 @@ _SIMT_USE = re.compile(
 )
 SIMT_INCLUDE = '#include "ascendc_emu/simt.h"'
 
+_SIMD_QUALIFIER = re.compile(r"\b(?:__aicore__|__vector__|__cube__|__mix__)\b")
 _FUNC_QUALIFIER = re.compile(r"\b(__simt_vf__|__global__)\b")
 _EXTERN_UBUF = re.compile(r"\bextern\s+__ubuf__\s+([A-Za-z_][\w:<>,\s]*?)\s*\b([A-Za-z_]\w*)\s*\[\s*\]")
 _UBUF_ARRAY = re.compile(r"\b__ubuf__\s+([A-Za-z_][\w:<>,\s]*?)\s*\b([A-Za-z_]\w*)\s*\[")
@@ -40,7 +41,7 @@ def uses_simt(text: str) -> bool:
 
 def _simt_bodies(text: str, mask: bytearray) -> list[tuple[int, int]]:
     """(start, end) of the bodies of SIMT functions: `__simt_vf__` ones and `__global__` kernels without
-    `__aicore__` among their qualifiers."""
+    `__aicore__`, `__vector__`, `__cube__` or `__mix__` among their qualifiers."""
     bodies: list[tuple[int, int]] = []
     for m in _FUNC_QUALIFIER.finditer(text):
         if not mask[m.start()]:
@@ -49,7 +50,7 @@ def _simt_bodies(text: str, mask: bytearray) -> list[tuple[int, int]]:
         if paren < 0:
             break
         qualifiers = text[max(0, m.start() - 80) : paren]
-        if m.group(1) == "__global__" and "__aicore__" in qualifiers.split(";")[-1]:
+        if m.group(1) == "__global__" and _SIMD_QUALIFIER.search(qualifiers.split(";")[-1].split("}")[-1]):
             continue
         try:
             after = _matching(text, mask, paren)
