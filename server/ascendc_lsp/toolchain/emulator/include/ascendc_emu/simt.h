@@ -20,6 +20,7 @@
 #include <utility>
 #include <vector>
 #include "launch.h"
+#include "simt_math.h"
 
 // 内置数据类型: dim3, a 3-D extent whose unspecified dimensions are 1.
 struct dim3 {
