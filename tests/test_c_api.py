@@ -2,7 +2,7 @@
 tests/programs/c_api_probe prints the raw results of each call and this test checks them against NumPy, computed
 from the devkit pages (docs/zh/api/SIMD-API/C-API/): element-wise ops over a count that is not a multiple of a
 DataBlock, their `_sync` forms, scalar and unary ops, duplicate, half rounding, and the aligned GM->UB copy of
-strided rows (32-byte UB rows, a constant left pad) with its way back."""
+strided rows (32-byte UB rows, a constant left pad) with its way back, and the repeat form's DataBlock strides."""
 
 from __future__ import annotations
 
@@ -69,3 +69,15 @@ def test_aligned_copy_of_strided_rows_pads_each_row_to_a_datablock(results: dict
         image[r * 8 + 1 : r * 8 + 8] = rows[r]
     np.testing.assert_array_equal(results["ub_image"], image)
     np.testing.assert_array_equal(results["packed"], image[:40])
+
+
+def test_repeat_form_walks_datablocks_by_their_strides(results: dict[str, np.ndarray]) -> None:
+    i = np.arange(128)
+    x = (0.125 * ((i * 7 % 41) - 20)).astype(np.float32)
+    y = (0.25 * ((i * 5 % 23) + 1)).astype(np.float32)
+    got = results["repeat"]
+    np.testing.assert_array_equal(got[:128], x + y)  # 2 repeats x 8 DataBlocks of 8 floats, packed
+    spread = np.full(128, -1.0, dtype=np.float32)
+    for k in range(8):  # one repeat: destination DataBlock k at 2k, sources packed
+        spread[16 * k : 16 * k + 8] = x[8 * k : 8 * k + 8] * y[8 * k : 8 * k + 8]
+    np.testing.assert_array_equal(got[128:], spread)

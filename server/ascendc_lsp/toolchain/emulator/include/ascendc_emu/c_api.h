@@ -160,6 +160,32 @@ template <class T, class F>
 inline void unary(T* dst, const T* a, uint32_t count, F f) {
     for (uint32_t i = 0; i < count; i++) dst[i] = (T)f((calc_t<T>)a[i]);
 }
+// The "高维切分计算" (repeat) form: each of `repeat` iterations covers 8 DataBlocks of 32 bytes; block k of
+// iteration r of an operand starts (r * repeat_stride + k * block_stride) DataBlocks after its base address. The
+// vector mask is the full one (asc_set_vector_mask is not emulated).
+constexpr uint32_t kBlocksPerRepeat = 8;
+template <class T, class F>
+inline void binary_repeat(T* dst, const T* a, const T* b, uint32_t repeat, uint32_t dbs, uint32_t abs_, uint32_t bbs,
+                          uint32_t drs, uint32_t ars, uint32_t brs, F f) {
+    constexpr uint32_t per = kBlockBytes / sizeof(T);
+    for (uint32_t r = 0; r < repeat; r++)
+        for (uint32_t k = 0; k < kBlocksPerRepeat; k++)
+            for (uint32_t e = 0; e < per; e++) {
+                T* d = dst + (uint64_t)(r * drs + k * dbs) * per + e;
+                const T* x = a + (uint64_t)(r * ars + k * abs_) * per + e;
+                const T* y = b + (uint64_t)(r * brs + k * bbs) * per + e;
+                *d = (T)f((calc_t<T>)*x, (calc_t<T>)*y);
+            }
+}
+template <class T, class F>
+inline void unary_repeat(T* dst, const T* a, uint32_t repeat, uint32_t dbs, uint32_t abs_, uint32_t drs, uint32_t ars,
+                         F f) {
+    constexpr uint32_t per = kBlockBytes / sizeof(T);
+    for (uint32_t r = 0; r < repeat; r++)
+        for (uint32_t k = 0; k < kBlocksPerRepeat; k++)
+            for (uint32_t e = 0; e < per; e++)
+                dst[(uint64_t)(r * drs + k * dbs) * per + e] = (T)f((calc_t<T>)a[(uint64_t)(r * ars + k * abs_) * per + e]);
+}
 }  // namespace c_api
 }  // namespace ascendc_emu
 
@@ -171,6 +197,15 @@ inline void unary(T* dst, const T* a, uint32_t count, F f) {
     template <class T>                                                                                        \
     __aicore__ inline void name##_sync(__ubuf__ T* dst, __ubuf__ T* src0, __ubuf__ T* src1, uint32_t count) { \
         name(dst, src0, src1, count);                                                                         \
+    }                                                                                                         \
+    template <class T>                                                                                        \
+    __aicore__ inline void name(__ubuf__ T* dst, __ubuf__ T* src0, __ubuf__ T* src1, uint8_t repeat,          \
+                                uint8_t dst_block_stride, uint8_t src0_block_stride, uint8_t src1_block_stride, \
+                                uint8_t dst_repeat_stride, uint8_t src0_repeat_stride,                        \
+                                uint8_t src1_repeat_stride) {                                                 \
+        ascendc_emu::c_api::binary_repeat(dst, src0, src1, repeat, dst_block_stride, src0_block_stride,       \
+                                          src1_block_stride, dst_repeat_stride, src0_repeat_stride,           \
+                                          src1_repeat_stride, [](auto a, auto b) { return expr; });           \
     }
 ASCENDC_EMU_C_BINARY(asc_add, a + b)
 ASCENDC_EMU_C_BINARY(asc_sub, a - b)
@@ -194,6 +229,15 @@ ASCENDC_EMU_C_BINARY(asc_sub_relu, (a - b > 0 ? a - b : decltype(a - b)(0)))
     template <class T, class S>                                                                           \
     __aicore__ inline void name##_sync(__ubuf__ T* dst, __ubuf__ T* src, S value, uint32_t count) {       \
         name(dst, src, value, count);                                                                     \
+    }                                                                                                     \
+    template <class T, class S>                                                                           \
+    __aicore__ inline void name(__ubuf__ T* dst, __ubuf__ T* src, S value, uint8_t repeat,                \
+                                uint16_t dst_block_stride, uint16_t src_block_stride,                     \
+                                uint16_t dst_repeat_stride, uint16_t src_repeat_stride) {                 \
+        using C = ascendc_emu::c_api::calc_t<T>;                                                          \
+        C b = (C)(T)value;                                                                                \
+        ascendc_emu::c_api::unary_repeat(dst, src, repeat, dst_block_stride, src_block_stride,            \
+                                         dst_repeat_stride, src_repeat_stride, [b](auto a) { return expr; }); \
     }
 ASCENDC_EMU_C_SCALAR(asc_add_scalar, a + b)
 ASCENDC_EMU_C_SCALAR(asc_sub_scalar, a - b)
@@ -210,6 +254,13 @@ ASCENDC_EMU_C_SCALAR(asc_min_scalar, (a < b ? a : b))
     template <class T>                                                                             \
     __aicore__ inline void name##_sync(__ubuf__ T* dst, __ubuf__ T* src, uint32_t count) {         \
         name(dst, src, count);                                                                     \
+    }                                                                                              \
+    template <class T>                                                                             \
+    __aicore__ inline void name(__ubuf__ T* dst, __ubuf__ T* src, uint8_t repeat,                  \
+                                uint16_t dst_block_stride, uint16_t src_block_stride,              \
+                                uint16_t dst_repeat_stride, uint16_t src_repeat_stride) {          \
+        ascendc_emu::c_api::unary_repeat(dst, src, repeat, dst_block_stride, src_block_stride,     \
+                                         dst_repeat_stride, src_repeat_stride, [](auto a) { return expr; }); \
     }
 ASCENDC_EMU_C_UNARY(asc_abs, (a < 0 ? -a : a))
 ASCENDC_EMU_C_UNARY(asc_relu, (a > 0 ? a : decltype(a)(0)))
