@@ -3,7 +3,7 @@ program tests/programs/simt_probe runs one kernel per part of the model and prin
 checked here against NumPy, computed from the devkit's documented semantics (docs/zh/api/SIMT-API/): block
 barriers over block-shared arrays with a partial last warp, the four shuffles with widths 32/16/8 and a partial
 warp, votes and warp reductions after some lanes have returned, atomics from many blocks, 2-D grids and blocks,
-the dynamic Unified Buffer, and a `__simt_vf__` function run by asc_vf_call from a SIMD kernel."""
+the dynamic Unified Buffer, short vector types, and a `__simt_vf__` function run by asc_vf_call from a SIMD kernel."""
 
 from __future__ import annotations
 
@@ -113,6 +113,18 @@ def test_dynamic_unified_buffer(results: dict[str, np.ndarray]) -> None:
 def test_simt_function_from_a_simd_kernel_scans_each_warp(results: dict[str, np.ndarray]) -> None:
     s = (np.arange(64) * 13) % 7 - 3
     np.testing.assert_array_equal(results["scan"], np.cumsum(s.reshape(2, 32), axis=1).reshape(-1))
+
+
+def test_short_vectors_compute_componentwise(results: dict[str, np.ndarray]) -> None:
+    hx = results["hx"].astype(np.float16).reshape(32, 2)
+    hy = results["hy"].astype(np.float16).reshape(32, 2)
+    prod = (hx.astype(np.float32) * hy.astype(np.float32)).astype(np.float16)  # each operator rounds to half
+    want = (prod.astype(np.float32) + hx.astype(np.float32)).astype(np.float16)
+    np.testing.assert_array_equal(results["hz"].astype(np.float16).reshape(32, 2), want)
+    t = np.arange(32, dtype=np.float32)
+    a = np.stack([t, np.ones(32), np.full(32, 2.0), np.full(32, 3.0)], axis=1)
+    b = np.stack([np.full(32, 0.5), t, np.full(32, -1.0), np.full(32, 4.0)], axis=1)
+    np.testing.assert_array_equal(results["f4"].reshape(32, 4), (a - b).astype(np.float32))
 
 
 def test_ubuf_pass_keeps_lines_and_leaves_pointers_and_simd_arrays_alone() -> None:

@@ -21,6 +21,7 @@
 #include <vector>
 #include "launch.h"
 #include "simt_math.h"
+#include "simt_vector.h"
 
 // 内置数据类型: dim3, a 3-D extent whose unspecified dimensions are 1.
 struct dim3 {
