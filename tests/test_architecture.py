@@ -21,14 +21,15 @@ EMULATOR = PACKAGE / "toolchain" / "emulator"
 LAYERS: dict[str, int] = {
     "errors": 0, "paths": 0, "resources": 0, "safeio": 0,
     "syntax": 1,
-    "hardware": 2,
-    "settings": 3,
-    "toolchain": 4,
-    "checks": 5,
-    "knowledge": 6,
-    "llm": 7,
-    "lsp": 8,
-    "cli": 9, "__main__": 9,
+    "diagnostics": 2,
+    "hardware": 3,
+    "settings": 4,
+    "toolchain": 5,
+    "checks": 6,
+    "knowledge": 7,
+    "llm": 8,
+    "lsp": 9,
+    "cli": 10, "__main__": 10,
 }  # fmt: skip
 # The command-line front ends of each layer (`<layer>/command.py`) may read the CLI's exit codes and parser helpers.
 FRONT_ENDS = re.compile(r"^ascendc_lsp\.\w+\.command$")

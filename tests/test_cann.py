@@ -196,7 +196,7 @@ def test_compile_source_maps_errors_from_a_temp_copy(tmp_path: Path) -> None:
     assert not res.ok
     (d,) = res.diagnostics
     assert d.file == str(src), "the temp copy is mapped back to the user's file by basename"
-    assert d.line == 3 and d.character == 31
+    assert d.span.start.line == 3 and d.span.start.character == 31
     assert d.severity == "error" and "sqrtf" in d.message and d.source == "ascendc-cann"
     assert d.data["kind"] == "compiler-diagnostic" and d.data["api"] == "sqrtf"
     assert "ascendc-cann-" in d.data["extra"]["origin_location"]
@@ -211,7 +211,7 @@ def test_utf16_columns_from_the_file(tmp_path: Path) -> None:
     src.write_text("int a;\n/* 中文 */ int b = sqrtf(1);\n", encoding="utf-8")
     # byte column of 'sqrtf' is 21 (1-based): "/* " 3 + 6 bytes + " */ int b = " 12
     (d,) = log_to_diagnostics(f"{src}:2:22: error: use of undeclared identifier 'sqrtf'\n", src)
-    assert d.line == 1 and d.character == 17
+    assert d.span.start.line == 1 and d.span.start.character == 17
 
 
 def test_runtime_log_to_diagnostics_keeps_codes(tmp_path: Path) -> None:
@@ -219,7 +219,7 @@ def test_runtime_log_to_diagnostics_keeps_codes(tmp_path: Path) -> None:
     src.write_text(KERNEL, encoding="utf-8")
     fixture = Path(__file__).parent / "fixtures" / "logs" / "ptoas_pr1161_ub_oob.log"
     (d,) = log_to_diagnostics(fixture.read_text(encoding="utf-8"), src)
-    assert d.code == "507035" and d.file == str(src) and d.line == 0
+    assert d.code == "507035" and d.file == str(src) and d.span.start.line == 0
     assert d.data["errorStr"] == "VEC instruction error: the ub address out of bounds."
     assert d.data["core_id"] == 36 and d.data["retCode"] == "0x31"
     assert d.data["location"].endswith("Divs/divs/main.cpp:114")
@@ -338,7 +338,7 @@ def test_run_cpu_twin_error_is_a_located_diagnostic(tmp_path: Path) -> None:
     res = tc.run(spec, RunOptions(keep_dir=tmp_path / "work"))  # type: ignore[arg-type]
     assert res.compiled and not res.ran and not res.correct and res.exit_code == 134
     (d,) = res.errors()
-    assert d.file == str(src.resolve()) and d.line == 3
+    assert d.file == str(src.resolve()) and d.span.start.line == 3
     assert d.data["kind"] == "cpu-twin" and d.data["block"] == 1 and d.data["api"] == "DataCopy"
 
 

@@ -33,7 +33,7 @@ def line_of(path: Path, needle: str, nth: int = 1) -> int:
 
 def errors(r: ProgramRunResult) -> list[tuple[str, str | None, int, str]]:
     return [
-        (str(d.data.get("check") or d.code), d.category, d.line + 1, d.message)
+        (str(d.data.get("check") or d.code), d.category, d.span.start.line + 1, d.message)
         for d in r.diagnostics
         if d.severity == "error"
     ]

@@ -425,7 +425,7 @@ def test_tiling_failure_names_the_tiling_registration() -> None:
     d = r.diagnostics[0]
     assert d.code == "tiling-failed" and d.category == "tiling-runtime"
     assert d.file and d.file.endswith("op_host/scale_add_custom.cpp")
-    src = Path(d.file).read_text().splitlines()[d.line]
+    src = Path(d.file).read_text().splitlines()[d.span.start.line]
     assert "SetTiling(optiling::TilingFunc)" in src
     assert "returned 4294967295 (GRAPH_FAILED)" in d.message and "alpha must not be 0" in d.message
 
@@ -508,7 +508,7 @@ def test_op_host_compile_errors_point_at_the_project(tmp_path: Path) -> None:
     assert not r.compiled and r.diagnostics
     d = r.diagnostics[0]
     assert d.code == "host-compile" and d.file and d.file.endswith("op_host/broken_custom.cpp")
-    assert d.line == 4 and "NoSuchMethod" in d.message
+    assert d.span.start.line == 4 and "NoSuchMethod" in d.message
 
 
 @needs_gxx

@@ -6,20 +6,20 @@ from pathlib import Path
 
 import pytest
 
-from ascendc_lsp.checks.base import Finding, TextEdit
 from ascendc_lsp.checks.engine import CheckOptions, check_document
 from ascendc_lsp.checks.fixes import apply_edits
+from ascendc_lsp.diagnostics import Diagnostic, TextEdit
 from ascendc_lsp.syntax.document import SourceDocument
 from ascendc_lsp.syntax.positions import Position, Span
 
 BUGGY = Path(__file__).parent / "kernels" / "buggy"
 
 
-def check_text(text: str, soc: str = "Ascend910B", path: str = "kernel.cpp") -> list[Finding]:
+def check_text(text: str, soc: str = "Ascend910B", path: str = "kernel.cpp") -> list[Diagnostic]:
     return check_document(SourceDocument(text, path=path), CheckOptions(soc_name=soc))
 
 
-def errors(findings: list[Finding]) -> set[str]:
+def errors(findings: list[Diagnostic]) -> set[str]:
     return {f.code for f in findings if f.severity == "error"}
 
 

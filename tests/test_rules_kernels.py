@@ -11,9 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from ascendc_lsp.checks.base import Finding, rule_table
+from ascendc_lsp.checks.base import rule_table
 from ascendc_lsp.checks.engine import CheckOptions, check_document
 from ascendc_lsp.checks.rules import registered_rules
+from ascendc_lsp.diagnostics import Diagnostic
 from ascendc_lsp.syntax.document import SourceDocument
 
 KERNELS = Path(__file__).parent / "kernels"
@@ -29,7 +30,7 @@ def soc_of(path: Path) -> str:
     return match.group(1) if match else "Ascend910B"
 
 
-def check(path: Path, soc: str | None = None) -> list[Finding]:
+def check(path: Path, soc: str | None = None) -> list[Diagnostic]:
     document = SourceDocument(path.read_text(encoding="utf-8"), path=str(path))
     return check_document(document, CheckOptions(soc_name=soc or soc_of(path)))
 

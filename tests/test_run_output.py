@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from ascendc_lsp.toolchain.base import Diagnostic, OutputCheck, RunResult
+from ascendc_lsp.diagnostics import Diagnostic
+from ascendc_lsp.toolchain.base import OutputCheck, RunResult
 from ascendc_lsp.toolchain.command import print_text
 from ascendc_lsp.toolchain.spec import SpecError, load_spec
 
@@ -33,7 +34,7 @@ def _result(**kwargs: object) -> RunResult:
 
 
 def test_an_output_that_matches_after_reported_errors_is_not_called_ok() -> None:
-    bounds = Diagnostic("Mmad writes past its CO1 tensor's buffer in L0C", code="507015", category="ub-out-of-bounds")
+    bounds = Diagnostic(message="Mmad writes past its CO1 tensor's buffer in L0C", code="507015", category="ub-out-of-bounds")
     text = _text(_result(ran=False, diagnostics=[bounds], outputs=[OutputCheck("c", elements=1024, rtol=1e-6)]))
     head, output = text.splitlines()[:2]
     assert "NOT CORRECT: the run reported 1 error(s) (below), so its outputs are not trusted" in head
@@ -46,7 +47,7 @@ def test_a_mismatching_output_says_how_and_where_it_first_differs() -> None:
     first = {"index": 1248, "position": [39, 0], "expected": -0.33984217047691345, "actual": 2.5}
     c = OutputCheck("c", elements=1024, mismatches=23, max_abs_error=2.84, max_rel_error=8.36, rtol=1e-6,
                     atol=1e-9, first_mismatch=first, unwritten=3)  # fmt: skip
-    mismatch = Diagnostic("output 'c': 23 of 1,024 elements differ", code="mismatch", category="precision-mismatch")
+    mismatch = Diagnostic(message="output 'c': 23 of 1,024 elements differ", code="mismatch", category="precision-mismatch")
     text = _text(_result(diagnostics=[mismatch], outputs=[c]))
     head, output = text.splitlines()[:2]
     assert head.endswith("NOT CORRECT: output c differs from the reference")

@@ -192,13 +192,13 @@ def test_gcc_errors_map_to_user_lines(tmp_path: Path) -> None:
         return lines[i] if 0 <= i < len(lines) else ""
 
     diags = gccdiag.to_diagnostics(stderr, is_user, (str(k), 0), line_text, lambda m: "spec params")
-    assert [(d.line, d.category) for d in diags] == [
+    assert [(d.span.start.line, d.category) for d in diags] == [
         (2, "undeclared-ascendc-symbol"),
         (2, "api-signature"),
         (0, "api-signature"),
         (1, "libm-in-kernel"),
     ]
-    assert diags[0].character == 11 and diags[0].end_character == 24
+    assert diags[0].span.start.character == 11 and diags[0].span.end.character == 24
     assert "[in vector.h:10]" in diags[1].message and "spec params" in diags[2].message
 
 
@@ -215,10 +215,10 @@ def test_report_lines_and_folding(tmp_path: Path) -> None:
     )
     assert len(diags) == 2
     d = diags[0]
-    assert (d.line, d.character, d.code, d.category) == (1, 4, "507015", "gm-out-of-bounds")
-    assert d.end_character == 4 + len("// 中文 DataCopy(x);")
+    assert (d.span.start.line, d.span.start.character, d.code, d.category) == (1, 4, "507015", "gm-out-of-bounds")
+    assert d.span.end.character == 4 + len("// 中文 DataCopy(x);")
     assert d.data["blocks"] == [0, 1, 2] and "507015" in d.message
-    assert diags[1].severity == "warning" and diags[1].line == 98
+    assert diags[1].severity == "warning" and diags[1].span.start.line == 98
 
 
 def test_report_reader_skips_partial_lines(tmp_path: Path) -> None:
@@ -292,7 +292,7 @@ def test_failures_have_categories(tmp_path: Path, mode: int, stage: str, categor
     d = next(d for d in r.diagnostics if d.category == category)  # type: ignore[attr-defined]
     assert d.code == code and d.file is not None and d.file.endswith("k.cpp")
     if mode == 2:
-        assert d.line == 13  # the kernel line the report names (0-based)
+        assert d.span.start.line == 13  # the kernel line the report names (0-based)
     if mode == 4:
         assert "SIGSEGV" in d.message
 
@@ -314,7 +314,7 @@ def test_compile_error_at_kernel_line(tmp_path: Path) -> None:
     r = _run(p)
     assert r.stage_reached == "compile" and not r.compiled  # type: ignore[attr-defined]
     d = r.diagnostics[0]  # type: ignore[attr-defined]
-    assert d.line == 11 and d.category == "libm-in-kernel" and d.code == "compile-error"
+    assert d.span.start.line == 11 and d.category == "libm-in-kernel" and d.code == "compile-error"
 
 
 @pytest.mark.slow

@@ -1,20 +1,22 @@
-"""Findings, fixes and the rule registry.
+"""The rule registry and what a rule reads.
 
-A rule is a plain function `(CheckContext) -> Iterable[Finding]` registered under an id of
-`knowledge/rules.yaml`, which supplies its severity, category and explaining knowledge entry. A finding
-carries its fixes with it (as ruff-lsp does), so the code-action handler only reads them back.
+A rule is a plain function `(CheckContext) -> Iterable[Diagnostic]` registered under an id of
+`knowledge/rules.yaml`, which supplies its severity, category and explaining knowledge entry. A finding (a
+`Diagnostic` of `ascendc_lsp.diagnostics`) carries its fixes with it (as ruff-lsp does), so the code-action
+handler only reads them back.
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
 import yaml
 
+from ascendc_lsp.diagnostics import SEVERITIES, Diagnostic, Fix, Related, Severity, severity_of
 from ascendc_lsp.hardware.limits import DEFAULT_SOC
 from ascendc_lsp.resources import knowledge_dir
 from ascendc_lsp.syntax.document import SourceDocument
@@ -23,87 +25,15 @@ from ascendc_lsp.syntax.positions import Span
 
 log = logging.getLogger(__name__)
 
-SEVERITIES = ("error", "warning", "information", "hint")
-
-
 class RuleTableError(ValueError):
     """`knowledge/rules.yaml` is malformed; the message names the rule and field."""
-
-
-@dataclass(frozen=True, slots=True)
-class TextEdit:
-    span: Span
-    new_text: str
-
-    def to_json(self) -> dict[str, Any]:
-        return {"range": self.span.to_json(), "newText": self.new_text}
-
-
-@dataclass(frozen=True, slots=True)
-class Fix:
-    """A mechanical fix: a titled set of edits to the same document."""
-
-    title: str
-    edits: tuple[TextEdit, ...]
-
-    def to_json(self) -> dict[str, Any]:
-        return {"title": self.title, "edits": [e.to_json() for e in self.edits]}
-
-    @staticmethod
-    def from_json(raw: dict[str, Any]) -> Fix:
-        from ascendc_lsp.syntax.positions import Position
-
-        edits = []
-        for edit in raw.get("edits", []):
-            r = edit["range"]
-            span = Span(
-                Position(int(r["start"]["line"]), int(r["start"]["character"])),
-                Position(int(r["end"]["line"]), int(r["end"]["character"])),
-            )
-            edits.append(TextEdit(span, str(edit["newText"])))
-        return Fix(str(raw["title"]), tuple(edits))
-
-
-@dataclass(frozen=True, slots=True)
-class Related:
-    span: Span
-    message: str
-
-
-@dataclass(slots=True)
-class Finding:
-    """One diagnostic, in the JSON shape of docs/architecture.md ("Shapes that cross layers") plus fixes and
-    related locations."""
-
-    span: Span
-    severity: str
-    code: str
-    message: str
-    category: str | None = None
-    knowledge: list[str] = field(default_factory=list)
-    fixes: list[Fix] = field(default_factory=list)
-    related: list[Related] = field(default_factory=list)
-
-    def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {
-            "range": self.span.to_json(),
-            "severity": self.severity,
-            "code": self.code,
-            "message": self.message,
-            "knowledge": list(self.knowledge),
-        }
-        if self.category is not None:
-            out["category"] = self.category
-        if self.fixes:
-            out["fixes"] = [f.to_json() for f in self.fixes]
-        return out
 
 
 @dataclass(frozen=True, slots=True)
 class RuleMeta:
     id: str
     name: str
-    severity: str
+    severity: Severity
     category: str
     entry: str
     summary: str
@@ -130,7 +60,14 @@ def rule_table() -> dict[str, RuleMeta]:
             raise RuleTableError(f"{where}: severity '{item['severity']}' is not one of {', '.join(SEVERITIES)}")
         if item["id"] in table:
             raise RuleTableError(f"{where}: duplicate rule id {item['id']}")
-        table[item["id"]] = RuleMeta(*(str(item[k]) for k in ("id", "name", "severity", "category", "entry", "summary")))
+        table[item["id"]] = RuleMeta(
+            id=str(item["id"]),
+            name=str(item["name"]),
+            severity=severity_of(str(item["severity"])),
+            category=str(item["category"]),
+            entry=str(item["entry"]),
+            summary=str(item["summary"]),
+        )
     return table
 
 
@@ -153,10 +90,10 @@ class CheckContext:
         span: Span,
         message: str,
         *,
-        severity: str | None = None,
+        severity: Severity | None = None,
         fixes: Iterable[Fix] = (),
         related: Iterable[Related] = (),
-    ) -> Finding:
+    ) -> Diagnostic:
         meta = rule_table()[rule_id]
         if self.soc_source and self.soc_name in message:
             message += f" (SoC {self.soc_source})"  # the project chose it: say where
@@ -164,7 +101,7 @@ class CheckContext:
                 # A placeholder default decides nothing: the finding holds only if that SoC is the target.
                 severity = "warning"
                 message += "; set the SoC to make this an error"
-        return Finding(
+        return Diagnostic(
             span=span,
             severity=severity or meta.severity,
             code=meta.id,
@@ -176,7 +113,7 @@ class CheckContext:
         )
 
 
-RuleFunction = Callable[[CheckContext], Iterable[Finding]]
+RuleFunction = Callable[[CheckContext], Iterable[Diagnostic]]
 _REGISTRY: dict[str, RuleFunction] = {}
 
 

@@ -22,8 +22,9 @@ from typing import Any
 from urllib.parse import quote
 
 from ascendc_lsp import __version__, safeio
-from ascendc_lsp.checks.base import Finding, rule_table
+from ascendc_lsp.checks.base import rule_table
 from ascendc_lsp.checks.engine import INTERNAL_CODE, CheckOptions, check_document
+from ascendc_lsp.diagnostics import Diagnostic
 from ascendc_lsp.errors import InputError
 from ascendc_lsp.settings import Settings, settings_for_path
 from ascendc_lsp.syntax.document import SourceDocument, decode_source
@@ -93,7 +94,7 @@ def read_source(path: Path) -> str:
     return decode_source(raw)
 
 
-def check_file(path: Path, settings: Settings) -> list[Finding]:
+def check_file(path: Path, settings: Settings) -> list[Diagnostic]:
     document = SourceDocument(read_source(path), path=str(path))
     options = CheckOptions(
         soc_name=settings.soc if settings.soc_from_user else None,
@@ -106,7 +107,7 @@ def check_file(path: Path, settings: Settings) -> list[Finding]:
 # -- output formats ------------------------------------------------------------------------------
 
 
-def format_text(results: list[tuple[Path, list[Finding]]]) -> str:
+def format_text(results: list[tuple[Path, list[Diagnostic]]]) -> str:
     lines: list[str] = []
     for path, findings in results:
         for f in findings:
@@ -118,7 +119,7 @@ def format_text(results: list[tuple[Path, list[Finding]]]) -> str:
     return "\n".join(lines)
 
 
-def summary_line(results: list[tuple[Path, list[Finding]]]) -> str:
+def summary_line(results: list[tuple[Path, list[Diagnostic]]]) -> str:
     counts = {sev: sum(1 for _, fs in results for f in fs if f.severity == sev)
               for sev in ("error", "warning", "information", "hint")}  # fmt: skip
     text = f"{len(results)} file(s) checked: {counts['error']} error(s), {counts['warning']} warning(s), "
@@ -126,7 +127,7 @@ def summary_line(results: list[tuple[Path, list[Finding]]]) -> str:
     return text + (f", {counts['hint']} hint(s)" if counts["hint"] else "")
 
 
-def format_json(results: list[tuple[Path, list[Finding]]]) -> str:
+def format_json(results: list[tuple[Path, list[Diagnostic]]]) -> str:
     payload = {"files": [{"path": str(p), "diagnostics": [f.to_json() for f in fs]} for p, fs in results]}
     return json.dumps(payload, indent=2, ensure_ascii=False)
 
@@ -145,14 +146,14 @@ def _artifact(path: Path, base: Path) -> dict[str, str]:
         return {"uri": resolved.as_uri()}
 
 
-def _fingerprint(path: Path, f: Finding, line_text: str) -> str:
+def _fingerprint(path: Path, f: Diagnostic, line_text: str) -> str:
     # stable across unrelated edits: the rule, the file and the flagged line's text, not its number
     key = f"{f.code}|{path.name}|{' '.join(line_text.split())}"
     return hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()[:32]
 
 
 def format_sarif(
-    results: list[tuple[Path, list[Finding]]],
+    results: list[tuple[Path, list[Diagnostic]]],
     unreadable: list[tuple[Path, str]] | None = None,
     base: Path | None = None,
 ) -> str:
@@ -246,7 +247,7 @@ def format_sarif(
     return json.dumps(log, indent=2, ensure_ascii=False)
 
 
-def _check_one(path: Path, soc: str | None) -> tuple[Path, list[Finding] | None, list[str], str]:
+def _check_one(path: Path, soc: str | None) -> tuple[Path, list[Diagnostic] | None, list[str], str]:
     """(path, findings or None, settings problems, failure): one file, never raising (a worker process's job)."""
     settings, setting_problems = settings_for_path(path.resolve())
     if soc:
@@ -269,7 +270,7 @@ def _progress(done: int, total: int) -> None:
         sys.stderr.flush()
 
 
-def check_files(files: list[Path], soc: str | None, jobs: int) -> list[tuple[Path, list[Finding] | None, list[str], str]]:
+def check_files(files: list[Path], soc: str | None, jobs: int) -> list[tuple[Path, list[Diagnostic] | None, list[str], str]]:
     """Every file's outcome in the order given; in `jobs` worker processes when there are enough files."""
     if jobs <= 1 or len(files) < 4:
         out = []
@@ -277,7 +278,7 @@ def check_files(files: list[Path], soc: str | None, jobs: int) -> list[tuple[Pat
             out.append(_check_one(path, soc))
             _progress(n, len(files))
         return out
-    by_path: dict[Path, tuple[Path, list[Finding] | None, list[str], str]] = {}
+    by_path: dict[Path, tuple[Path, list[Diagnostic] | None, list[str], str]] = {}
     with concurrent.futures.ProcessPoolExecutor(max_workers=min(jobs, len(files))) as pool:
         futures = {pool.submit(_check_one, path, soc): path for path in files}
         for n, future in enumerate(concurrent.futures.as_completed(futures), 1):
@@ -302,7 +303,7 @@ def command(args: argparse.Namespace) -> int:
     if problems and not files:
         return 2
     jobs = int(getattr(args, "jobs", 0) or 0) or (os.cpu_count() or 1)
-    results: list[tuple[Path, list[Finding]]] = []
+    results: list[tuple[Path, list[Diagnostic]]] = []
     unreadable: list[tuple[Path, str]] = []
     reported: set[str] = set()
     for path, findings, setting_problems, failure in check_files(files, args.soc, jobs):

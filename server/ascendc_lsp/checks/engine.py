@@ -5,8 +5,9 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 
-from ascendc_lsp.checks.base import CheckContext, Finding, RuleFunction
+from ascendc_lsp.checks.base import CheckContext, RuleFunction
 from ascendc_lsp.checks.project import KnownValues, ProjectContext, project_context
+from ascendc_lsp.diagnostics import Diagnostic
 from ascendc_lsp.hardware.limits import DEFAULT_SOC
 from ascendc_lsp.syntax.document import SourceDocument, tree_depth
 from ascendc_lsp.syntax.model import MAX_TREE_DEPTH, DocumentModel, build_model
@@ -22,10 +23,10 @@ INTERNAL_CODE = "internal-error"
 TOO_DEEP_CODE = "too-deep"  # past syntax.model.MAX_TREE_DEPTH only the syntax is checked (the model is empty)
 
 
-def internal_finding(what: str, exc: BaseException) -> Finding:
+def internal_finding(what: str, exc: BaseException) -> Diagnostic:
     start = Position(0, 0)
     detail = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
-    return Finding(
+    return Diagnostic(
         span=Span(start, start),
         severity="error",
         code=INTERNAL_CODE,
@@ -50,8 +51,8 @@ class CheckOptions:
     run_host: bool = False  # run an attached op test case's host TilingFunc (slow once, then cached): not per keystroke
 
 
-def syntax_findings(document: SourceDocument) -> list[Finding]:
-    return [Finding(span=span, severity="error", code="syntax", message=message) for span, message in document.syntax_errors()]
+def syntax_findings(document: SourceDocument) -> list[Diagnostic]:
+    return [Diagnostic(span=span, severity="error", code="syntax", message=message) for span, message in document.syntax_errors()]
 
 
 def load_soc(name: str) -> object | None:
@@ -78,8 +79,8 @@ def registered_rules() -> dict[str, RuleFunction]:
     return every_rule()
 
 
-def run_rules(context: CheckContext, disabled: frozenset[str] = frozenset()) -> list[Finding]:
-    findings: list[Finding] = []
+def run_rules(context: CheckContext, disabled: frozenset[str] = frozenset()) -> list[Diagnostic]:
+    findings: list[Diagnostic] = []
     try:
         rules = registered_rules()
     except Exception as exc:  # a rule module that fails to import must not take syntax diagnostics down
@@ -100,7 +101,7 @@ def check_document(
     document: SourceDocument,
     options: CheckOptions | None = None,
     model: DocumentModel | None = None,
-) -> list[Finding]:
+) -> list[Diagnostic]:
     """Syntax errors plus every rule's findings, sorted by position then severity."""
     options = options or CheckOptions()
     findings = syntax_findings(document)
@@ -112,7 +113,7 @@ def check_document(
             return [*findings, internal_finding("the document model", exc)]
     if model.too_deep or (model.depth is None and tree_depth(document.tree.root_node, MAX_TREE_DEPTH) > MAX_TREE_DEPTH):
         start = Position(0, 0)
-        return [*findings, Finding(
+        return [*findings, Diagnostic(
             span=Span(start, start), severity="warning", code=TOO_DEEP_CODE,
             message=f"the code nests more than {MAX_TREE_DEPTH:,} levels deep: only its syntax was checked",
         )]  # fmt: skip

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from ascendc_lsp.checks.base import Fix, TextEdit
+from ascendc_lsp.diagnostics import Fix, TextEdit
 from ascendc_lsp.syntax.document import SourceDocument
 from ascendc_lsp.syntax.positions import LineIndex, Position, Span
 

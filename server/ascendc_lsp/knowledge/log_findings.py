@@ -12,7 +12,7 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from ascendc_lsp.checks.base import Finding, Fix, Related, TextEdit
+from ascendc_lsp.diagnostics import Diagnostic, Fix, Related, TextEdit
 from ascendc_lsp.syntax.positions import Position, Span, position_of, utf16_column, utf16_len
 from ascendc_lsp.toolchain.syntax_check import Cancelled, CompileOutput
 
@@ -65,13 +65,13 @@ def explain_events(
     text: str,
     retriever: Any,
     cancel: threading.Event | None = None,
-) -> list[Finding]:
+) -> list[Diagnostic]:
     """Findings for the errors (and warnings) that the log places in this document."""
     from ascendc_lsp.toolchain.logs import parse_log
 
     lines = text.splitlines()
     names = {Path(compiled_path).name, Path(doc_path).name} - {""}
-    findings: list[Finding] = []
+    findings: list[Diagnostic] = []
     seen: set[tuple[int, str]] = set()
     fallback_line = 0
     for ev in parse_log(log_text):
@@ -111,18 +111,20 @@ def explain_events(
             if fix is not None:
                 fixes.append(fix)
         findings.append(
-            Finding(span, "error" if ev.severity == "error" else "warning", "toolchain", message, category,
-                    knowledge, fixes, related)
+            Diagnostic(
+                span=span, severity="error" if ev.severity == "error" else "warning", code="toolchain",
+                message=message, category=category, knowledge=knowledge, fixes=fixes, related=related,
+            )
         )  # fmt: skip
         if len(findings) >= MAX_TOOLCHAIN_FINDINGS:
             break
     return findings
 
 
-def compile_findings(out: CompileOutput, text: str, path: str, retriever: Any, cancel: threading.Event) -> list[Finding]:
+def compile_findings(out: CompileOutput, text: str, path: str, retriever: Any, cancel: threading.Event) -> list[Diagnostic]:
     """The findings of one compile of `text` (an environment problem is one warning at the top of the file)."""
     if out.error:
-        return [Finding(Span(Position(0, 0), Position(0, 0)), "warning", "toolchain", out.error, "toolchain-env")]
+        return [Diagnostic(severity="warning", code="toolchain", message=out.error, category="toolchain-env")]
     if cancel.is_set():
         raise Cancelled()
     return explain_events(out.log, out.compiled_path, path, text, retriever, cancel)

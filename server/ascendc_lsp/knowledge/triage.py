@@ -187,7 +187,7 @@ def emulator_evidence(spec_path: Path, source: Path, timeout: float) -> tuple[li
     for d in result.diagnostics:
         if d.severity not in _SEVERITY_RANK:
             continue
-        out.append(Evidence("emulator", d.category, d.message, d.code, d.severity, d.line + 1 if d.line or d.file else None,
+        out.append(Evidence("emulator", d.category, d.message, d.code, d.severity, d.span.start.line + 1 if d.span.start.line or d.file else None,
                             Path(d.file).name if d.file else source.name, list(d.knowledge)))  # fmt: skip
     summary = {"spec": str(spec_path), "correct": result.correct, "category": getattr(result, "category", None),
                "stage": result.stage_reached, "mismatches": result.mismatches}  # fmt: skip

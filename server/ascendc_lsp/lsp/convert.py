@@ -6,7 +6,7 @@ from typing import Any
 
 from lsprotocol import types
 
-from ascendc_lsp.checks.base import Finding, Fix
+from ascendc_lsp.diagnostics import Diagnostic, Fix
 from ascendc_lsp.syntax.positions import Position, Span
 
 _SEVERITY = {
@@ -30,23 +30,23 @@ def to_position(position: types.Position) -> Position:
     return Position(position.line, position.character)
 
 
-def to_diagnostic(finding: Finding, uri: str) -> types.Diagnostic:
+def to_diagnostic(diagnostic: Diagnostic, uri: str) -> types.Diagnostic:
     """A diagnostic whose `data` carries the fixes and knowledge ids, so code actions only read it back."""
-    data: dict[str, Any] = {"knowledge": finding.knowledge, "fixes": [fix.to_json() for fix in finding.fixes]}
-    if finding.category:
-        data["category"] = finding.category
+    data: dict[str, Any] = {"knowledge": diagnostic.knowledge, "fixes": [fix.to_json() for fix in diagnostic.fixes]}
+    if diagnostic.category:
+        data["category"] = diagnostic.category
     related = [
         types.DiagnosticRelatedInformation(
             location=types.Location(uri=uri, range=to_range(item.span)), message=item.message
         )
-        for item in finding.related
+        for item in diagnostic.related
     ]
-    tag = f" [{finding.category}]" if finding.category else ""
+    tag = f" [{diagnostic.category}]" if diagnostic.category else ""
     return types.Diagnostic(
-        range=to_range(finding.span),
-        message=finding.message + tag if finding.code != "syntax" else finding.message,
-        severity=_SEVERITY.get(finding.severity, types.DiagnosticSeverity.Warning),
-        code=finding.code,
+        range=to_range(diagnostic.span),
+        message=diagnostic.message + tag if diagnostic.code != "syntax" else diagnostic.message,
+        severity=_SEVERITY.get(diagnostic.severity, types.DiagnosticSeverity.Warning),
+        code=diagnostic.code,
         source=SOURCE,
         data=data,
         related_information=related or None,

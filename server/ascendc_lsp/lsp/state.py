@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 
 import tree_sitter
 
-from ascendc_lsp.checks.base import Finding, Fix, Related, TextEdit
+from ascendc_lsp.diagnostics import Diagnostic, Fix, Related, TextEdit
 from ascendc_lsp.syntax.document import SourceDocument, common_prefix, common_suffix
 from ascendc_lsp.syntax.model import DocumentModel, build_model
 from ascendc_lsp.syntax.positions import Position, Span
@@ -36,7 +36,7 @@ class DocumentHistory:
 
     last_model: DocumentModel | None = None  # the newest model built, of this or an older version
     clean_model: DocumentModel | None = None  # the newest model of a version without syntax errors
-    toolchain_findings: list[Finding] = field(default_factory=list)  # from the last on-save compile
+    toolchain_findings: list[Diagnostic] = field(default_factory=list)  # from the last on-save compile
     # work scheduled for the document (lsp/features/diagnostics.py, knowledge.py); `cancel_work` on close
     check_timer: asyncio.TimerHandle | None = None  # the debounced rules run
     last_check: float = 0.0  # event-loop time the last rules run started
@@ -78,7 +78,7 @@ class DocumentState:
         self.document = document
         self.history = history
         # None until the rules ran on this version (or the previous version's findings were carried over)
-        self.findings: list[Finding] | None = None
+        self.findings: list[Diagnostic] | None = None
         self._model: DocumentModel | None = None
         self._lock = threading.Lock()
 
@@ -165,7 +165,7 @@ class DocumentStore:
         state = self._states.get(uri)
         return state.history.clean_model if state is not None else None
 
-    def set_toolchain_findings(self, uri: str, findings: list[Finding]) -> DocumentState | None:
+    def set_toolchain_findings(self, uri: str, findings: list[Diagnostic]) -> DocumentState | None:
         """Record an on-save compile's findings; the current state (to publish) or None when the URI is closed."""
         state = self._states.get(uri)
         if state is not None:
@@ -252,7 +252,7 @@ def _inside_trivia(document: SourceDocument, start: int, end: int) -> tuple[str,
     return (node.type, start - node.start_byte, node.end_byte - end)
 
 
-def carry_findings(old: SourceDocument, new: SourceDocument, findings: list[Finding]) -> list[Finding] | None:
+def carry_findings(old: SourceDocument, new: SourceDocument, findings: list[Diagnostic]) -> list[Diagnostic] | None:
     """`findings` of `old`, moved to their place in `new`, when the edit cannot change what the rules see
     (comments and spacing); None when the new version must be checked."""
     if new.path != old.path:
@@ -260,7 +260,7 @@ def carry_findings(old: SourceDocument, new: SourceDocument, findings: list[Find
     shift = _trivia_edit(old, new)
     if shift is None:
         return None
-    moved: list[Finding] = []
+    moved: list[Diagnostic] = []
     for finding in findings:
         span = shift.span(finding.span)
         if span is None:

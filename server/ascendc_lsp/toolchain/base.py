@@ -16,54 +16,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
+from ascendc_lsp.diagnostics import Diagnostic
+
 if TYPE_CHECKING:
     from ascendc_lsp.toolchain.spec import KernelSpec
 
-Severity = Literal["error", "warning", "information", "hint"]
+# The `source` of the diagnostics of the emulator backend, the op-project and direct-launch flows built on it.
+EMULATOR_SOURCE = "ascendc-emulator"
+
 Stage = Literal["compile", "run", "verify", "done"]
 
 STAGES: tuple[str, ...] = ("compile", "run", "verify", "done")
-
-
-@dataclass
-class Diagnostic:
-    """One finding, in the diagnostic JSON shape of docs/architecture.md (0-based line, UTF-16 character)."""
-
-    message: str
-    severity: Severity = "error"
-    code: str = ""
-    category: str | None = None
-    line: int = 0
-    character: int = 0
-    end_line: int | None = None
-    end_character: int | None = None
-    file: str | None = None  # the file the range refers to (the kernel source, a tiling header, the spec)
-    source: str = "ascendc-emulator"
-    knowledge: list[str] = field(default_factory=list)
-    data: dict[str, Any] = field(
-        default_factory=dict
-    )  # backend details: check name, errorStr, block, pipe...
-
-    def to_json(self) -> dict[str, Any]:
-        end_line = self.line if self.end_line is None else self.end_line
-        end_char = self.character if self.end_character is None else self.end_character
-        out: dict[str, Any] = {
-            "range": {
-                "start": {"line": max(0, self.line), "character": max(0, self.character)},
-                "end": {"line": max(0, end_line), "character": max(0, end_char)},
-            },
-            "severity": self.severity,
-            "code": self.code,
-            "category": self.category,
-            "message": self.message,
-            "knowledge": list(self.knowledge),
-            "source": self.source,
-        }
-        if self.file is not None:
-            out["file"] = self.file
-        if self.data:
-            out["data"] = dict(self.data)
-        return out
 
 
 @dataclass

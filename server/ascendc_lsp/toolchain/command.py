@@ -215,7 +215,7 @@ def _run_case(case: TestCase, args: argparse.Namespace) -> int:
     else:
         sys.stdout.write(f"{case.op or case.origin}: did not build: NOT CORRECT\ndiagnostics:\n")
         for d in result.diagnostics:
-            sys.stdout.write(f"  {_rel(d.file)}:{d.line + 1}: {d.severity} [{d.code}] {d.message}\n")
+            sys.stdout.write(f"  {_rel(d.file)}:{d.span.start.line + 1}: {d.severity} [{d.code}] {d.message}\n")
     return EXIT_OK if result.correct else EXIT_FAIL
 
 
@@ -379,7 +379,7 @@ def print_text(r: RunResult, spec: KernelSpec, out: TextIO) -> None:
     if r.diagnostics:
         out.write("diagnostics:\n")
         for d in r.diagnostics:
-            where = f"{_rel(d.file)}:{d.line + 1}:{d.character + 1}"
+            where = f"{_rel(d.file)}:{d.span.start.line + 1}:{d.span.start.character + 1}"
             tag = ", ".join(x for x in (d.category or "", d.code) if x)
             first, *rest = d.message.splitlines() or [""]
             out.write(f"  {where}: {d.severity} [{tag}] {first}\n")

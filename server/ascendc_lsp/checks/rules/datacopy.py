@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from ascendc_lsp.checks.arith import Affine, Fact, arith, mul
-from ascendc_lsp.checks.base import CheckContext, Finding, Fix, Related, rule
+from ascendc_lsp.checks.base import CheckContext, rule
 from ascendc_lsp.checks.fixes import fix, replace
 from ascendc_lsp.checks.limits import limits_for
 from ascendc_lsp.checks.rules._common import (
@@ -26,6 +26,7 @@ from ascendc_lsp.checks.rules._common import (
     tensor_arg,
     tensor_of,
 )
+from ascendc_lsp.diagnostics import Diagnostic, Fix, Related
 from ascendc_lsp.syntax.constfold import SCALAR_SIZES
 from ascendc_lsp.syntax.model import ApiCall
 
@@ -86,7 +87,7 @@ def _round_constant_fix(context: CheckContext, call: ApiCall, elem_size: int) ->
 
 
 @rule("ASC005")
-def datacopy_unaligned_length(context: CheckContext) -> Iterator[Finding]:
+def datacopy_unaligned_length(context: CheckContext) -> Iterator[Diagnostic]:
     limits = limits_for(context)
     symbolic: list[_SymbolicCopy] = []
     for call in context.model.calls_named("DataCopy"):
@@ -171,7 +172,7 @@ def _constexpr_branches(context: CheckContext, call: ApiCall) -> tuple[tuple[int
 
 
 def _symbolic_count(context: CheckContext, call: ApiCall, dtype: str, size: int, align: int,
-                    seen: list[_SymbolicCopy], branch: tuple[tuple[int, str, int], ...] = ()) -> Finding | None:
+                    seen: list[_SymbolicCopy], branch: tuple[tuple[int, str, int], ...] = ()) -> Diagnostic | None:
     """A runtime count: flagged when its facts say the byte count is never a multiple of `align`, or when
     another DataCopy in the same scope copies a byte count that differs from it by a non-multiple of `align`
     (the two cannot both be aligned, whatever the variables hold)."""
@@ -198,7 +199,7 @@ def _symbolic_count(context: CheckContext, call: ApiCall, dtype: str, size: int,
     return None
 
 
-def _inconsistent_counts(context: CheckContext, copies: list[_SymbolicCopy], align: int) -> Iterator[Finding]:
+def _inconsistent_counts(context: CheckContext, copies: list[_SymbolicCopy], align: int) -> Iterator[Diagnostic]:
     """Copies of n + a and n + b elements (the same atoms, compiled together) that cannot both be aligned: in
     each group the copies off the most common constant are checked against the others (ties: constant 0)."""
     groups: dict[tuple[tuple[str, int], ...], list[_SymbolicCopy]] = {}
@@ -248,7 +249,7 @@ def _compiled_together(a: _SymbolicCopy, b: _SymbolicCopy) -> bool:
 
 
 @rule("ASC006")
-def datacopypad_unsupported(context: CheckContext) -> Iterator[Finding]:
+def datacopypad_unsupported(context: CheckContext) -> Iterator[Diagnostic]:
     limits = limits_for(context)
     if limits.datacopypad:
         return
@@ -267,7 +268,7 @@ _OFFSET_CHECKED = (DATA_MOVES | VECTOR_OPS) - REDUCE_OPS - {"Gather", "GatherMas
 
 
 @rule("ASC007")
-def local_offset_unaligned(context: CheckContext) -> Iterator[Finding]:
+def local_offset_unaligned(context: CheckContext) -> Iterator[Diagnostic]:
     limits = limits_for(context)
     model = context.model
     for call in model.calls:

@@ -5,8 +5,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from ascendc_lsp.checks.base import CheckContext, Finding, rule
+from ascendc_lsp.checks.base import CheckContext, rule
 from ascendc_lsp.checks.fixes import fix, insert_at
+from ascendc_lsp.diagnostics import Diagnostic
 
 _BAD_PARAM_TYPES = re.compile(r"\b(LocalTensor|GlobalTensor|TPipe|TQue|TBuf|std::)\b")
 
@@ -17,7 +18,7 @@ def _is_template(context: CheckContext, start_byte: int) -> bool:
 
 
 @rule("ASC020")
-def kernel_entry_shape(context: CheckContext) -> Iterator[Finding]:
+def kernel_entry_shape(context: CheckContext) -> Iterator[Diagnostic]:
     document = context.document
     path = document.path
     launches_here = b"<<<" in document.data

@@ -6,10 +6,11 @@ import re
 from collections.abc import Iterator
 
 from ascendc_lsp.checks.arith import Arith, Value, arith, probe_arith
-from ascendc_lsp.checks.base import CheckContext, Finding, Fix, rule
+from ascendc_lsp.checks.base import CheckContext, rule
 from ascendc_lsp.checks.fixes import fix, replace
 from ascendc_lsp.checks.limits import Limits, limits_for
 from ascendc_lsp.checks.rules._common import fmt, node_for
+from ascendc_lsp.diagnostics import Diagnostic, Fix
 from ascendc_lsp.hardware.budget import BufferUse, class_budgets, worst_case_inits
 from ascendc_lsp.syntax.constfold import Folder
 from ascendc_lsp.syntax.model import InitBuffer
@@ -78,7 +79,7 @@ def _largest_memory(limits: Limits) -> tuple[str, int]:
 
 
 @rule("ASC001")
-def ub_budget(context: CheckContext) -> Iterator[Finding]:
+def ub_budget(context: CheckContext) -> Iterator[Diagnostic]:
     limits = limits_for(context)
     largest_name, largest = _largest_memory(limits)
     for budget in class_budgets(context.model):
@@ -274,7 +275,7 @@ _MEMORY_NAMES = {"L1": "L1", "L0A": "L0A", "L0B": "L0B", "L0C": "L0C", "BT": "Bi
 
 
 @rule("ASC002")
-def l1_l0_budget(context: CheckContext) -> Iterator[Finding]:
+def l1_l0_budget(context: CheckContext) -> Iterator[Diagnostic]:
     limits = limits_for(context)
     for budget in class_budgets(context.model):
         for memory, name in _MEMORY_NAMES.items():
@@ -289,7 +290,7 @@ def l1_l0_budget(context: CheckContext) -> Iterator[Finding]:
 
 
 @rule("ASC003")
-def buffer_count(context: CheckContext) -> Iterator[Finding]:
+def buffer_count(context: CheckContext) -> Iterator[Diagnostic]:
     limits = limits_for(context)
     model = context.model
     per_class: dict[str | None, list[InitBuffer]] = {}
@@ -314,7 +315,7 @@ def buffer_count(context: CheckContext) -> Iterator[Finding]:
 
 
 @rule("ASC004")
-def initbuffer_in_loop(context: CheckContext) -> Iterator[Finding]:
+def initbuffer_in_loop(context: CheckContext) -> Iterator[Diagnostic]:
     for init in context.model.init_buffers:
         if init.call.loop_depth == 0:
             continue

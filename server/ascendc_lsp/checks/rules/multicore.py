@@ -9,9 +9,10 @@ from dataclasses import dataclass
 import tree_sitter
 
 from ascendc_lsp.checks.arith import Affine, arith
-from ascendc_lsp.checks.base import CheckContext, Finding, Related, rule
+from ascendc_lsp.checks.base import CheckContext, rule
 from ascendc_lsp.checks.limits import limits_for
 from ascendc_lsp.checks.rules._common import fmt, fold_node, node_for, scan
+from ascendc_lsp.diagnostics import Diagnostic, Related
 from ascendc_lsp.syntax.constfold import parse_number_literal
 from ascendc_lsp.syntax.document import cpp_language
 from ascendc_lsp.syntax.model import ApiCall
@@ -75,7 +76,7 @@ def launches(context: CheckContext) -> list[Launch]:
 
 
 @rule("ASC036")
-def block_dim_exceeds_cores(context: CheckContext) -> Iterator[Finding]:
+def block_dim_exceeds_cores(context: CheckContext) -> Iterator[Diagnostic]:
     limits = limits_for(context)
     cores = limits.max_cores
     if cores is None:
@@ -110,7 +111,7 @@ def _named_constant(context: CheckContext, pattern: re.Pattern[str]) -> tuple[st
     return next(iter(values.items()))
 
 
-def block_offset_overrun(context: CheckContext) -> Iterator[Finding]:
+def block_offset_overrun(context: CheckContext) -> Iterator[Diagnostic]:
     """The last block's end against a total-length constant of the file (TOTAL_LENGTH and the like)."""
     total = _named_constant(context, _TOTAL_NAMES)
     if total is None:
@@ -289,7 +290,7 @@ def _multiple(form: Affine, unit: Affine) -> int | None:
 
 
 @rule("ASC029")
-def block_offset_shifted(context: CheckContext) -> Iterator[Finding]:
+def block_offset_shifted(context: CheckContext) -> Iterator[Diagnostic]:
     """Block offsets read through the arithmetic facts: a block whose slice starts a whole number of slices
     away from where its index puts it, and, with attached values, the last block's end against the tensor."""
     reported = set()
@@ -343,7 +344,7 @@ _PER_BLOCK_DIVISORS = re.compile(r"(?:CORE|BLOCK|TILE)_?(?:NUM|DIM|COUNT)|(?:cor
 
 
 @rule("ASC030")
-def tail_not_handled(context: CheckContext) -> Iterator[Finding]:
+def tail_not_handled(context: CheckContext) -> Iterator[Diagnostic]:
     document = context.document
     data = document.data
     has_tail_code = b"%" in data or _TAIL_WORDS.search(data) is not None
@@ -384,7 +385,7 @@ def tail_not_handled(context: CheckContext) -> Iterator[Finding]:
 
 
 @rule("ASC037")
-def atomic_add_left_on(context: CheckContext) -> Iterator[Finding]:
+def atomic_add_left_on(context: CheckContext) -> Iterator[Diagnostic]:
     model = context.model
     offs = model.calls_named("SetAtomicNone", "DisableDmaAtomic", "SetAtomicType")
     for call in model.calls_named("SetAtomicAdd"):

@@ -7,9 +7,10 @@ from collections.abc import Iterator
 
 import tree_sitter
 
-from ascendc_lsp.checks.base import CheckContext, Finding, Fix, TextEdit, rule
+from ascendc_lsp.checks.base import CheckContext, rule
 from ascendc_lsp.checks.fixes import add_line_after_includes, fix, replace
 from ascendc_lsp.checks.rules._common import ancestors, scan, tensor_of, type_of_name
+from ascendc_lsp.diagnostics import Diagnostic, Fix, TextEdit
 from ascendc_lsp.syntax.model import ApiCall
 from ascendc_lsp.syntax.positions import Position, Span
 
@@ -52,7 +53,7 @@ def _qualified(context: CheckContext, start: int) -> bool:
 
 
 @rule("ASC031")
-def ascendc_namespace(context: CheckContext) -> Iterator[Finding]:
+def ascendc_namespace(context: CheckContext) -> Iterator[Diagnostic]:
     model = context.model
     document = context.document
     # `using namespace AscendC;`, or any other non-std namespace (old kernels use `using namespace tik2;`,
@@ -126,7 +127,7 @@ _ASCENDC_MARKERS = re.compile(rb"\bAscendC::|\b(?:LocalTensor|GlobalTensor|TPipe
 
 
 @rule("ASC032")
-def kernel_operator_include(context: CheckContext) -> Iterator[Finding]:
+def kernel_operator_include(context: CheckContext) -> Iterator[Diagnostic]:
     document = context.document
     if (document.path or "").endswith(_HEADER_SUFFIXES):
         return

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 import tree_sitter
 
-from ascendc_lsp.checks.base import CheckContext, Finding, Fix, Related, rule
+from ascendc_lsp.checks.base import CheckContext, rule
 from ascendc_lsp.checks.fixes import fix, insert_line_after
 from ascendc_lsp.checks.limits import limits_for
 from ascendc_lsp.checks.rules._common import (
@@ -31,6 +31,7 @@ from ascendc_lsp.checks.rules._common import (
     tensor_of,
 )
 from ascendc_lsp.checks.rules._lifecycle import Problem, Site, analyse
+from ascendc_lsp.diagnostics import Diagnostic, Fix, Related, Severity
 from ascendc_lsp.syntax.model import ApiCall, BufferDecl, DocumentModel
 from ascendc_lsp.syntax.positions import Span
 
@@ -187,7 +188,7 @@ def _innermost_block(context: CheckContext, site: Site) -> tuple[int, int]:
 
 
 @rule("ASC008")
-def alloc_without_free(context: CheckContext) -> Iterator[Finding]:
+def alloc_without_free(context: CheckContext) -> Iterator[Diagnostic]:
     for problem in analyse(context):
         if problem.kind != "lost":
             continue
@@ -225,10 +226,10 @@ def alloc_without_free(context: CheckContext) -> Iterator[Finding]:
 
 
 @rule("ASC009")
-def enque_deque_unpaired(context: CheckContext) -> Iterator[Finding]:
+def enque_deque_unpaired(context: CheckContext) -> Iterator[Diagnostic]:
     for problem in analyse(context):
         queue, var = problem.queue, problem.var or "the tensor"
-        severity: str | None = "warning" if problem.later_iteration or problem.uncertain else None
+        severity: Severity | None = "warning" if problem.later_iteration or problem.uncertain else None
         related: list[Related] = []
         span = _span(context, problem.site)
         if problem.kind == "empty-deque":
@@ -282,7 +283,7 @@ def _alloc_dtype(context: CheckContext, op: QueueOp) -> str | None:
 
 
 @rule("ASC010")
-def deque_type_mismatch(context: CheckContext) -> Iterator[Finding]:
+def deque_type_mismatch(context: CheckContext) -> Iterator[Diagnostic]:
     escaped = _escaping_queues(context)
     by_queue: dict[str, list[QueueOp]] = {}
     for op in _ops(context):
@@ -324,7 +325,7 @@ def deque_type_mismatch(context: CheckContext) -> Iterator[Finding]:
 
 
 @rule("ASC011")
-def use_after_free(context: CheckContext) -> Iterator[Finding]:
+def use_after_free(context: CheckContext) -> Iterator[Diagnostic]:
     for op in _ops(context):
         if op.call.name != "FreeTensor" or op.var is None or op.node is None:
             continue
@@ -366,7 +367,7 @@ def _is_declaration(node: tree_sitter.Node) -> bool:
 
 
 @rule("ASC012")
-def live_tensors_exceed_buffers(context: CheckContext) -> Iterator[Finding]:
+def live_tensors_exceed_buffers(context: CheckContext) -> Iterator[Diagnostic]:
     limits = limits_for(context)
     model = context.model
     by_fn_queue: dict[tuple[int, str], list[QueueOp]] = {}
@@ -417,7 +418,7 @@ def live_tensors_exceed_buffers(context: CheckContext) -> Iterator[Finding]:
 
 
 @rule("ASC013")
-def tque_depth_vs_buffers(context: CheckContext) -> Iterator[Finding]:
+def tque_depth_vs_buffers(context: CheckContext) -> Iterator[Diagnostic]:
     model = context.model
     for decl in model.buffers:
         if decl.kind != "TQue" or decl.depth is None:

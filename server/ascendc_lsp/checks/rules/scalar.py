@@ -8,7 +8,7 @@ from collections.abc import Iterator
 
 import tree_sitter
 
-from ascendc_lsp.checks.base import CheckContext, Finding, rule
+from ascendc_lsp.checks.base import CheckContext, rule
 from ascendc_lsp.checks.limits import limits_for
 from ascendc_lsp.checks.rules._common import (
     FLOAT_TYPES,
@@ -17,6 +17,7 @@ from ascendc_lsp.checks.rules._common import (
     expression_type,
     scan,
 )
+from ascendc_lsp.diagnostics import Diagnostic
 from ascendc_lsp.syntax.model import Function
 
 _ARITH_OPS = frozenset({"+", "-", "*", "/"})
@@ -60,7 +61,7 @@ def _is_constant_operand(context: CheckContext, node: tree_sitter.Node) -> bool:
 
 
 @rule("ASC021")
-def double_in_aicore(context: CheckContext) -> Iterator[Finding]:
+def double_in_aicore(context: CheckContext) -> Iterator[Diagnostic]:
     if limits_for(context).scalar_double:
         return  # the 3510 scalar unit computes in FP64 (hardware/limits.py)
     nodes = scan(context)
@@ -100,7 +101,7 @@ def _is_half(type_text: str | None) -> bool:
 
 
 @rule("ASC022")
-def half_scalar_arithmetic(context: CheckContext) -> Iterator[Finding]:
+def half_scalar_arithmetic(context: CheckContext) -> Iterator[Diagnostic]:
     nodes = scan(context)
     for node in nodes.get("binary"):
         if _operator(node) not in _ARITH_OPS:
@@ -148,7 +149,7 @@ def _floating(type_text: str | None) -> bool:
 
 
 @rule("ASC023")
-def float_unsigned_cast(context: CheckContext) -> Iterator[Finding]:
+def float_unsigned_cast(context: CheckContext) -> Iterator[Diagnostic]:
     if limits_for(context).scalar_float_unsigned_cast:
         return  # the SoC's scalar unit converts between them (hardware/limits.py)
     nodes = scan(context)
@@ -196,7 +197,7 @@ _SCALAR_BUILTINS = {"sqrtf": "sqrt"}
 
 
 @rule("ASC024")
-def libm_call(context: CheckContext) -> Iterator[Finding]:
+def libm_call(context: CheckContext) -> Iterator[Diagnostic]:
     defined = {f.name for f in context.model.functions}
     for call in context.model.calls:
         if call.name not in _LIBM or call.receiver is not None or call.name in defined:
@@ -217,7 +218,7 @@ _HEAP_CALLS = frozenset({"malloc", "calloc", "realloc", "free", "aligned_alloc",
 
 
 @rule("ASC025")
-def dynamic_allocation(context: CheckContext) -> Iterator[Finding]:
+def dynamic_allocation(context: CheckContext) -> Iterator[Diagnostic]:
     nodes = scan(context)
     for node in nodes.get("new") + nodes.get("delete"):
         if node.type == "new_expression" and node.child_by_field_name("placement") is not None:
@@ -255,7 +256,7 @@ _STD_DENIED = frozenset({
 
 
 @rule("ASC026")
-def std_library(context: CheckContext) -> Iterator[Finding]:
+def std_library(context: CheckContext) -> Iterator[Diagnostic]:
     seen: set[int] = set()
     for node in scan(context).get("qualified"):
         scope = node.child_by_field_name("scope")
@@ -279,7 +280,7 @@ def std_library(context: CheckContext) -> Iterator[Finding]:
 
 
 @rule("ASC027")
-def virtual_function(context: CheckContext) -> Iterator[Finding]:
+def virtual_function(context: CheckContext) -> Iterator[Diagnostic]:
     model = context.model
     data = context.document.data
     # A class with only a pure virtual __aicore__ declaration has no defined methods yet, so look at its text too.
@@ -301,7 +302,7 @@ def virtual_function(context: CheckContext) -> Iterator[Finding]:
 
 
 @rule("ASC028")
-def recursion(context: CheckContext) -> Iterator[Finding]:
+def recursion(context: CheckContext) -> Iterator[Diagnostic]:
     definitions: dict[tuple[str | None, str], int] = {}
     for defined in context.model.functions:
         key = (defined.class_name, defined.name)

@@ -6,7 +6,7 @@ import re
 from collections import Counter
 from collections.abc import Iterator
 
-from ascendc_lsp.checks.base import CheckContext, Finding, Fix, Related, rule
+from ascendc_lsp.checks.base import CheckContext, rule
 from ascendc_lsp.checks.fixes import fix, insert_line_after
 from ascendc_lsp.checks.limits import limits_for
 from ascendc_lsp.checks.rules._common import (
@@ -23,6 +23,7 @@ from ascendc_lsp.checks.rules._common import (
     tensor_of,
     visible_decl,
 )
+from ascendc_lsp.diagnostics import Diagnostic, Fix, Related
 from ascendc_lsp.syntax.model import ApiCall, Function
 
 _EVENT_NAME = re.compile(r"^[A-Z0-9]+_[A-Z0-9_]+$")
@@ -108,7 +109,7 @@ def _allocated_id(context: CheckContext, call: ApiCall) -> bool:
 
 
 @rule("ASC014")
-def setflag_without_waitflag(context: CheckContext) -> Iterator[Finding]:
+def setflag_without_waitflag(context: CheckContext) -> Iterator[Diagnostic]:
     calls = _flag_calls(context)
     sets = [(c, e) for c, e in calls if c.name in ("SetFlag", "set_flag")]
     waits = [(c, e) for c, e in calls if c.name in ("WaitFlag", "wait_flag")]
@@ -179,7 +180,7 @@ def setflag_without_waitflag(context: CheckContext) -> Iterator[Finding]:
 
 
 @rule("ASC035")
-def event_id_range(context: CheckContext) -> Iterator[Finding]:
+def event_id_range(context: CheckContext) -> Iterator[Diagnostic]:
     limits = limits_for(context)
     uses_tpipe = any(b.kind in ("TPipe", "TQue", "TQueBind") for b in context.model.buffers)
     for call, event in _flag_calls(context):
@@ -202,7 +203,7 @@ def event_id_range(context: CheckContext) -> Iterator[Finding]:
 
 
 @rule("ASC033")
-def pipe_barrier_pipe_s(context: CheckContext) -> Iterator[Finding]:
+def pipe_barrier_pipe_s(context: CheckContext) -> Iterator[Diagnostic]:
     for call in context.model.calls_named("PipeBarrier", "pipe_barrier"):
         pipe = call.template_args[0] if call.template_args else (call.args[0].text if call.args else "")
         if pipe.split("::")[-1].strip() == "PIPE_S":
@@ -242,7 +243,7 @@ def _src_names(call: ApiCall) -> set[str]:
 
 
 @rule("ASC015")
-def scalar_read_without_sync(context: CheckContext) -> Iterator[Finding]:
+def scalar_read_without_sync(context: CheckContext) -> Iterator[Diagnostic]:
     user_functions = {f.name for f in context.model.functions}
     for calls in _function_calls(context).values():
         for read in calls:
@@ -288,7 +289,7 @@ def _tbuf_tensors(context: CheckContext, function: Function, calls: list[ApiCall
 
 
 @rule("ASC016")
-def tbuf_missing_sync(context: CheckContext) -> Iterator[Finding]:
+def tbuf_missing_sync(context: CheckContext) -> Iterator[Diagnostic]:
     user_functions = {f.name for f in context.model.functions}
     for calls in _function_calls(context).values():
         function = calls[0].function

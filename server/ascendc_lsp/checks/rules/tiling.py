@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ascendc_lsp.checks.base import CheckContext, Finding, rule
+from ascendc_lsp.checks.base import CheckContext, rule
 from ascendc_lsp.checks.limits import limits_for
 from ascendc_lsp.checks.rules._common import scan
+from ascendc_lsp.diagnostics import Diagnostic
 
 
 @rule("ASC034")
-def tiling_key_else(context: CheckContext) -> Iterator[Finding]:
+def tiling_key_else(context: CheckContext) -> Iterator[Diagnostic]:
     text = context.document.node_text
     for node in scan(context).get("if"):
         condition = node.child_by_field_name("condition")
@@ -31,7 +32,7 @@ def tiling_key_else(context: CheckContext) -> Iterator[Finding]:
 
 
 @rule("ASC039")
-def get_tiling_data_unsupported(context: CheckContext) -> Iterator[Finding]:
+def get_tiling_data_unsupported(context: CheckContext) -> Iterator[Diagnostic]:
     limits = limits_for(context)
     if limits.get_tiling_data:
         return

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from ascendc_lsp.checks.base import CheckContext, Finding, rule
+from ascendc_lsp.checks.base import CheckContext, rule
 from ascendc_lsp.checks.limits import Limits, limits_for
 from ascendc_lsp.checks.rules._common import (
     BINARY_OPS,
@@ -17,6 +17,7 @@ from ascendc_lsp.checks.rules._common import (
     tensor_arg,
     tensor_dtype,
 )
+from ascendc_lsp.diagnostics import Diagnostic
 from ascendc_lsp.syntax.constfold import SCALAR_SIZES
 from ascendc_lsp.syntax.model import ApiCall
 
@@ -45,7 +46,7 @@ def _mask_repeat(call: ApiCall) -> tuple[int, int] | None:
 
 
 @rule("ASC017")
-def repeat_times_limit(context: CheckContext) -> Iterator[Finding]:
+def repeat_times_limit(context: CheckContext) -> Iterator[Diagnostic]:
     limits = limits_for(context)
     for call in context.model.calls:
         form = _mask_repeat(call)
@@ -62,7 +63,7 @@ def repeat_times_limit(context: CheckContext) -> Iterator[Finding]:
 
 
 @rule("ASC018")
-def mask_width(context: CheckContext) -> Iterator[Finding]:
+def mask_width(context: CheckContext) -> Iterator[Diagnostic]:
     limits = limits_for(context)
     for call in context.model.calls:
         form = _mask_repeat(call)
@@ -86,7 +87,7 @@ def mask_width(context: CheckContext) -> Iterator[Finding]:
 
 
 @rule("ASC038")
-def mask_count_mode_not_reset(context: CheckContext) -> Iterator[Finding]:
+def mask_count_mode_not_reset(context: CheckContext) -> Iterator[Diagnostic]:
     model = context.model
     norms = model.calls_named("SetMaskNorm")
     for call in model.calls_named("SetMaskCount"):
@@ -159,7 +160,7 @@ def _supported(context: CheckContext, limits: Limits, api: str) -> frozenset[str
 
 
 @rule("ASC019")
-def api_dtype_support(context: CheckContext) -> Iterator[Finding]:
+def api_dtype_support(context: CheckContext) -> Iterator[Diagnostic]:
     limits = limits_for(context)
     model = context.model
     for call in model.calls:
@@ -208,7 +209,7 @@ _SAME_TYPE_OPS = (BINARY_OPS - {"AddReluCast", "SubReluCast", "AddDeqRelu", "Mul
 
 
 @rule("ASC040")
-def vector_dtype_mismatch(context: CheckContext) -> Iterator[Finding]:
+def vector_dtype_mismatch(context: CheckContext) -> Iterator[Diagnostic]:
     model = context.model
     for call in model.calls:
         if call.name not in _SAME_TYPE_OPS or call.receiver is not None:

@@ -8,8 +8,8 @@ from typing import Any
 
 from lsprotocol import types
 
-from ascendc_lsp.checks.base import Finding
 from ascendc_lsp.checks.engine import CheckOptions, check_document
+from ascendc_lsp.diagnostics import Diagnostic
 from ascendc_lsp.hardware.budget import ub_capacity
 from ascendc_lsp.lsp.features.base import LanguageFeature
 from ascendc_lsp.lsp.state import DocumentState
@@ -153,7 +153,7 @@ class DiagnosticsFeature(LanguageFeature):
                 self._schedule(current, delay=0.0)
         return published
 
-    def _findings_if_current(self, state: DocumentState) -> list[Finding] | None:
+    def _findings_if_current(self, state: DocumentState) -> list[Diagnostic] | None:
         """The findings of `state`, or None when it is no longer the current version by the time a worker thread
         takes it: a queued run of a version that was edited or closed since is dropped, not computed (a client
         that edits faster than the rules run otherwise queues work, and the states it holds, without bound)."""
@@ -161,7 +161,7 @@ class DiagnosticsFeature(LanguageFeature):
             return None
         return self.findings_for(state)
 
-    def findings_for(self, state: DocumentState) -> list[Finding]:
+    def findings_for(self, state: DocumentState) -> list[Diagnostic]:
         settings = self.server.settings
         options = CheckOptions(
             soc_name=settings.soc if settings.soc_from_user else None,

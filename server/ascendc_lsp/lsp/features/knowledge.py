@@ -23,7 +23,7 @@ from typing import Any, ClassVar
 
 from lsprotocol import types
 
-from ascendc_lsp.checks.base import Finding
+from ascendc_lsp.diagnostics import Diagnostic
 from ascendc_lsp.lsp.features.base import LanguageFeature
 from ascendc_lsp.lsp.protocol import (
     EXPLAIN_LOG,
@@ -96,7 +96,7 @@ class KnowledgeFeature(LanguageFeature):
         if current is not None and current.findings is not None:
             self.server.publish_diagnostics(current)  # else the rules run under way publishes both
 
-    def _compile_findings(self, text: str, path: str, settings: Any, cancel: threading.Event) -> list[Finding]:
+    def _compile_findings(self, text: str, path: str, settings: Any, cancel: threading.Event) -> list[Diagnostic]:
         from ascendc_lsp.knowledge.log_findings import compile_findings
         from ascendc_lsp.toolchain.syntax_check import compile_buffer
 

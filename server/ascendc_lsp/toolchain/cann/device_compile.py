@@ -10,10 +10,10 @@ import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
+from ascendc_lsp.diagnostics import Diagnostic
 from ascendc_lsp.hardware.limits import DEFAULT_SOC
 from ascendc_lsp.toolchain.base import (
     CompileResult,
-    Diagnostic,
 )
 from ascendc_lsp.toolchain.cann.diagnostics import SOURCE_NAME, log_to_diagnostics
 from ascendc_lsp.toolchain.cann.discovery import CannInstall, discover
@@ -86,11 +86,11 @@ def compile_source(
     failure = None if res.cancelled else sandbox_failure(res, Path(cmd[0]).name, timeout)
     if failure is not None:
         category = "toolchain-env" if res.error else None
-        d = Diagnostic(failure, file=str(src), source=SOURCE_NAME, category=category)
+        d = Diagnostic(message=failure, file=str(src), source=SOURCE_NAME, category=category)
         return CompileResult(ok=False, diagnostics=[d], seconds=time.monotonic() - t0, log=log)
     diags = log_to_diagnostics(log, src)
     ok = res.returncode == 0 and not res.cancelled and not any(d.severity == "error" for d in diags)
     if res.returncode != 0 and not any(d.severity == "error" for d in diags):
         tail = log.strip().splitlines()[-1:] or [f"exit code {res.returncode}"]
-        diags.append(Diagnostic(f"bisheng failed: {tail[0][:300]}", file=str(src), source=SOURCE_NAME))
+        diags.append(Diagnostic(message=f"bisheng failed: {tail[0][:300]}", file=str(src), source=SOURCE_NAME))
     return CompileResult(ok=ok, diagnostics=diags, seconds=time.monotonic() - t0, log=log)

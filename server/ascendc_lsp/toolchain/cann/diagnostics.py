@@ -6,8 +6,8 @@ import os
 import stat
 from typing import Any
 
+from ascendc_lsp.diagnostics import Diagnostic, Severity, span_at
 from ascendc_lsp.syntax.positions import utf16_column
-from ascendc_lsp.toolchain.base import Diagnostic, Severity
 from ascendc_lsp.toolchain.logs import LogEvent, map_locations, parse_log
 
 SOURCE_NAME = "ascendc-cann"
@@ -74,8 +74,7 @@ def event_to_diagnostic(ev: LogEvent, source: str | None = None) -> Diagnostic:
         severity=_LSP_SEVERITY.get(ev.severity, "error"),
         code=ev.code or ev.check or "",
         category=ev.category,
-        line=line0 if (on_user_file or source is None or ev.file is None) else 0,
-        character=col0 if on_user_file else 0,
+        span=span_at(line0 if (on_user_file or source is None or ev.file is None) else 0, col0 if on_user_file else 0),
         file=ev.file if on_user_file else source,
         source=SOURCE_NAME,
         data=data,

@@ -13,10 +13,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ascendc_lsp.diagnostics import Diagnostic
 from ascendc_lsp.hardware.limits import DEFAULT_SOC
 from ascendc_lsp.toolchain.base import (
     CompileResult,
-    Diagnostic,
     RunOptions,
     RunResult,
     Toolchain,
@@ -97,7 +97,7 @@ class CannToolchain(Toolchain):
             source = self._source(spec, options)
         except ValueError as exc:
             return CompileResult(
-                ok=False, diagnostics=[Diagnostic(str(exc), file=spec.origin, source=SOURCE_NAME)]
+                ok=False, diagnostics=[Diagnostic(message=str(exc), file=spec.origin, source=SOURCE_NAME)]
             )
         t0 = time.monotonic()
         try:
@@ -113,7 +113,7 @@ class CannToolchain(Toolchain):
             if cmake is None:
                 raise CannNotFound("cmake not found on PATH (the CANN build flow is CMake based)")
         except CannNotFound as exc:
-            d = Diagnostic(str(exc), file=str(source), source=SOURCE_NAME, category="toolchain-env")
+            d = Diagnostic(message=str(exc), file=str(source), source=SOURCE_NAME, category="toolchain-env")
             return CompileResult(ok=False, diagnostics=[d], seconds=time.monotonic() - t0)
         env = toolkit_environment(inst, self.env)
         timeout = options.compile_timeout or options.timeout * 5
@@ -136,7 +136,7 @@ class CannToolchain(Toolchain):
             logs.append(proc.stdout + proc.stderr)
             failure = sandbox_failure(proc, Path(argv[0]).name, timeout)
             if failure is not None:
-                d = Diagnostic(failure, file=str(source), source=SOURCE_NAME,
+                d = Diagnostic(message=failure, file=str(source), source=SOURCE_NAME,
                                category="toolchain-env" if proc.error else None)  # fmt: skip
                 return CompileResult(
                     ok=False, diagnostics=[d], seconds=time.monotonic() - t0, log="\n".join(logs)
@@ -145,7 +145,7 @@ class CannToolchain(Toolchain):
                 log = "\n".join(logs)
                 diags = self._diagnostics(log, source, work)
                 if not any(d.severity == "error" for d in diags):
-                    diags.append(Diagnostic(f"{Path(argv[0]).name} failed with exit code {proc.returncode}",
+                    diags.append(Diagnostic(message=f"{Path(argv[0]).name} failed with exit code {proc.returncode}",
                                             file=str(source), source=SOURCE_NAME))  # fmt: skip
                 return CompileResult(ok=False, diagnostics=diags, seconds=time.monotonic() - t0, log=log)
         log = "\n".join(logs)
@@ -155,7 +155,7 @@ class CannToolchain(Toolchain):
         ok = binary.exists()
         diags = [d for d in self._diagnostics(log, source, work) if d.severity == "warning"]
         if not ok:
-            diags.append(Diagnostic("the build finished but produced no cann_kernel executable", file=str(source),
+            diags.append(Diagnostic(message="the build finished but produced no cann_kernel executable", file=str(source),
                                     source=SOURCE_NAME))  # fmt: skip
         return CompileResult(ok=ok, binary=binary if ok else None, diagnostics=diags,
                              seconds=time.monotonic() - t0, log=log)  # fmt: skip
@@ -167,7 +167,7 @@ class CannToolchain(Toolchain):
             source = self._source(spec, options)
         except ValueError as exc:
             return RunResult(backend=f"cann-{self.mode}", kernel=spec.kernel,
-                             diagnostics=[Diagnostic(str(exc), file=spec.origin, source=SOURCE_NAME)])  # fmt: skip
+                             diagnostics=[Diagnostic(message=str(exc), file=spec.origin, source=SOURCE_NAME)])  # fmt: skip
         result = RunResult(backend=f"cann-{self.mode}", kernel=spec.kernel, source=str(source),
                            soc=options.soc or spec.soc or DEFAULT_SOC, stage_reached="compile")  # fmt: skip
         comp = self.compile(spec, options)
@@ -187,7 +187,7 @@ class CannToolchain(Toolchain):
             refs = emu_data.evaluate_reference(spec, inputs)
         except Exception as exc:  # spec data problems are reported, not raised
             result.diagnostics.append(
-                Diagnostic(f"cannot prepare inputs: {exc}", file=spec.origin, source=SOURCE_NAME)
+                Diagnostic(message=f"cannot prepare inputs: {exc}", file=spec.origin, source=SOURCE_NAME)
             )
             return result
         inst = self.install()
@@ -204,14 +204,14 @@ class CannToolchain(Toolchain):
             result.stdout = out
             result.diagnostics.extend(self._diagnostics(out, source, work))
             result.diagnostics.append(Diagnostic(
-                f"the kernel did not finish within {options.timeout:g} s (on an NPU this surfaces as 507014 "
+                message=f"the kernel did not finish within {options.timeout:g} s (on an NPU this surfaces as 507014 "
                 "aicore timeout: a deadlock or a very slow kernel)", file=str(source), source=SOURCE_NAME,
                 code="507014", category="sync-deadlock"))  # fmt: skip
             return result
         failure = sandbox_failure(proc, "the kernel", options.timeout)
         if failure is not None:
             result.stdout, result.stderr = proc.stdout, proc.stderr
-            result.diagnostics.append(Diagnostic(failure, file=str(source), source=SOURCE_NAME,
+            result.diagnostics.append(Diagnostic(message=failure, file=str(source), source=SOURCE_NAME,
                                                  category="toolchain-env" if proc.error else None))  # fmt: skip
             return result
         result.exit_code = proc.returncode
@@ -221,7 +221,7 @@ class CannToolchain(Toolchain):
         result.diagnostics.extend(d for d in diags if d.data.get("kind") != "precision")
         if proc.returncode != 0 or any(d.severity == "error" for d in diags):
             if not any(d.severity == "error" for d in diags):
-                result.diagnostics.append(Diagnostic(f"the kernel exited with code {proc.returncode}",
+                result.diagnostics.append(Diagnostic(message=f"the kernel exited with code {proc.returncode}",
                                                      file=str(source), source=SOURCE_NAME))  # fmt: skip
             return result
         result.ran = True
@@ -243,7 +243,7 @@ class CannToolchain(Toolchain):
             out = emu_data.read_output(work.root / f"{t.name}.out.bin", t)
             if out is None:
                 correct = False
-                result.diagnostics.append(Diagnostic(f"output '{t.name}' was not written", file=str(result.source),
+                result.diagnostics.append(Diagnostic(message=f"output '{t.name}' was not written", file=str(result.source),
                                                      source=SOURCE_NAME))  # fmt: skip
                 continue
             if t.name not in refs:
@@ -258,7 +258,7 @@ class CannToolchain(Toolchain):
                 if result.first_mismatch is None:
                     result.first_mismatch = check.first_mismatch
                 result.diagnostics.append(Diagnostic(
-                    f"output '{t.name}': {check.mismatches} of {check.elements} elements differ from the reference "
+                    message=f"output '{t.name}': {check.mismatches} of {check.elements} elements differ from the reference "
                     f"(max abs error {check.max_abs_error:g})", file=str(result.source), source=SOURCE_NAME,
                     category="precision-mismatch", data={"first_mismatch": check.first_mismatch}))  # fmt: skip
         result.mismatches = total

@@ -27,9 +27,10 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
+from ascendc_lsp.diagnostics import Diagnostic, span_at
 from ascendc_lsp.paths import cache_dir
 from ascendc_lsp.toolchain import sandbox
-from ascendc_lsp.toolchain.base import CompileResult, Diagnostic
+from ascendc_lsp.toolchain.base import EMULATOR_SOURCE, CompileResult
 from ascendc_lsp.toolchain.emulator import gccdiag
 from ascendc_lsp.toolchain.emulator.harness import generate, harness_hint
 from ascendc_lsp.toolchain.spec import KernelSpec
@@ -463,6 +464,7 @@ def build(
                     code="toolchain",
                     category="toolchain-env",
                     file=str(source),
+                    source=EMULATOR_SOURCE,
                 )
             ],
         )
@@ -519,7 +521,7 @@ def build(
             return CompileResult(
                 ok=False,
                 diagnostics=[
-                    Diagnostic(message="could not store the compiled kernel", code="toolchain", category="toolchain-env")
+                    Diagnostic(message="could not store the compiled kernel", code="toolchain", category="toolchain-env", source=EMULATOR_SOURCE)
                 ],
                 seconds=time.monotonic() - t0,
             )
@@ -538,20 +540,22 @@ def _failure_diagnostics(
                 message=f"compilation did not finish within {res.seconds:.0f} s (compile timeout)",
                 code="compile-timeout",
                 category="toolchain-env",
-                line=fallback_line,
+                span=span_at(fallback_line),
                 file=src,
+                source=EMULATOR_SOURCE,
             )
         ]
     if res.error:
-        return [Diagnostic(message=res.error, code="toolchain", category="toolchain-env", file=src)]
+        return [Diagnostic(message=res.error, code="toolchain", category="toolchain-env", file=src, source=EMULATOR_SOURCE)]
     if res.signal is not None:
         return [
             Diagnostic(
                 message=f"the compiler was killed by {res.signal_name} (out of memory or CPU time?)",
                 code="compile-crash",
                 category="toolchain-env",
-                line=fallback_line,
+                span=span_at(fallback_line),
                 file=src,
+                source=EMULATOR_SOURCE,
             )
         ]
     inc_s = str(inc.resolve())
@@ -578,8 +582,9 @@ def _failure_diagnostics(
                 message="compilation failed: " + (" | ".join(tail) or f"exit {res.returncode}"),
                 code="compile-error",
                 category="api-signature",
-                line=fallback_line,
+                span=span_at(fallback_line),
                 file=src,
+                source=EMULATOR_SOURCE,
             )
         ]
     return diags

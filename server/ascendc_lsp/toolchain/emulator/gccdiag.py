@@ -13,8 +13,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ascendc_lsp.diagnostics import Diagnostic, span_at
 from ascendc_lsp.syntax.positions import utf16_column, utf16_len
-from ascendc_lsp.toolchain.base import Diagnostic
 from ascendc_lsp.toolchain.logs import parse_log
 
 # (pattern over the message, category); first match wins
@@ -136,10 +136,7 @@ def to_diagnostics(
                 severity="error",
                 code="compile-error",
                 category=categorize(msg.message),
-                line=max(0, line - 1),
-                character=start,
-                end_line=max(0, line - 1),
-                end_character=max(start, end),
+                span=span_at(max(0, line - 1), start, end_line=max(0, line - 1), end_character=max(start, end)),
                 file=file,
                 source="g++ (emulator)",
                 data={"notes": msg.notes[:5]} if msg.notes else {},

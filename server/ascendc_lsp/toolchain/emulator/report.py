@@ -8,8 +8,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from ascendc_lsp.diagnostics import Diagnostic, span_at
 from ascendc_lsp.syntax.positions import utf16_len
-from ascendc_lsp.toolchain.base import Diagnostic
+from ascendc_lsp.toolchain.base import EMULATOR_SOURCE
 
 MAX_REPORTS = 200  # a kernel that reports every element would otherwise flood the editor
 
@@ -81,12 +82,10 @@ def to_diagnostics(
             severity=severity,  # type: ignore[arg-type]
             code=code or check or "emulator",
             category=str(r["category"]) if r.get("category") else None,
-            line=line0,
-            character=utf16_len(text[:indent]),
-            end_line=line0,
-            end_character=utf16_len(text.rstrip()),
+            span=span_at(line0, utf16_len(text[:indent]), end_line=line0, end_character=utf16_len(text.rstrip())),
             file=path,
             data=data,
+            source=EMULATOR_SOURCE,
         )
         seen[key] = d
         out.append(d)

@@ -19,9 +19,10 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
+from ascendc_lsp.diagnostics import Diagnostic, span_at
 from ascendc_lsp.hardware.limits import DEFAULT_SOC
 from ascendc_lsp.toolchain import sandbox
-from ascendc_lsp.toolchain.base import CompileResult, Diagnostic, RunOptions, RunResult, Toolchain
+from ascendc_lsp.toolchain.base import EMULATOR_SOURCE, CompileResult, RunOptions, RunResult, Toolchain
 from ascendc_lsp.toolchain.emulator import build, cost, report
 from ascendc_lsp.toolchain.emulator.soc import load_soc
 from ascendc_lsp.toolchain.spec import KernelSpec, SpecError
@@ -192,7 +193,7 @@ class EmulatorToolchain(Toolchain):
         soc = load_soc(opts.soc or spec.soc)
         res = RunResult(kernel=spec.kernel, soc=soc.name, source=str(src), backend=self.name)
         for w in spec.warnings:
-            res.diagnostics.append(Diagnostic(message=w, severity="warning", code="spec", file=spec.origin))
+            res.diagnostics.append(Diagnostic(message=w, severity="warning", code="spec", file=spec.origin, source=EMULATOR_SOURCE))
         if soc.unknown is not None:
             res.diagnostics.append(
                 Diagnostic(
@@ -200,6 +201,7 @@ class EmulatorToolchain(Toolchain):
                     severity="warning",
                     code="spec",
                     file=spec.origin,
+                    source=EMULATOR_SOURCE,
                 )
             )
         text = src.read_text(encoding="utf-8", errors="replace")
@@ -297,11 +299,9 @@ class EmulatorToolchain(Toolchain):
                         message=f"the run was cancelled after {sr.seconds:.1f} s (the kernel was stopped)",
                         severity="information",
                         code="cancelled",
-                        line=entry_line,
-                        character=len(text) - len(text.lstrip()),
-                        end_line=entry_line,
-                        end_character=len(text.rstrip()),
+                        span=span_at(entry_line, len(text) - len(text.lstrip()), end_line=entry_line, end_character=len(text.rstrip())),
                         file=str(src),
+                        source=EMULATOR_SOURCE,
                     )
                 )
                 return res
@@ -345,6 +345,7 @@ class EmulatorToolchain(Toolchain):
                                 severity="warning",
                                 code="trace",
                                 file=str(opts.trace_out),
+                                source=EMULATOR_SOURCE,
                             )
                         )
             if opts.keep_dir is not None:
@@ -370,11 +371,9 @@ class EmulatorToolchain(Toolchain):
                 message=message,
                 code=code,
                 category=category,
-                line=entry_line,
-                character=len(text) - len(text.lstrip()),
-                end_line=entry_line,
-                end_character=len(text.rstrip()),
+                span=span_at(entry_line, len(text) - len(text.lstrip()), end_line=entry_line, end_character=len(text.rstrip())),
                 file=str(src),
+                source=EMULATOR_SOURCE,
             )
 
         tail = " | ".join((sr.stderr or "").strip().splitlines()[-3:])
@@ -462,11 +461,9 @@ class EmulatorToolchain(Toolchain):
                         f"not {t.nbytes} B)",
                         code="emulator",
                         category="aicore-exception-triage",
-                        line=entry_line,
-                        character=indent,
-                        end_line=entry_line,
-                        end_character=len(text.rstrip()),
+                        span=span_at(entry_line, indent, end_line=entry_line, end_character=len(text.rstrip())),
                         file=str(src),
+                        source=EMULATOR_SOURCE,
                     )
                 )
                 continue
@@ -519,12 +516,10 @@ class EmulatorToolchain(Toolchain):
             message=msg,
             code="mismatch",
             category=category,
-            line=line,
-            character=indent,
-            end_line=line,
-            end_character=len(text.rstrip()),
+            span=span_at(line, indent, end_line=line, end_character=len(text.rstrip())),
             file=str(src),
             data={"output": name, "first_mismatch": fm},
+            source=EMULATOR_SOURCE,
         )
 
 

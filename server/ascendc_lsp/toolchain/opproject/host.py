@@ -18,8 +18,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ascendc_lsp.diagnostics import Diagnostic
 from ascendc_lsp.toolchain import sandbox
-from ascendc_lsp.toolchain.base import Diagnostic
+from ascendc_lsp.toolchain.base import EMULATOR_SOURCE
 from ascendc_lsp.toolchain.emulator import build, gccdiag
 from ascendc_lsp.toolchain.opproject.discovery import (
     OpProject,
@@ -283,7 +284,7 @@ def build_host(
     if cxx is None:
         return HostBuild(
             None,
-            [Diagnostic(message="g++ was not found on PATH", code="toolchain", category="toolchain-env")],
+            [Diagnostic(message="g++ was not found on PATH", code="toolchain", category="toolchain-env", source=EMULATOR_SOURCE)],
         )
     shims = host_include_dir()
     kernel_inc = shims.parent / "include"  # host_include/kernel_tiling/kernel_tiling.h includes its structs
@@ -369,11 +370,12 @@ def _compile_diagnostics(project: OpProject, res: sandbox.SandboxResult) -> list
                 code="host-compile",
                 category="toolchain-env",
                 file=fallback[0],
+                source=EMULATOR_SOURCE,
             )
         ]
     if res.error:
         return [
-            Diagnostic(message=res.error, code="host-compile", category="toolchain-env", file=fallback[0])
+            Diagnostic(message=res.error, code="host-compile", category="toolchain-env", file=fallback[0], source=EMULATOR_SOURCE)
         ]
     repo = str(project.repo_root)
 
@@ -392,6 +394,7 @@ def _compile_diagnostics(project: OpProject, res: sandbox.SandboxResult) -> list
                 code="host-compile",
                 category="api-signature",
                 file=fallback[0],
+                source=EMULATOR_SOURCE,
             )
         ]
     return diags

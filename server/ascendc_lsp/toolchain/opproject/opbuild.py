@@ -20,9 +20,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ascendc_lsp.diagnostics import Diagnostic, span_at
 from ascendc_lsp.hardware.limits import DEFAULT_SOC
 from ascendc_lsp.paths import atomic_write
-from ascendc_lsp.toolchain.base import Diagnostic, RunOptions, RunResult
+from ascendc_lsp.toolchain.base import EMULATOR_SOURCE, RunOptions, RunResult
 from ascendc_lsp.toolchain.emulator import build
 from ascendc_lsp.toolchain.emulator.soc import load_soc
 from ascendc_lsp.toolchain.opproject import host
@@ -429,7 +430,7 @@ def _failure(
 ) -> RunResult:
     res = RunResult(stage_reached="compile", soc=soc, backend="emulator", source=file)
     res.diagnostics.append(
-        Diagnostic(message=message, code=code, category=category, file=file, line=max(0, line - 1))
+        Diagnostic(message=message, code=code, category=category, file=file, span=span_at(max(0, line - 1)), source=EMULATOR_SOURCE)
     )
     res.stderr = stderr
     return res
@@ -547,7 +548,8 @@ def prepare(case: TestCase, options: RunOptions | None = None) -> Prepared | Run
                 severity="warning",
                 code="op-build",
                 file=tiling_file,
-                line=max(0, op.tiling_line - 1),
+                span=span_at(max(0, op.tiling_line - 1)),
+                source=EMULATOR_SOURCE,
             )
         )
 
@@ -612,7 +614,8 @@ def prepare(case: TestCase, options: RunOptions | None = None) -> Prepared | Run
                 severity="information",
                 code="op-build",
                 file=str(kb.entry.file),
-                line=kb.entry.line - 1,
+                span=span_at(kb.entry.line - 1),
+                source=EMULATOR_SOURCE,
             )
         )
         block_dim *= ratio

@@ -22,8 +22,9 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ascendc_lsp.diagnostics import Diagnostic, span_at
 from ascendc_lsp.toolchain import sandbox
-from ascendc_lsp.toolchain.base import Diagnostic
+from ascendc_lsp.toolchain.base import EMULATOR_SOURCE
 from ascendc_lsp.toolchain.emulator import build as emu_build
 from ascendc_lsp.toolchain.emulator import gccdiag
 from ascendc_lsp.toolchain.program.discover import SOC_ARCH, ProgramLayout
@@ -88,7 +89,7 @@ def _diag(
     message: str, file: Path | None, code: str = "toolchain", category: str = "toolchain-env", line: int = 0
 ) -> Diagnostic:
     return Diagnostic(
-        message=message, code=code, category=category, line=line, file=str(file) if file else None
+        message=message, code=code, category=category, span=span_at(line), file=str(file) if file else None, source=EMULATOR_SOURCE
     )
 
 
@@ -365,10 +366,11 @@ def _lowering_diag(message: str) -> Diagnostic:
             message=m.group("msg"),
             code="launch-syntax",
             category="kernel-entry",
-            line=int(m.group("line")) - 1,
+            span=span_at(int(m.group("line")) - 1),
             file=m.group("file"),
+            source=EMULATOR_SOURCE,
         )
-    return Diagnostic(message=message, code="launch-syntax", category="kernel-entry")
+    return Diagnostic(message=message, code="launch-syntax", category="kernel-entry", source=EMULATOR_SOURCE)
 
 
 def _compile_diagnostics(layout: ProgramLayout, source: Path, res: sandbox.SandboxResult) -> list[Diagnostic]:
@@ -408,6 +410,7 @@ def _compile_diagnostics(layout: ProgramLayout, source: Path, res: sandbox.Sandb
                 code="compile-error",
                 category="api-signature",
                 file=str(source),
+                source=EMULATOR_SOURCE,
             )
         ]
     return diags
@@ -431,6 +434,7 @@ def _link_diagnostic(layout: ProgramLayout, res: sandbox.SandboxResult) -> Diagn
         code="link-error",
         category="op-project-config",
         file=str(layout.sources[0]) if layout.sources else None,
+        source=EMULATOR_SOURCE,
     )
 
 

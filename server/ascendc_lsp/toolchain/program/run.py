@@ -28,8 +28,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
+from ascendc_lsp.diagnostics import Diagnostic
 from ascendc_lsp.toolchain import sandbox
-from ascendc_lsp.toolchain.base import Diagnostic, Estimate, RunResult
+from ascendc_lsp.toolchain.base import EMULATOR_SOURCE, Estimate, RunResult
 from ascendc_lsp.toolchain.emulator import cost, report
 from ascendc_lsp.toolchain.emulator.soc import load_soc
 from ascendc_lsp.toolchain.program import scripts
@@ -321,41 +322,45 @@ def _program_exit_diagnostic(
     if sr.error:
         res.diagnostics.append(
             Diagnostic(
-                f"could not start the program: {sr.error}",
+                message=f"could not start the program: {sr.error}",
                 code="emulator",
                 category="toolchain-env",
                 file=main,
+                source=EMULATOR_SOURCE,
             )
         )
     elif sr.timed_out:
         res.diagnostics.append(
             Diagnostic(
-                f"the program did not finish within {opts.timeout:g} s and was stopped: a kernel that never ends, a "
+                message=f"the program did not finish within {opts.timeout:g} s and was stopped: a kernel that never ends, a "
                 "host loop waiting for something, or too much work for the emulator; on NPU a hung kernel surfaces "
                 "as 507014 aicore timeout",
                 code="timeout",
                 category="sync-deadlock",
                 file=main,
+                source=EMULATOR_SOURCE,
             )
         )
     elif sr.signal is not None:
         res.diagnostics.append(
             Diagnostic(
-                f"the program crashed with {sr.signal_name}" + (f": {tail}" if tail else ""),
+                message=f"the program crashed with {sr.signal_name}" + (f": {tail}" if tail else ""),
                 code="crash",
                 category="aicore-exception-triage",
                 file=main,
                 data={"signal": sr.signal_name},
+                source=EMULATOR_SOURCE,
             )
         )
     elif sr.returncode not in (0, None):
         res.diagnostics.append(
             Diagnostic(
-                f"the program exited with status {sr.returncode}" + (f": {tail}" if tail else ""),
+                message=f"the program exited with status {sr.returncode}" + (f": {tail}" if tail else ""),
                 severity="error",
                 code="exit-status",
                 category=None,
                 file=main,
+                source=EMULATOR_SOURCE,
             )
         )
 
@@ -447,10 +452,11 @@ def _collect(
         except OSError as exc:
             res.diagnostics.append(
                 Diagnostic(
-                    f"could not write the trace to {opts.trace_out}: {exc.strerror or exc}",
+                    message=f"could not write the trace to {opts.trace_out}: {exc.strerror or exc}",
                     severity="warning",
                     code="trace",
                     file=str(opts.trace_out),
+                    source=EMULATOR_SOURCE,
                 )
             )
     if res.exit_code is not None and not res.launches and res.exit_code == 0:
@@ -551,11 +557,12 @@ def _verdict(res: ProgramRunResult) -> None:
             if not s.passed:
                 res.diagnostics.append(
                     Diagnostic(
-                        f"the sample's verification failed: {s.step} exited {s.returncode}: "
+                        message=f"the sample's verification failed: {s.step} exited {s.returncode}: "
                         + _tail(s.output),
                         code="verify",
                         category="precision-mismatch",
                         file=res.root,
+                        source=EMULATOR_SOURCE,
                     )
                 )
     elif program is not None and program.returncode is not None:
@@ -567,10 +574,11 @@ def _verdict(res: ProgramRunResult) -> None:
             if program.returncode == 0:
                 res.diagnostics.append(
                     Diagnostic(
-                        "the program reported a failure: " + _tail(text, FAIL_TEXT),
+                        message="the program reported a failure: " + _tail(text, FAIL_TEXT),
                         code="verify",
                         category="precision-mismatch",
                         file=res.root,
+                        source=EMULATOR_SOURCE,
                     )
                 )
         elif PASS_TEXT.search(text):
@@ -642,7 +650,7 @@ def print_text(r: ProgramRunResult, out: TextIO) -> None:
     if r.diagnostics:
         out.write("diagnostics:\n")
         for d in r.diagnostics:
-            where = f"{_rel(d.file)}:{d.line + 1}:{d.character + 1}" if d.file else "?"
+            where = f"{_rel(d.file)}:{d.span.start.line + 1}:{d.span.start.character + 1}" if d.file else "?"
             tag = ", ".join(x for x in (d.category or "", d.code) if x)
             first, *rest = d.message.splitlines() or [""]
             out.write(f"  {where}: {d.severity} [{tag}] {first}\n")
