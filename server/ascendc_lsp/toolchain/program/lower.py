@@ -295,6 +295,10 @@ def lower_text(
     `TilingData`); such a launch compiles and, if the program ever makes it, stops with a `launch-arguments`
     error (ascendc_emu/launch.h) instead of running the kernel with a wrong argument. A launch whose argument
     count differs from the parameters of a kernel defined in the same text stays a compile error."""
+    from .simt import SIMT_INCLUDE, share_ubuf_arrays, uses_simt  # simt.py builds on this module's scanner
+
+    simt_include = f"{SIMT_INCLUDE}\n" if uses_simt(text) else ""
+    text = share_ubuf_arrays(text)
     launches = find_launches(text)
     arity = {s.name: len(s.params) for s in kernel_signatures(text)} if library and launches else {}
     parts: list[str] = []
@@ -332,7 +336,7 @@ def lower_text(
         last = ln.end
     parts.append(text[last:])
     body = "".join(parts)
-    header = f"{LAUNCHER_INCLUDE}\n#line 1 {json.dumps(original_path)}\n"
+    header = f"{LAUNCHER_INCLUDE}\n{simt_include}#line 1 {json.dumps(original_path)}\n"
     return Lowered(header + body, launches)
 
 

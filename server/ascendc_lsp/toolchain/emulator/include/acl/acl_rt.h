@@ -68,6 +68,14 @@ EMU_RT_FN aclError aclrtResetDevice(int32_t deviceId, ASCENDC_EMU_ACL_LOC);
 EMU_RT_FN aclError aclrtResetDeviceForce(int32_t deviceId, ASCENDC_EMU_ACL_LOC);
 EMU_RT_FN aclError aclrtGetDevice(int32_t* deviceId, ASCENDC_EMU_ACL_LOC);
 EMU_RT_FN aclError aclrtGetDeviceCount(uint32_t* count, ASCENDC_EMU_ACL_LOC);
+// Device attributes (aclrtGetDeviceInfo): the core counts of the emulated SoC profile.
+typedef enum aclrtDevAttr {
+    ACL_DEV_ATTR_AICPU_CORE_NUM = 1,
+    ACL_DEV_ATTR_AICORE_CORE_NUM = 101,
+    ACL_DEV_ATTR_CUBE_CORE_NUM = 102,
+    ACL_DEV_ATTR_VECTOR_CORE_NUM = 201,
+} aclrtDevAttr;
+EMU_RT_FN aclError aclrtGetDeviceInfo(uint32_t deviceId, aclrtDevAttr attr, int64_t* value, ASCENDC_EMU_ACL_LOC);
 EMU_RT_FN aclError aclrtGetRunMode(aclrtRunMode* runMode, ASCENDC_EMU_ACL_LOC);
 EMU_RT_FN const char* aclrtGetSocName();
 EMU_RT_FN aclError aclrtCreateContext(aclrtContext* context, int32_t deviceId, ASCENDC_EMU_ACL_LOC);

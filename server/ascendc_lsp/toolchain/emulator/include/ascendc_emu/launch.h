@@ -13,7 +13,9 @@
 #ifndef ASCENDC_EMU_ASCENDC_EMU_LAUNCH_H_
 #define ASCENDC_EMU_ASCENDC_EMU_LAUNCH_H_
 #include <cstddef>
+#include <cstdio>
 #include <functional>
+#include <new>
 #include <tuple>
 #include <type_traits>
 #include <utility>
@@ -61,6 +63,38 @@ inline bool take_arg(void* dst, size_t bytes, const uint8_t* args, size_t size, 
     return true;
 }
 
+// SIMT launches (<<<blocks, threads, dynUBufSize, stream>>>, devkit api SIMT-API/SIMT编程简介/扩展语法/核函数配置.md):
+// the grid and block extents. simt.h (included by simt_api/asc_simt.h)
+// registers the runner that executes one block's threads; a program that launches with threads without it
+// gets a clear error.
+struct SimtDims {
+    uint32_t x = 0, y = 1, z = 1;
+};
+template <class D>
+SimtDims simt_dims(const D& d) {
+    if constexpr (std::is_integral<D>::value) return SimtDims{(uint32_t)d, 1, 1};
+    else return SimtDims{(uint32_t)d.x, (uint32_t)d.y, (uint32_t)d.z};
+}
+using SimtBlockRunner = void (*)(const SimtDims& grid, const SimtDims& block, void (*fn)(void*), void* arg);
+inline SimtBlockRunner& simt_block_runner() {
+    static SimtBlockRunner runner = nullptr;
+    return runner;
+}
+
+// The dynamic Unified Buffer of the running core (`extern __ubuf__ T name[]`, sized by <<<..., dynUBufSize, ...>>>;
+// guide 编程指南/编程模型/AI-Core-SIMT编程 共享内存): the lowering pass (toolchain/program/simt.py) turns the extern
+// array into a pointer to it. One per core of a launch (blocks beyond 128 share, which only SIMD launches with more
+// than 128 concurrently live blocks could notice); 256 KB, the Unified Buffer of dav-3510.
+constexpr size_t kDynUbufBytes = 256u << 10;
+constexpr int kDynUbufCores = 128;
+inline uint8_t* dyn_ubuf() {
+    static uint8_t* bufs[kDynUbufCores] = {};
+    Block* b = rt().cur;
+    int core = b ? b->idx % kDynUbufCores : 0;
+    if (!bufs[core]) bufs[core] = new (std::align_val_t(64)) uint8_t[kDynUbufBytes]();
+    return bufs[core];
+}
+
 template <class F>
 struct KernelCall {
     F fn;
@@ -71,6 +105,9 @@ struct KernelCall {
     bool sync;
     int workspace_from_end;
     int task_ratio;
+    SimtDims grid{};
+    SimtDims threads{};
+    bool simt = false;
     template <class... A>
     void operator()(A&&... a) const {
         if constexpr (std::is_invocable<const F&, typename std::decay<A>::type&...>::value) {
@@ -109,6 +146,19 @@ private:
             take_workspace(args, (size_t)(n - workspace_from_end), sys_ws, std::index_sequence_for<T...>{});
         auto body = [&]() { std::apply(fn, args); };
         using Body = decltype(body);
+        if (simt) {
+            SimtBlockRunner runner = simt_block_runner();
+            if (!runner) {
+                fprintf(stderr, "%s:%d: the launch of %s gives threads per block (a SIMT launch) but the program does "
+                        "not include simt_api/asc_simt.h\n", loc.file ? loc.file : "?", loc.line, name);
+                return;
+            }
+            auto simt_body = [&]() { runner(grid, threads, [](void* p) { (*(Body*)p)(); }, (void*)&body); };
+            using SimtBody = decltype(simt_body);
+            program_launch(name, loc, blocks, 1, stream, sync, sys_ws, [](void* p) { (*(SimtBody*)p)(); },
+                           (void*)&simt_body);
+            return;
+        }
         program_launch(name, loc, blocks, task_ratio, stream, sync, sys_ws, [](void* p) { (*(Body*)p)(); },
                        (void*)&body);
     }
@@ -139,6 +189,17 @@ struct KernelLaunch {
     KernelCall<F> operator()(uint32_t blocks, Second second = Second(), void* stream = nullptr) const {
         (void)second;
         return KernelCall<F>{fn, name, loc, blocks, stream, false, workspace_from_end, task_ratio};
+    }
+    // SIMT: <<<blocks_per_grid, threads_per_block, dyn_ubuf_size, stream>>> (dim3 or integers).
+    template <class Blocks, class Threads>
+    KernelCall<F> operator()(const Blocks& blocks, const Threads& threads, size_t dyn_ubuf, void* stream) const {
+        (void)dyn_ubuf;
+        SimtDims g = simt_dims(blocks), t = simt_dims(threads);
+        KernelCall<F> call{fn, name, loc, g.x * g.y * g.z, stream, false, 0, 1};
+        call.grid = g;
+        call.threads = t;
+        call.simt = true;
+        return call;
     }
 };
 

@@ -679,6 +679,18 @@ EMU_RT_FN aclError aclrtGetDeviceCount(uint32_t* count, ascendc_emu::Loc loc) {
     *count = 1;
     return ACL_SUCCESS;
 }
+EMU_RT_FN aclError aclrtGetDeviceInfo(uint32_t deviceId, aclrtDevAttr attr, int64_t* value, ascendc_emu::Loc loc) {
+    (void)loc;
+    if (!value || deviceId != 0) return ACL_ERROR_INVALID_PARAM;
+    const ascendc_emu::Runtime& r = ascendc_emu::rt();
+    switch (attr) {
+        case ACL_DEV_ATTR_AICORE_CORE_NUM:
+        case ACL_DEV_ATTR_CUBE_CORE_NUM: *value = r.soc.aic; return ACL_SUCCESS;
+        case ACL_DEV_ATTR_VECTOR_CORE_NUM: *value = r.soc.aiv; return ACL_SUCCESS;
+        case ACL_DEV_ATTR_AICPU_CORE_NUM: *value = 1; return ACL_SUCCESS;
+    }
+    return ACL_ERROR_INVALID_PARAM;
+}
 EMU_RT_FN aclError aclrtGetRunMode(aclrtRunMode* runMode, ascendc_emu::Loc loc) {
     (void)loc;
     if (!runMode) return ACL_ERROR_INVALID_PARAM;
