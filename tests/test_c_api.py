@@ -11,8 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from ascendc_lsp.toolchain.emulator.build import find_cxx
-from ascendc_lsp.toolchain.program.run import ProgramOptions, run_program
+from program_probe import probe_results
 
 PROBE = Path(__file__).parent / "programs" / "c_api_probe"
 N, BLOCKS = 77, 2  # the program's stdout is kept to its last 20,000 characters: keep it short
@@ -20,17 +19,7 @@ N, BLOCKS = 77, 2  # the program's stdout is kept to its last 20,000 characters:
 
 @pytest.fixture(scope="module")
 def results() -> dict[str, np.ndarray]:
-    if find_cxx() is None:
-        pytest.skip("g++ is needed to build programs")
-    r = run_program(PROBE, ProgramOptions(timeout=180))
-    assert r.compiled and r.ran, [d.message for d in r.diagnostics]
-    assert not [d for d in r.diagnostics if d.severity == "error"], [d.message for d in r.diagnostics]
-    out: dict[str, np.ndarray] = {}
-    for line in r.stdout.splitlines():
-        name, sep, values = line.partition(":")
-        if sep:
-            out[name] = np.array([float(v) for v in values.split()])
-    return out
+    return probe_results(PROBE)
 
 
 def test_elementwise_ops_over_an_odd_count(results: dict[str, np.ndarray]) -> None:

@@ -12,9 +12,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from ascendc_lsp.toolchain.emulator.build import find_cxx
-from ascendc_lsp.toolchain.program.run import ProgramOptions, run_program
 from ascendc_lsp.toolchain.program.simt import share_ubuf_arrays
+from program_probe import probe_results
 
 PROBE = Path(__file__).parent / "programs" / "simt_probe"
 WARP = 32
@@ -22,17 +21,7 @@ WARP = 32
 
 @pytest.fixture(scope="module")
 def results() -> dict[str, np.ndarray]:
-    if find_cxx() is None:
-        pytest.skip("g++ is needed to build programs")
-    r = run_program(PROBE, ProgramOptions(timeout=180))
-    assert r.compiled and r.ran, [d.message for d in r.diagnostics]
-    assert not [d for d in r.diagnostics if d.severity == "error"], [d.message for d in r.diagnostics]
-    out: dict[str, np.ndarray] = {}
-    for line in r.stdout.splitlines():
-        name, sep, values = line.partition(":")
-        if sep:
-            out[name] = np.array([float(v) for v in values.split()])
-    return out
+    return probe_results(PROBE)
 
 
 def test_block_barrier_reduction_over_a_shared_array(results: dict[str, np.ndarray]) -> None:
