@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from program_probe import probe_results
+from tests.program_probe import probe_results
 
 PROBE = Path(__file__).parent / "programs" / "c_api_probe"
 N, BLOCKS = 77, 2  # the program's stdout is kept to its last 20,000 characters: keep it short

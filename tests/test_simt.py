@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from ascendc_lsp.toolchain.program.simt import share_ubuf_arrays
-from program_probe import probe_results
+from tests.program_probe import probe_results
 
 PROBE = Path(__file__).parent / "programs" / "simt_probe"
 WARP = 32
