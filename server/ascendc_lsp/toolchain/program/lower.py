@@ -20,12 +20,11 @@ import json
 import re
 from dataclasses import dataclass, field
 
+from .scan import OPENING_BRACKETS, LoweringError, code_mask, matching
+from .simt import SIMT_INCLUDE, share_ubuf_arrays, uses_simt
+
 LAUNCHER_INCLUDE = '#include "ascendc_emu/launch.h"'
 ARG_PACK = "ascendc_emu_a"
-
-
-class LoweringError(ValueError):
-    """A launch the pass cannot rewrite (unbalanced brackets, no argument list): message names the line."""
 
 
 @dataclass
@@ -43,92 +42,6 @@ class Launch:
 class Lowered:
     text: str
     launches: list[Launch] = field(default_factory=list)
-
-
-def code_mask(text: str) -> bytearray:
-    """1 for each character that is code, 0 inside comments and string/character literals (their quotes too)."""
-    n = len(text)
-    mask = bytearray(b"\x01") * n
-    i = 0
-    while i < n:
-        c = text[i]
-        if c == "/" and i + 1 < n and text[i + 1] == "/":
-            j = i
-            while j < n and text[j] != "\n":
-                if text[j] == "\\" and j + 1 < n and text[j + 1] == "\n":
-                    j += 1  # a backslash-continued // comment goes on
-                j += 1
-            mask[i:j] = bytes(j - i)
-            i = j
-        elif c == "/" and i + 1 < n and text[i + 1] == "*":
-            j = text.find("*/", i + 2)
-            j = n if j < 0 else j + 2
-            mask[i:j] = bytes(j - i)
-            i = j
-        elif c == '"':
-            raw_end = _raw_string_end(text, i)
-            j = raw_end if raw_end is not None else _quoted_end(text, i, '"')
-            mask[i:j] = bytes(j - i)
-            i = j
-        elif c == "'":
-            if _is_digit_separator(text, i):
-                i += 1
-                continue
-            j = _quoted_end(text, i, "'")
-            mask[i:j] = bytes(j - i)
-            i = j
-        else:
-            i += 1
-    return mask
-
-
-def _quoted_end(text: str, i: int, quote: str) -> int:
-    j = i + 1
-    n = len(text)
-    while j < n:
-        ch = text[j]
-        if ch == "\\":
-            j += 2
-            continue
-        if ch == quote:
-            return j + 1
-        if ch == "\n":  # unterminated on this line: stop here rather than swallow the file
-            return j
-        j += 1
-    return n
-
-
-_RAW_PREFIX = re.compile(r"(?:u8|u|U|L)?R$")
-
-
-def _raw_string_end(text: str, i: int) -> int | None:
-    """End of a raw string literal whose opening quote is at i (R"delim( ... )delim"), else None."""
-    if not _RAW_PREFIX.search(text[max(0, i - 3) : i]):
-        return None
-    k = i - 1
-    while k >= 0 and (text[k].isalnum() or text[k] == "_"):
-        k -= 1
-    word = text[k + 1 : i]
-    if not re.fullmatch(r"(?:u8|u|U|L)?R", word):
-        return None
-    paren = text.find("(", i + 1)
-    if paren < 0 or paren - i - 1 > 16:
-        return None
-    delim = text[i + 1 : paren]
-    close = text.find(")" + delim + '"', paren + 1)
-    return len(text) if close < 0 else close + len(delim) + 2
-
-
-def _is_digit_separator(text: str, i: int) -> bool:
-    """A C++14 digit separator (1'000'000): the quote follows a pp-number that starts with a digit."""
-    k = i - 1
-    while k >= 0 and (text[k].isalnum() or text[k] in "_.'"):
-        k -= 1
-    word = text[k + 1 : i]
-    return bool(word) and word[0].isdigit() and i + 1 < len(text) and text[i + 1].isalnum()
-
-
-_CLOSE = {"(": ")", "[": "]", "{": "}"}
 
 
 def _callee_start(text: str, mask: bytearray, end: int) -> int:
@@ -194,26 +107,6 @@ def _callee_start(text: str, mask: bytearray, end: int) -> int:
         return start
 
 
-def _matching(text: str, mask: bytearray, i: int) -> int:
-    """Index just past the bracket matching text[i] ((, [ or {)."""
-    stack = [_CLOSE[text[i]]]
-    j = i + 1
-    n = len(text)
-    while j < n:
-        if mask[j]:
-            ch = text[j]
-            if ch in _CLOSE:
-                stack.append(_CLOSE[ch])
-            elif ch in ")]}":
-                if not stack or ch != stack[-1]:
-                    raise LoweringError(f"unbalanced '{ch}'")
-                stack.pop()
-                if not stack:
-                    return j + 1
-        j += 1
-    raise LoweringError(f"no closing '{_CLOSE[text[i]]}'")
-
-
 def _config_end(text: str, mask: bytearray, i: int) -> int:
     """Index of the `>>>` closing a configuration that starts at i (nested brackets skipped)."""
     j = i
@@ -221,8 +114,8 @@ def _config_end(text: str, mask: bytearray, i: int) -> int:
     while j < n:
         if mask[j]:
             ch = text[j]
-            if ch in _CLOSE:
-                j = _matching(text, mask, j)
+            if ch in OPENING_BRACKETS:
+                j = matching(text, mask, j)
                 continue
             if text.startswith(">>>", j) and mask[j + 1] and mask[j + 2]:
                 return j
@@ -261,7 +154,7 @@ def find_launches(text: str) -> list[Launch]:
                 a += 1
             if a >= len(text) or text[a] != "(":
                 raise LoweringError("no argument list after >>>")
-            args_end = _matching(text, mask, a)
+            args_end = matching(text, mask, a)
         except LoweringError as exc:
             raise LoweringError(f"line {line}: cannot lower this kernel launch: {exc}") from None
         callee = text[start:k].strip()
@@ -295,7 +188,6 @@ def lower_text(
     `TilingData`); such a launch compiles and, if the program ever makes it, stops with a `launch-arguments`
     error (ascendc_emu/launch.h) instead of running the kernel with a wrong argument. A launch whose argument
     count differs from the parameters of a kernel defined in the same text stays a compile error."""
-    from .simt import SIMT_INCLUDE, share_ubuf_arrays, uses_simt  # simt.py builds on this module's scanner
 
     simt_include = f"{SIMT_INCLUDE}\n" if uses_simt(text) else ""
     text = share_ubuf_arrays(text)
@@ -416,7 +308,7 @@ def kernel_signatures(text: str, context: str = "") -> list[KernelSignature]:
         if not name_m:
             continue
         try:
-            close = _matching(code, mask, paren)
+            close = matching(code, mask, paren)
         except LoweringError:
             continue
         if not code[close:].lstrip().startswith("{"):
@@ -430,7 +322,7 @@ def kernel_signatures(text: str, context: str = "") -> list[KernelSignature]:
         params = _split_params(code[paren + 1 : close - 1])
         brace = code.index("{", close)
         try:
-            body = code[brace : _matching(code, mask, brace)]
+            body = code[brace : matching(code, mask, brace)]
         except LoweringError:
             body = code[brace:]
         decl_start = max(code.rfind(";", 0, m.start()), code.rfind("}", 0, m.start())) + 1

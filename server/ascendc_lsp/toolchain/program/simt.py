@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 
-from .lower import LoweringError, _matching, code_mask
+from .scan import LoweringError, code_mask, matching
 
 # What only SIMT code uses: the builtin variables with a member, the SIMT qualifier and the block barrier. The
 # bisheng compiler provides these to every `.asc` unit without an include (the devkit's gather samples include
@@ -53,7 +53,7 @@ def _simt_bodies(text: str, mask: bytearray) -> list[tuple[int, int]]:
         if m.group(1) == "__global__" and _SIMD_QUALIFIER.search(qualifiers.split(";")[-1].split("}")[-1]):
             continue
         try:
-            after = _matching(text, mask, paren)
+            after = matching(text, mask, paren)
         except LoweringError:
             continue
         # `__launch_bounds__(N)` and friends sit between the qualifier and the name: skip parenthesised groups
@@ -66,7 +66,7 @@ def _simt_bodies(text: str, mask: bytearray) -> list[tuple[int, int]]:
             if nxt < 0:
                 continue
             try:
-                after = _matching(text, mask, nxt)
+                after = matching(text, mask, nxt)
             except LoweringError:
                 continue
             j = after
@@ -74,7 +74,7 @@ def _simt_bodies(text: str, mask: bytearray) -> list[tuple[int, int]]:
                 j += 1
         if j < len(text) and text[j] == "{" and mask[j]:
             try:
-                bodies.append((j, _matching(text, mask, j)))
+                bodies.append((j, matching(text, mask, j)))
             except LoweringError:
                 continue
     return bodies

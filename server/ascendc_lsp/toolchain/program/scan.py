@@ -1,0 +1,117 @@
+"""A scanner for C++ source text shared by the lowering passes (lower.py, simt.py): which characters are code
+(comments and string/character literals skipped, raw strings and digit separators recognised) and where a bracket
+closes."""
+
+from __future__ import annotations
+
+import re
+
+
+class LoweringError(ValueError):
+    """A launch the pass cannot rewrite (unbalanced brackets, no argument list): message names the line."""
+
+
+def code_mask(text: str) -> bytearray:
+    """1 for each character that is code, 0 inside comments and string/character literals (their quotes too)."""
+    n = len(text)
+    mask = bytearray(b"\x01") * n
+    i = 0
+    while i < n:
+        c = text[i]
+        if c == "/" and i + 1 < n and text[i + 1] == "/":
+            j = i
+            while j < n and text[j] != "\n":
+                if text[j] == "\\" and j + 1 < n and text[j + 1] == "\n":
+                    j += 1  # a backslash-continued // comment goes on
+                j += 1
+            mask[i:j] = bytes(j - i)
+            i = j
+        elif c == "/" and i + 1 < n and text[i + 1] == "*":
+            j = text.find("*/", i + 2)
+            j = n if j < 0 else j + 2
+            mask[i:j] = bytes(j - i)
+            i = j
+        elif c == '"':
+            raw_end = _raw_string_end(text, i)
+            j = raw_end if raw_end is not None else _quoted_end(text, i, '"')
+            mask[i:j] = bytes(j - i)
+            i = j
+        elif c == "'":
+            if _is_digit_separator(text, i):
+                i += 1
+                continue
+            j = _quoted_end(text, i, "'")
+            mask[i:j] = bytes(j - i)
+            i = j
+        else:
+            i += 1
+    return mask
+
+
+def _quoted_end(text: str, i: int, quote: str) -> int:
+    j = i + 1
+    n = len(text)
+    while j < n:
+        ch = text[j]
+        if ch == "\\":
+            j += 2
+            continue
+        if ch == quote:
+            return j + 1
+        if ch == "\n":  # unterminated on this line: stop here rather than swallow the file
+            return j
+        j += 1
+    return n
+
+
+_RAW_PREFIX = re.compile(r"(?:u8|u|U|L)?R$")
+
+
+def _raw_string_end(text: str, i: int) -> int | None:
+    """End of a raw string literal whose opening quote is at i (R"delim( ... )delim"), else None."""
+    if not _RAW_PREFIX.search(text[max(0, i - 3) : i]):
+        return None
+    k = i - 1
+    while k >= 0 and (text[k].isalnum() or text[k] == "_"):
+        k -= 1
+    word = text[k + 1 : i]
+    if not re.fullmatch(r"(?:u8|u|U|L)?R", word):
+        return None
+    paren = text.find("(", i + 1)
+    if paren < 0 or paren - i - 1 > 16:
+        return None
+    delim = text[i + 1 : paren]
+    close = text.find(")" + delim + '"', paren + 1)
+    return len(text) if close < 0 else close + len(delim) + 2
+
+
+def _is_digit_separator(text: str, i: int) -> bool:
+    """A C++14 digit separator (1'000'000): the quote follows a pp-number that starts with a digit."""
+    k = i - 1
+    while k >= 0 and (text[k].isalnum() or text[k] in "_.'"):
+        k -= 1
+    word = text[k + 1 : i]
+    return bool(word) and word[0].isdigit() and i + 1 < len(text) and text[i + 1].isalnum()
+
+
+OPENING_BRACKETS = {"(": ")", "[": "]", "{": "}"}
+
+
+def matching(text: str, mask: bytearray, i: int) -> int:
+    """Index just past the bracket matching text[i] ((, [ or {)."""
+    stack = [OPENING_BRACKETS[text[i]]]
+    j = i + 1
+    n = len(text)
+    while j < n:
+        if mask[j]:
+            ch = text[j]
+            if ch in OPENING_BRACKETS:
+                stack.append(OPENING_BRACKETS[ch])
+            elif ch in ")]}":
+                if not stack or ch != stack[-1]:
+                    raise LoweringError(f"unbalanced '{ch}'")
+                stack.pop()
+                if not stack:
+                    return j + 1
+        j += 1
+    raise LoweringError(f"no closing '{OPENING_BRACKETS[text[i]]}'")
