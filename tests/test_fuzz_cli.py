@@ -57,6 +57,7 @@ def test_a_short_run_through_two_workers_finds_nothing(capsys: pytest.CaptureFix
     result = fuzz.run_cli_section(args)
     assert result["inputs"] == 40 and sum(result["verdicts"].values()) == 40
     assert result["verdicts"] == {"ok": 40}, result["samples"]
+    assert sum(sum(codes.values()) for codes in result["exit_codes"].values()) == 40
     assert [life["worker"] for life in result["workers"]] == [0, 1]
     assert sum(life["inputs"] for life in result["workers"]) <= 40
 
