@@ -115,3 +115,56 @@ def matching(text: str, mask: bytearray, i: int) -> int:
                     return j + 1
         j += 1
     raise LoweringError(f"no closing '{OPENING_BRACKETS[text[i]]}'")
+
+
+_DIRECTIVE = re.compile(r"^[ \t]*#[ \t]*(if|ifdef|ifndef|elif|else|endif)\b(.*)$")
+_SIMPLE_CONDITION = re.compile(r"^\s*(!?)\s*defined\s*(?:\(\s*(\w+)\s*\)|\s(\w+))\s*$")
+
+
+def inactive_branches_blanked(text: str, defined: set[str], undefined: set[str]) -> str:
+    """`text` with the lines of preprocessor branches that are certainly not compiled replaced by empty lines
+    (line numbers kept): branches decided by `#ifdef X`, `#ifndef X`, `#if [!]defined(X)` and their `#else`
+    for a macro known to be defined or undefined. Any other condition keeps all of its branches (both may be
+    compiled, as far as a text scan knows)."""
+    lines = text.split("\n")
+    # One frame per open #if: (active when the enclosing one is, decided, a branch already taken).
+    stack: list[tuple[bool, bool, bool]] = []
+    active = True
+    out: list[str] = []
+    for line in lines:
+        m = _DIRECTIVE.match(line)
+        if m is None:
+            out.append(line if active else "")
+            continue
+        kind, rest = m.group(1), m.group(2).split("//")[0].split("/*")[0]
+        if kind in ("if", "ifdef", "ifndef"):
+            verdict = _decide(kind, rest, defined, undefined)
+            stack.append((active, verdict is not None, verdict is True))
+            active = active and verdict is not False
+        elif kind in ("elif", "else") and stack:
+            outer, decided, taken = stack[-1]
+            if decided:
+                # after a decided #if: #else is the other side; an #elif stays open unless a branch was taken
+                active = outer and not taken
+                stack[-1] = (outer, kind == "else" or taken, True if kind == "else" else taken)
+            else:
+                active = outer
+        elif kind == "endif" and stack:
+            active = stack.pop()[0]
+        out.append(line)
+    return "\n".join(out)
+
+
+def _decide(kind: str, rest: str, defined: set[str], undefined: set[str]) -> bool | None:
+    if kind in ("ifdef", "ifndef"):
+        name, negate = rest.strip(), kind == "ifndef"
+    else:
+        m = _SIMPLE_CONDITION.match(rest)
+        if m is None:
+            return None
+        name, negate = m.group(2) or m.group(3), m.group(1) == "!"
+    if name in defined:
+        return not negate
+    if name in undefined:
+        return negate
+    return None
