@@ -1,0 +1,74 @@
+"""SDK headers direct-launch samples include beside kernel_operator.h (emulator include/utils/debug/asc_dump.h,
+...): each one built into a small program of ours and run, its output checked."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from ascendc_lsp.toolchain.emulator.build import find_cxx
+from ascendc_lsp.toolchain.program.run import ProgramOptions, ProgramRunResult, run_program
+
+pytestmark = pytest.mark.skipif(find_cxx() is None, reason="g++ is needed to build programs")
+
+
+def run_asc(tmp_path: Path, code: str) -> ProgramRunResult:
+    (tmp_path / "probe.asc").write_text(code, encoding="utf-8")
+    r = run_program(tmp_path / "probe.asc", ProgramOptions(timeout=180))
+    assert r.compiled and r.ran, [d.message for d in r.diagnostics]
+    return r
+
+
+ASC_DUMP = """#include "acl/acl.h"
+#include "kernel_operator.h"
+#include "utils/debug/asc_dump.h"
+
+__global__ __aicore__ void dumper(GM_ADDR x)
+{
+    AscendC::GlobalTensor<int32_t> xGm;
+    xGm.SetGlobalBuffer((__gm__ int32_t*)x, 16);
+    asc_dump_gm<int32_t>((__gm__ int32_t*)xGm.GetPhyAddr(), 7, 4);
+    AscendC::TPipe pipe;
+    AscendC::TBuf<AscendC::TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, 64);
+    AscendC::LocalTensor<int32_t> ub = buf.Get<int32_t>();
+    AscendC::DataCopy(ub, xGm, 16);
+    AscendC::PipeBarrier<PIPE_ALL>();
+    AscendC::Muls(ub, ub, 3, 16);
+    AscendC::PipeBarrier<PIPE_ALL>();
+    asc_dump_ubuf<int32_t>((__ubuf__ int32_t*)ub.GetPhyAddr(), 8, 5);
+    asc_dump<int32_t>((__ubuf__ int32_t*)ub.GetPhyAddr() + 10, 9, 2);
+}
+
+int main()
+{
+    aclInit(nullptr);
+    aclrtSetDevice(0);
+    aclrtStream stream = nullptr;
+    aclrtCreateStream(&stream);
+    int32_t host[16];
+    for (int i = 0; i < 16; i++) host[i] = 100 + i;
+    void* dev = nullptr;
+    aclrtMalloc(&dev, sizeof host, ACL_MEM_MALLOC_HUGE_FIRST);
+    aclrtMemcpy(dev, sizeof host, host, sizeof host, ACL_MEMCPY_HOST_TO_DEVICE);
+    dumper<<<1, nullptr, stream>>>((GM_ADDR)dev);
+    aclrtSynchronizeStream(stream);
+    aclrtFree(dev);
+    aclFinalize();
+    return 0;
+}
+"""
+
+
+def test_asc_dump_prints_gm_and_ub_elements_with_the_users_desc(tmp_path: Path) -> None:
+    r = run_asc(tmp_path, ASC_DUMP)
+    lines = r.stdout.splitlines()
+
+    def after(header: str) -> str:
+        i = next(i for i, line in enumerate(lines) if header in line)
+        return lines[i + 1]
+
+    assert after("desc=7, GM") == "100 101 102 103"
+    assert after("desc=8, UB") == "300 303 306 309 312"  # after Muls by 3: what the UB holds, not the GM
+    assert after("desc=9,") == "330 333"
