@@ -9,14 +9,15 @@ import pytest
 
 from ascendc_lsp.toolchain.emulator.build import find_cxx
 from ascendc_lsp.toolchain.program.run import ProgramOptions, ProgramRunResult, run_program
+from tests.public_sources import tree_or_skip
 
 pytestmark = pytest.mark.skipif(find_cxx() is None, reason="g++ is needed to build programs")
 
 
-def run_asc(tmp_path: Path, code: str) -> ProgramRunResult:
+def run_asc(tmp_path: Path, code: str, must_run: bool = True) -> ProgramRunResult:
     (tmp_path / "probe.asc").write_text(code, encoding="utf-8")
     r = run_program(tmp_path / "probe.asc", ProgramOptions(timeout=180))
-    assert r.compiled and r.ran, [d.message for d in r.diagnostics]
+    assert r.compiled and (r.ran or not must_run), [d.message for d in r.diagnostics]
     return r
 
 
@@ -72,3 +73,41 @@ def test_asc_dump_prints_gm_and_ub_elements_with_the_users_desc(tmp_path: Path) 
     assert after("desc=7, GM") == "100 101 102 103"
     assert after("desc=8, UB") == "300 303 306 309 312"  # after Muls by 3: what the UB holds, not the GM
     assert after("desc=9,") == "330 333"
+
+
+def test_mmad_unitflag_sample_with_set_fixpipe_config_passes_its_own_verification() -> None:
+    root = tree_or_skip("cannmirror+asc-devkit") / "examples/01_simd_cpp_api/03_basic_api/03_matrix_compute"
+    r = run_program(root / "mmad_unitflag", ProgramOptions(timeout=300))
+    assert r.correct, [d.message for d in r.diagnostics]
+
+
+FIXPIPE_CONFIG_ON_UB = """#include "acl/acl.h"
+#include "kernel_operator.h"
+
+__global__ __aicore__ void misuse(GM_ADDR x)
+{
+    AscendC::TPipe pipe;
+    AscendC::TBuf<AscendC::TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, 256);
+    AscendC::SetFixPipeConfig(buf.Get<uint64_t>());  // a quant tensor must be in the Fixpipe Buffer
+}
+
+int main()
+{
+    aclInit(nullptr);
+    aclrtSetDevice(0);
+    aclrtStream stream = nullptr;
+    aclrtCreateStream(&stream);
+    misuse<<<1, nullptr, stream>>>(nullptr);
+    aclrtSynchronizeStream(stream);
+    aclFinalize();
+    return 0;
+}
+"""
+
+
+def test_set_fixpipe_config_on_a_ub_tensor_is_reported_at_its_line(tmp_path: Path) -> None:
+    r = run_asc(tmp_path, FIXPIPE_CONFIG_ON_UB, must_run=False)
+    msgs = [(d.span.start.line + 1, d.message) for d in r.diagnostics if "SetFixPipeConfig" in d.message]
+    assert msgs and msgs[0][0] == 9, [d.message for d in r.diagnostics]
+    assert "C2PIPE2GM" in msgs[0][1] and "VECCALC" in msgs[0][1]
