@@ -8,6 +8,8 @@ from pathlib import Path
 import pytest
 
 from ascendc_lsp.toolchain.emulator.build import find_cxx
+from ascendc_lsp.toolchain.program.build import build_program
+from ascendc_lsp.toolchain.program.discover import discover
 from ascendc_lsp.toolchain.program.run import ProgramOptions, ProgramRunResult, run_program
 from tests.public_sources import tree_or_skip
 
@@ -111,3 +113,28 @@ def test_set_fixpipe_config_on_a_ub_tensor_is_reported_at_its_line(tmp_path: Pat
     msgs = [(d.span.start.line + 1, d.message) for d in r.diagnostics if "SetFixPipeConfig" in d.message]
     assert msgs and msgs[0][0] == 9, [d.message for d in r.diagnostics]
     assert "C2PIPE2GM" in msgs[0][1] and "VECCALC" in msgs[0][1]
+
+
+@pytest.mark.parametrize(
+    ("header", "framework"),
+    [("torch/extension.h", "PyTorch"), ("pybind11/pybind11.h", "pybind11"), ("graph/operator_reg.h", "graph engine")],
+)
+def test_a_sample_written_against_a_framework_is_one_clear_cause_not_a_compile(
+    tmp_path: Path, header: str, framework: str
+) -> None:
+    # the framework header comes through a header beside the source, as the GE samples' *_proto.h
+    (tmp_path / "op_proto.h").write_text(f"#pragma once\n#include <{header}>\n", encoding="utf-8")
+    (tmp_path / "op.asc").write_text('#include "kernel_operator.h"\n#include "op_proto.h"\nint main() { return 0; }\n')
+    pb = build_program(discover(tmp_path / "op.asc"))
+    assert not pb.ok
+    (d,) = pb.diagnostics
+    assert d.code == "external-framework" and framework in d.message and header in d.message
+    assert d.file == str(tmp_path / "op_proto.h") and d.span.start.line == 1
+
+
+def test_a_samples_own_header_named_like_a_framework_one_is_not_taken_for_it(tmp_path: Path) -> None:
+    (tmp_path / "graph").mkdir()
+    (tmp_path / "graph" / "nodes.h").write_text("#pragma once\nconstexpr int kNodes = 3;\n")
+    (tmp_path / "op.asc").write_text('#include "graph/nodes.h"\nint main() { return kNodes == 3 ? 0 : 1; }\n')
+    pb = build_program(discover(tmp_path / "op.asc"))
+    assert pb.ok, [d.message for d in pb.diagnostics]

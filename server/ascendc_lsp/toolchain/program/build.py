@@ -119,6 +119,43 @@ def _included_text(src: Path, text: str) -> str:
     return "\n".join(parts)
 
 
+# Frameworks a sample's host side may be written against (an extension module, not a program): by the prefix of
+# the header it includes. The emulator provides none of them, and a stand-in would not be the sample.
+_FRAMEWORK_HEADERS = {
+    "torch/": "PyTorch",
+    "ATen/": "PyTorch",
+    "torch_npu/": "torch_npu",
+    "pybind11/": "pybind11",
+    "graph/": "the CANN graph engine (GE)",
+}
+_ANY_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*[<"]([^>"]+)[>"]', re.M)
+
+
+def _external_framework(layout: ProgramLayout) -> tuple[Path, int, str, str] | None:
+    """The first source of `layout` (or header beside one) that includes a framework header: (file, 0-based line,
+    header, framework)."""
+    files = list(layout.sources)
+    for src in layout.sources:  # and the headers beside them they include (a proto header including GE's)
+        try:
+            text = src.read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            continue
+        files.extend(h for name in _QUOTE_INCLUDE.findall(text) if (h := src.parent / name).is_file() and h not in files)
+    for src in files:
+        try:
+            text = src.read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            continue
+        for m in _ANY_INCLUDE.finditer(text):
+            header = m.group(1)
+            if any((d / header).is_file() for d in (src.parent, *layout.include_dirs)):
+                continue  # the sample's own header of that name
+            for prefix, name in _FRAMEWORK_HEADERS.items():
+                if header.startswith(prefix):
+                    return src, text.count("\n", 0, m.start()), header, name
+    return None
+
+
 def _mode_macros(layout: ProgramLayout) -> tuple[set[str], set[str]]:
     """The macros a build of `layout` certainly defines and those it certainly leaves undefined."""
     defined = set(layout.defines)
@@ -299,6 +336,22 @@ def build_program(layout: ProgramLayout, timeout: float = 120.0, use_cache: bool
                     layout.sources[0] if layout.sources else None,
                 )
             ],
+        )
+    framework = _external_framework(layout)
+    if framework is not None:
+        src, line, header, name = framework
+        return ProgramBuild(
+            ok=False,
+            diagnostics=[
+                _diag(
+                    f"needs {name} ({header}): an external framework the emulator does not provide (the host side "
+                    "is written against it, so the sample is not built with a stand-in)",
+                    src,
+                    code="external-framework",
+                    line=line,
+                )
+            ],
+            seconds=time.monotonic() - t0,
         )
     try:
         units, headers, kernels, launches = prepare_units(layout)
