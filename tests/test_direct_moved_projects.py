@@ -41,12 +41,24 @@ def test_inactive_branches_are_blanked_only_when_decided() -> None:
             "#endif",
         ]
     )
-    out = inactive_branches_blanked(text, {"NPU"}, {"CPU"}).split("\n")
+    out = inactive_branches_blanked(text, {"NPU": None}, {"CPU"}).split("\n")
     assert len(out) == len(text.split("\n"))  # line numbers kept
     kept = [line for line in out if line and not line.startswith("#")]
     assert kept == ["npu_only();", "maybe();", "other();", "npu_a();"]
     # nothing known: every branch stays
-    assert inactive_branches_blanked(text, set(), set()) == text
+    assert inactive_branches_blanked(text, {}, set()) == text
+
+
+def test_numbered_scenarios_keep_only_the_chosen_one() -> None:
+    text = "#if SCENARIO == 1\nk1();\n#elif SCENARIO == 2\nk2();\n#elif OTHER\nk3();\n#else\nk4();\n#endif"
+
+    def kept(values: dict[str, str | None]) -> list[str]:
+        return [x for x in inactive_branches_blanked(text, values, set()).split("\n") if x and x[0] != "#"]
+
+    assert kept({"SCENARIO": "2"}) == ["k2();"]
+    assert kept({"SCENARIO": "1"}) == ["k1();"]
+    assert kept({"SCENARIO": "3"}) == ["k3();", "k4();"]  # OTHER unknown: it or the #else
+    assert kept({}) == ["k1();", "k2();", "k3();", "k4();"]
 
 
 KERNEL = """#include "kernel_operator.h"

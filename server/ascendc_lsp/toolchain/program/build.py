@@ -156,12 +156,12 @@ def _external_framework(layout: ProgramLayout) -> tuple[Path, int, str, str] | N
     return None
 
 
-def _mode_macros(layout: ProgramLayout) -> tuple[set[str], set[str]]:
-    """The macros a build of `layout` certainly defines and those it certainly leaves undefined."""
-    defined = set(layout.defines)
+def _mode_macros(layout: ProgramLayout) -> tuple[dict[str, str | None], set[str]]:
+    """The macros a build of `layout` certainly defines (with their values) and those it leaves undefined."""
+    defined = dict(layout.defines)
     if layout.run_mode == "cpu":
-        return defined | {"ASCENDC_CPU_DEBUG"}, set()
-    return defined | {"ASCENDC_EMU_NPU_BRANCH"}, {"ASCENDC_CPU_DEBUG", "__CCE_KT_TEST__"} - defined
+        return {**defined, "ASCENDC_CPU_DEBUG": None}, set()
+    return {**defined, "ASCENDC_EMU_NPU_BRANCH": None}, {"ASCENDC_CPU_DEBUG", "__CCE_KT_TEST__"} - set(defined)
 
 
 def _included_sources_text(src: Path, text: str) -> str:
