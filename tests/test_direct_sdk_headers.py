@@ -138,3 +138,9 @@ def test_a_samples_own_header_named_like_a_framework_one_is_not_taken_for_it(tmp
     (tmp_path / "op.asc").write_text('#include "graph/nodes.h"\nint main() { return kNodes == 3 ? 0 : 1; }\n')
     pb = build_program(discover(tmp_path / "op.asc"))
     assert pb.ok, [d.message for d in pb.diagnostics]
+
+
+def test_a_graph_header_the_emulator_shims_is_not_an_external_framework(tmp_path: Path) -> None:
+    (tmp_path / "op.asc").write_text('#include "graph/tensor.h"\nint main() { return 0; }\n')
+    pb = build_program(discover(tmp_path / "op.asc"))
+    assert all(d.code != "external-framework" for d in pb.diagnostics)

@@ -134,6 +134,7 @@ _ANY_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*[<"]([^>"]+)[>"]', re.M)
 def _external_framework(layout: ProgramLayout) -> tuple[Path, int, str, str] | None:
     """The first source of `layout` (or header beside one) that includes a framework header: (file, 0-based line,
     header, framework)."""
+    provided = [emu_build.include_dir(), emu_build.include_dir().parent / "host_include"]
     files = list(layout.sources)
     for src in layout.sources:  # and the headers beside them they include (a proto header including GE's)
         try:
@@ -148,8 +149,8 @@ def _external_framework(layout: ProgramLayout) -> tuple[Path, int, str, str] | N
             continue
         for m in _ANY_INCLUDE.finditer(text):
             header = m.group(1)
-            if any((d / header).is_file() for d in (src.parent, *layout.include_dirs)):
-                continue  # the sample's own header of that name
+            if any((d / header).is_file() for d in (src.parent, *layout.include_dirs, *provided)):
+                continue  # the sample's own header of that name, or one the emulator's host shims provide
             for prefix, name in _FRAMEWORK_HEADERS.items():
                 if header.startswith(prefix):
                     return src, text.count("\n", 0, m.start()), header, name

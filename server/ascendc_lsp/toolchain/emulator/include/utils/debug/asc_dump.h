@@ -36,11 +36,12 @@ template <typename T>
 inline void asc_dump(T* input, uint32_t desc, uint32_t dump_size) {
     ascendc_emu::asc_dump_memory<T>("memory", input, desc, dump_size);
 }
-// A vector register (simd_vf, Ascend 950): its lanes as elements of T, clamped to the register's width.
+// A vector register (simd_vf, Ascend 950): its bytes as elements of T, clamped to the register's width (a
+// register object holds only its lanes, so its size is the register's).
 template <typename T, typename U, typename = std::enable_if_t<!std::is_pointer<U>::value>>
 inline void asc_dump_reg(U& input, uint32_t desc, uint32_t dump_size) {
-    ascendc_emu::dump<T>("asc_dump", "register", reinterpret_cast<const uint8_t*>(&input.bytes[0]),
-                         sizeof(input.bytes) / sizeof(T), desc, dump_size, nullptr);
+    ascendc_emu::dump<T>("asc_dump", "register", reinterpret_cast<const uint8_t*>(&input), sizeof(U) / sizeof(T),
+                         desc, dump_size, nullptr);
 }
 template <typename T, typename U, typename = std::enable_if_t<!std::is_pointer<U>::value>>
 inline void asc_dump(U& input, uint32_t desc, uint32_t dump_size) {
