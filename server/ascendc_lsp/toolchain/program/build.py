@@ -340,16 +340,16 @@ def build_program(layout: ProgramLayout, timeout: float = 120.0, use_cache: bool
         )
     framework = _external_framework(layout)
     if framework is not None:
-        src, line, header, name = framework
+        fw_file, fw_line, fw_header, fw_name = framework
         return ProgramBuild(
             ok=False,
             diagnostics=[
                 _diag(
-                    f"needs {name} ({header}): an external framework the emulator does not provide (the host side "
+                    f"needs {fw_name} ({fw_header}): an external framework the emulator does not provide (the host side "
                     "is written against it, so the sample is not built with a stand-in)",
-                    src,
+                    fw_file,
                     code="external-framework",
-                    line=line,
+                    line=fw_line,
                 )
             ],
             seconds=time.monotonic() - t0,
