@@ -10,6 +10,10 @@ Server RSS (current and peak) is read from /proc at the end.
 clangd (Debian's clangd-19) gets a stub kernel_operator.h and a compile_commands.json in a temp folder.
 Usage: python bench/lsp_latency.py [--edits 200] [--no-clangd] [--lines 1000] [--edit comment|code] [--split]
 `--split` times the server's stages in process instead (document, model, rules, budgets) for the same edits.
+The server traces its edits (lsp/server.py EDIT_TRACE_ENV): after the table, each path the edits took (carried,
+reused, partial, full) with its latencies, and the 10 slowest edits with where their time went (to the server,
+document sync, waiting for the worker, the check, publishing, back to the client) and what else ran meanwhile
+(garbage collections, model builds, requests).
 Targets (issues 2 and 3): our didChange->diagnostics p99 <= 50 ms and median <= half of clangd's;
 completion p99 <= 30 ms.
 """
@@ -165,6 +169,7 @@ class Result:
     timeouts: int = 0
     rss_mb: float = 0.0
     peak_rss_mb: float = 0.0
+    sent: dict[int, tuple[float, float]] = field(default_factory=dict)  # version -> (sent, diagnostics received)
 
 
 def _rss(pid: int) -> tuple[float, float]:
@@ -188,10 +193,12 @@ def edit_place(lines: list[str], kind: str) -> tuple[int, int]:
     return line, lines[line].index(";")
 
 
-async def measure(name: str, command: list[str], workdir: Path, text: str, edits: int, kind: str) -> Result:
+async def measure(
+    name: str, command: list[str], workdir: Path, text: str, edits: int, kind: str, env: dict[str, str] | None = None
+) -> Result:
     process = await asyncio.create_subprocess_exec(
         *command, cwd=workdir, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.DEVNULL, limit=64 * 1024 * 1024,
+        stderr=asyncio.subprocess.DEVNULL, limit=64 * 1024 * 1024, env={**os.environ, **(env or {})},
     )
     client = LspClient(process)
     result = Result(name)
@@ -220,6 +227,7 @@ async def measure(name: str, command: list[str], workdir: Path, text: str, edits
         try:
             finished = await client.diagnostics_for(uri, version)
             result.change.append((finished - started) * 1000)
+            result.sent[version] = (started, finished)
         except TimeoutError:
             result.timeouts += 1
     # Settle: drain late notifications.
@@ -286,6 +294,52 @@ def stage_split(text: str, edits: int, kind: str) -> list[tuple[str, list[float]
     return stages
 
 
+# The stages of an edit in the server's trace, in order (lsp/state.py DocumentState.timing), and their labels here.
+TRACE_STAGES = [("received", "to server"), ("synced", "sync"), ("check started", "wait"), ("checked", "check"),
+                ("published", "publish")]  # fmt: skip
+
+
+def explain_edits(result: Result, trace: str, slowest: int = 10) -> None:
+    """Join the server's edit trace (JSON lines) with the client's times: latencies per path, then the slowest
+    edits."""
+    records: dict[int, dict[str, Any]] = {}
+    for line in trace.splitlines():
+        record = json.loads(line)
+        records[record["version"]] = record
+    joined = [(version, sent, done, records.get(version)) for version, (sent, done) in result.sent.items()]
+    if not any(record for *_, record in joined):
+        print("\n(no edit trace from the server)")
+        return
+    by_path: dict[str, list[float]] = {}
+    for _, sent, done, record in joined:
+        how = record["how"].split(":")[0] if record and record["how"] else "?"
+        by_path.setdefault(how, []).append((done - sent) * 1000)
+    print("\n| path the edit took | p50 | p95 | p99 | n |")
+    print("|---|---:|---:|---:|---:|")
+    for how, values in sorted(by_path.items(), key=lambda item: -len(item[1])):
+        print(row(how, values))
+    print(f"\nThe {slowest} slowest edits (ms; 'wait' is the debounce and the worker hand-off, 'to client' the "
+          "publish's way back; 'meanwhile' is other work that overlapped the edit, >= 0.5 ms)\n")
+    print("| version | total | " + " | ".join(label for _, label in TRACE_STAGES) + " | to client | how | meanwhile |")
+    print("|---:|---:|" + "---:|" * (len(TRACE_STAGES) + 1) + "---|---|")
+    for version, sent, done, record in sorted(joined, key=lambda item: item[1] - item[2])[:slowest]:
+        if record is None:
+            print(f"| {version} | {(done - sent) * 1000:.1f} |" + " |" * (len(TRACE_STAGES) + 1) + " (no trace) | |")
+            continue
+        timing = record["timing"]
+        cells: list[str] = []
+        previous = sent
+        for stage, _ in TRACE_STAGES:
+            at = timing.get(stage)
+            cells.append("-" if at is None else f"{(at - previous) * 1000:.1f}")
+            previous = at if at is not None else previous
+        cells.append(f"{(done - previous) * 1000:.1f}")
+        meanwhile = [f"{what} {(end - start) * 1000:.1f}" for what, start, end in record["during"] if end - start >= 0.0005]
+        debounce = timing.get("debounce")
+        how = record["how"] + (f" (debounce {debounce * 1000:.0f})" if debounce else "")
+        print(f"| {version} | {(done - sent) * 1000:.1f} | " + " | ".join(cells) + f" | {how} | {'; '.join(meanwhile)} |")
+
+
 def percentile(values: list[float], q: float) -> float:
     if not values:
         return float("nan")
@@ -326,7 +380,12 @@ async def main() -> int:
         env_home = work / "home"
         env_home.mkdir()
         ours = [sys.executable, "-m", "ascendc_lsp", "serve", "--stdio"]
-        results.append(await measure("ascendc-lsp", ours, work, text, args.edits, args.edit))
+        from ascendc_lsp.lsp.server import EDIT_TRACE_ENV
+
+        trace = work / "edit-trace.jsonl"
+        results.append(await measure("ascendc-lsp", ours, work, text, args.edits, args.edit,
+                                     env={EDIT_TRACE_ENV: str(trace)}))  # fmt: skip
+        trace_text = trace.read_text(encoding="utf-8") if trace.exists() else ""
         clangd = shutil.which("clangd-19") or shutil.which("clangd")
         if not args.no_clangd and clangd:
             include = work / "stub"
@@ -358,6 +417,7 @@ async def main() -> int:
         print(f"\nmedian didChange->diagnostics ratio ascendc-lsp / clangd: {ratio:.2f} (target <= 0.5)")
     ours_p99 = percentile(results[0].change, 99)
     print(f"ascendc-lsp p99 {ours_p99:.1f} ms (target <= 50 ms); completion p99 {percentile(results[0].completion, 99):.1f} ms (target <= 30 ms)")
+    explain_edits(results[0], trace_text)
     return 0
 
 

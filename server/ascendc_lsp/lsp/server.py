@@ -33,7 +33,7 @@ from ascendc_lsp.lsp.core import ServerCore
 from ascendc_lsp.lsp.features import FEATURES
 from ascendc_lsp.lsp.features.base import LanguageFeature, guarded, typed_command
 from ascendc_lsp.lsp.protocol import COMMANDS
-from ascendc_lsp.lsp.state import DocumentState, DocumentStore
+from ascendc_lsp.lsp.state import DocumentState, DocumentStore, WorkLog
 from ascendc_lsp.lsp.transport import WORKER_THREAD_PREFIX
 from ascendc_lsp.settings import Settings, merge_settings, settings_for_path
 
@@ -110,7 +110,9 @@ class AscendcProtocol(LanguageServerProtocol):
 class AscendcLanguageServer(ServerCore):
     def __init__(self) -> None:
         super().__init__("ascendc-lsp", __version__, protocol_cls=AscendcProtocol)
-        self.documents = DocumentStore()
+        trace = os.environ.get(EDIT_TRACE_ENV)
+        self._edit_trace = EditTrace(trace) if trace else None
+        self.documents = DocumentStore(self._edit_trace.work_log if self._edit_trace is not None else None)
         self.settings = Settings()
         self._client_settings: dict[str, Any] = {}
         self._dropped_versions = 0  # since the last full garbage collection
@@ -129,6 +131,8 @@ class AscendcLanguageServer(ServerCore):
                 options.setdefault(method, []).append(spec.options)
         for method, group in contributors.items():
             handler = guarded(method, aggregated(method, group), empty_answer(method))
+            if self._edit_trace is not None:
+                handler = self._edit_trace.timed(method, handler)
             merged = merge_options(method, options[method])
             if merged is not None:
                 self.feature(method, merged)(handler)
@@ -186,10 +190,14 @@ class AscendcLanguageServer(ServerCore):
             self._each("document_opened", state)
 
     def _on_change(self, params: types.DidChangeTextDocumentParams) -> None:
+        received = time.perf_counter()
         if params.text_document.uri not in self.documents:
             return  # closed, or forgotten after a change that could not be applied (transport.py)
         state = self._sync(params.text_document.uri)
         if state is not None:
+            if self._edit_trace is not None:
+                state.timing = {"received": received}
+                state.mark("synced")
             self._version_dropped()
             self._each("document_changed", state)
 
@@ -207,6 +215,8 @@ class AscendcLanguageServer(ServerCore):
         """The session ends (transport.py): every document's scheduled work is cancelled (on-save compiles killed)."""
         for uri in self.documents.uris():
             self.documents.close(uri)
+        if self._edit_trace is not None:
+            self._edit_trace.close()
         report = os.environ.get(MEMORY_REPORT_ENV)
         if report:
             _write_memory_report(report)
@@ -222,6 +232,9 @@ class AscendcLanguageServer(ServerCore):
                 uri=state.uri, version=state.version, diagnostics=[to_diagnostic(f, state.uri) for f in findings]
             )
         )
+        if self._edit_trace is not None and state.timing is not None and "published" not in state.timing:
+            state.mark("published")
+            self._edit_trace.write(state)
         return True
 
     def forget_document(self, uri: str, why: str) -> None:
@@ -371,10 +384,66 @@ def serve_websocket(server: AscendcLanguageServer, host: str, port: int) -> None
     asyncio.run(main())
 
 
+EDIT_TRACE_ENV = "ASCENDC_LSP_EDIT_TRACE"  # a file: one JSON line per edited version published (EditTrace)
 MEMORY_REPORT_ENV = "ASCENDC_LSP_MEMORY_REPORT"  # a file: live object counts (and traced allocations) at exit
 TRACE_FRAMES_ENV = "ASCENDC_LSP_TRACE_FRAMES"  # > 0: tracemalloc with that many frames for the report (slow)
 EXIT_GRACE_SECONDS = 1.0
 COLLECT_EVERY_VERSIONS = 64  # document versions dropped between two full garbage collections
+
+
+class EditTrace:
+    """Where each edit's time went, for bench/lsp_latency.py: per published version, one JSON line with the
+    perf_counter time of each stage it reached (DocumentState.timing), how its findings were found (carried,
+    reused, partial, full and why) and the other work that overlapped it (garbage collections, model builds,
+    requests: WorkLog). perf_counter is the system's monotonic clock, so the bench can join the lines with the
+    times it sent each didChange."""
+
+    def __init__(self, path: str) -> None:
+        self.work_log = WorkLog()
+        self._out = open(path, "a", encoding="utf-8", buffering=1)  # noqa: SIM115 (open for the whole session)
+        self._gc_started = 0.0
+        gc.callbacks.append(self._on_gc)
+
+    def _on_gc(self, phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            self._gc_started = time.perf_counter()
+        else:
+            what = f"gc generation {info['generation']} ({info['collected']} freed)"
+            self.work_log.add(what, self._gc_started, time.perf_counter())
+
+    def timed(self, method: str, handler: Callable[..., Any]) -> Callable[..., Any]:
+        """`handler`, its runs recorded in the work log (a coroutine's from its start to its answer)."""
+        if inspect.iscoroutinefunction(handler):
+
+            async def timed_async(*args: Any) -> Any:
+                started = time.perf_counter()
+                try:
+                    return await handler(*args)
+                finally:
+                    self.work_log.add(method, started, time.perf_counter())
+
+            return timed_async
+
+        def timed_sync(*args: Any) -> Any:
+            started = time.perf_counter()
+            try:
+                return handler(*args)
+            finally:
+                self.work_log.add(method, started, time.perf_counter())
+
+        return timed_sync
+
+    def write(self, state: DocumentState) -> None:
+        timing = state.timing or {}
+        during = self.work_log.during(timing.get("received", 0.0), timing.get("published", 0.0))
+        record = {"version": state.version, "how": state.how, "timing": timing, "during": during}
+        with contextlib.suppress(OSError, ValueError):  # a full disk or a closed file never fails a publish
+            self._out.write(json.dumps(record) + "\n")
+
+    def close(self) -> None:
+        with contextlib.suppress(ValueError):
+            gc.callbacks.remove(self._on_gc)
+        self._out.close()
 
 
 def live_counts() -> dict[str, int]:
