@@ -319,7 +319,8 @@ def explain_edits(result: Result, trace: str, slowest: int = 10) -> None:
     for how, values in sorted(by_path.items(), key=lambda item: -len(item[1])):
         print(row(how, values))
     print(f"\nThe {slowest} slowest edits (ms; 'wait' is the debounce and the worker hand-off, 'to client' the "
-          "publish's way back; 'meanwhile' is other work that overlapped the edit, >= 0.5 ms)\n")
+          "publish's way back (below 0 when it arrived before the server's write returned); 'meanwhile' is other "
+          "work that overlapped the edit, >= 0.5 ms)\n")
     print("| version | total | " + " | ".join(label for _, label in TRACE_STAGES) + " | to client | how | meanwhile |")
     print("|---:|---:|" + "---:|" * (len(TRACE_STAGES) + 1) + "---|---|")
     for version, sent, done, record in sorted(joined, key=lambda item: item[1] - item[2])[:slowest]:
@@ -334,7 +335,8 @@ def explain_edits(result: Result, trace: str, slowest: int = 10) -> None:
             cells.append("-" if at is None else f"{(at - previous) * 1000:.1f}")
             previous = at if at is not None else previous
         cells.append(f"{(done - previous) * 1000:.1f}")
-        meanwhile = [f"{what} {(end - start) * 1000:.1f}" for what, start, end in record["during"] if end - start >= 0.0005]
+        meanwhile = [f"{what} {(end - start) * 1000:.1f}" for what, start, end in record["during"]
+                     if end - start >= 0.0005 and end > sent]  # fmt: skip
         debounce = timing.get("debounce")
         how = record["how"] + (f" (debounce {debounce * 1000:.0f})" if debounce else "")
         print(f"| {version} | {(done - sent) * 1000:.1f} | " + " | ".join(cells) + f" | {how} | {'; '.join(meanwhile)} |")

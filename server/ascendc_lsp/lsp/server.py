@@ -116,6 +116,7 @@ class AscendcLanguageServer(ServerCore):
         self.settings = Settings()
         self._client_settings: dict[str, Any] = {}
         self._dropped_versions = 0  # since the last full garbage collection
+        self._collect_scheduled = False  # a collection will run once the current publish is out
         self.features: list[LanguageFeature] = [feature(self) for feature in FEATURES]
         self._register()
 
@@ -176,13 +177,34 @@ class AscendcLanguageServer(ServerCore):
         """A version was superseded or a document closed. Each version's syntax model is a graph with reference
         cycles: it is freed only by a collection of the oldest generation, which the thresholds `command` sets
         (tuned for keystroke latency) would run after some 250 million allocations, so the dropped versions of a
-        long session piled up (RSS +400 KB per fuzz round, bench/fuzz_lsp.py). Collect every
-        COLLECT_EVERY_VERSIONS dropped versions instead: the startup heap is frozen, so a collection only walks
-        what the session allocated."""
+        long session piled up (RSS +400 KB per fuzz round, bench/fuzz_lsp.py). They are collected after a
+        publish (`_collect_after_publish`), a few versions at a time; here only when COLLECT_EVERY_VERSIONS
+        piled up with no publish in between (diagnostics off, edits faster than the rules)."""
         self._dropped_versions += 1
         if self._dropped_versions >= COLLECT_EVERY_VERSIONS:
-            self._dropped_versions = 0
-            gc.collect()
+            self._collect()
+
+    def _collect(self) -> None:
+        self._dropped_versions = 0
+        gc.collect()
+
+    def _collect_after_publish(self) -> None:
+        """Collect the versions dropped so far, once a publish is out: not ahead of the next edit's check (a
+        collection in the change handler made every 64th edit wait for it: 20-27 ms freeing ~29,000 objects,
+        the three slowest of 200 edits in bench/lsp_latency.py --edit code), and a few versions at a time (each
+        frees ~450 objects, ~0.4 ms): the startup heap is frozen, so a collection only walks the session's."""
+        if self._dropped_versions >= COLLECT_AFTER_PUBLISH_VERSIONS and not self._collect_scheduled:
+            self._collect_scheduled = True
+
+            def collect() -> None:
+                self._collect_scheduled = False
+                if self._dropped_versions >= COLLECT_AFTER_PUBLISH_VERSIONS:
+                    self._collect()
+
+            try:
+                asyncio.get_running_loop().call_soon(collect)
+            except RuntimeError:  # no event loop (a test calling in by hand): now
+                collect()
 
     def _on_open(self, params: types.DidOpenTextDocumentParams) -> None:
         state = self._sync(params.text_document.uri)
@@ -235,6 +257,7 @@ class AscendcLanguageServer(ServerCore):
         if self._edit_trace is not None and state.timing is not None and "published" not in state.timing:
             state.mark("published")
             self._edit_trace.write(state)
+        self._collect_after_publish()
         return True
 
     def forget_document(self, uri: str, why: str) -> None:
@@ -388,7 +411,8 @@ EDIT_TRACE_ENV = "ASCENDC_LSP_EDIT_TRACE"  # a file: one JSON line per edited ve
 MEMORY_REPORT_ENV = "ASCENDC_LSP_MEMORY_REPORT"  # a file: live object counts (and traced allocations) at exit
 TRACE_FRAMES_ENV = "ASCENDC_LSP_TRACE_FRAMES"  # > 0: tracemalloc with that many frames for the report (slow)
 EXIT_GRACE_SECONDS = 1.0
-COLLECT_EVERY_VERSIONS = 64  # document versions dropped between two full garbage collections
+COLLECT_EVERY_VERSIONS = 64  # document versions dropped with no publish in between: a full garbage collection
+COLLECT_AFTER_PUBLISH_VERSIONS = 8  # document versions dropped before a publish is followed by a full collection
 
 
 class EditTrace:
@@ -402,6 +426,7 @@ class EditTrace:
         self.work_log = WorkLog()
         self._out = open(path, "a", encoding="utf-8", buffering=1)  # noqa: SIM115 (open for the whole session)
         self._gc_started = 0.0
+        self._written = 0.0  # when the last record's version was published
         gc.callbacks.append(self._on_gc)
 
     def _on_gc(self, phase: str, info: dict[str, int]) -> None:
@@ -434,8 +459,11 @@ class EditTrace:
         return timed_sync
 
     def write(self, state: DocumentState) -> None:
+        # From the previous publish on: the work between it and this didChange's arrival delayed the arrival.
         timing = state.timing or {}
-        during = self.work_log.during(timing.get("received", 0.0), timing.get("published", 0.0))
+        published = timing.get("published", 0.0)
+        during = self.work_log.during(min(self._written, timing.get("received", 0.0)), published)
+        self._written = published
         record = {"version": state.version, "how": state.how, "timing": timing, "during": during}
         with contextlib.suppress(OSError, ValueError):  # a full disk or a closed file never fails a publish
             self._out.write(json.dumps(record) + "\n")
@@ -547,10 +575,19 @@ def _serve(args: argparse.Namespace) -> int:
     # Each edit builds thousands of short-lived model objects; the default thresholds run full collections
     # over the (large, long-lived) start-up heap every few edits. Freeze that heap and collect less often.
     # Measured (bench/lsp_latency.py A/B, 1,000-line kernel): p95 100 -> 68 ms, p99 117 -> 83 ms.
+    # The server and what the first check would load lazily (rule modules and table, API catalogue, SoC profile)
+    # are made first, so that they are frozen too: a collection then walks only what the session's documents
+    # allocated, and the first edit with a finding does not wait for the rule table.
+    server = AscendcLanguageServer()
+    from ascendc_lsp.checks.engine import warm_up
+
+    try:
+        warm_up()
+    except Exception:  # a broken rule module or table: the first check reports it (checks/engine.py)
+        log.exception("cannot load the rules at start-up")
     gc.collect()
     gc.freeze()
     gc.set_threshold(50_000, 50, 100)
-    server = AscendcLanguageServer()
     host = getattr(args, "host", "127.0.0.1")
     if getattr(args, "tcp", None):
         server.start_tcp(host, args.tcp)
