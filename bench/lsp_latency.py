@@ -318,6 +318,22 @@ def explain_edits(result: Result, trace: str, slowest: int = 10) -> None:
     print("|---|---:|---:|---:|---:|")
     for how, values in sorted(by_path.items(), key=lambda item: -len(item[1])):
         print(row(how, values))
+    stages: dict[str, list[float]] = {label: [] for _, label in TRACE_STAGES}
+    stages["to client"] = []
+    for _, sent, done, record in joined:
+        if record is None:
+            continue
+        previous = sent
+        for stage, label in TRACE_STAGES:
+            at = record["timing"].get(stage)
+            if at is not None:
+                stages[label].append((at - previous) * 1000)
+                previous = at
+        stages["to client"].append((done - previous) * 1000)
+    print("\n| stage of an edit in the server (its trace) | p50 | p95 | p99 | n |")
+    print("|---|---:|---:|---:|---:|")
+    for label, values in stages.items():
+        print(row(label, values))
     print(f"\nThe {slowest} slowest edits (ms; 'wait' is the debounce and the worker hand-off, 'to client' the "
           "publish's way back (below 0 when it arrived before the server's write returned); 'meanwhile' is other "
           "work that overlapped the edit, >= 0.5 ms)\n")

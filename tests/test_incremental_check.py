@@ -329,3 +329,22 @@ def test_each_check_says_how_its_findings_were_found() -> None:
     assert reused.how == "reused" and reused.incremental
     broken = SourceDocument(commented.replace("TILE_NUM_1 = 8;", "TILE_NUM_1 = ;"), version=3, previous=second)
     assert check_incrementally(reused, broken, OPTIONS).how == "full: a syntax error"
+
+
+def test_components_are_reused_only_when_every_unit_names_the_same() -> None:
+    """A value edit keeps every unit's names: the previous components are taken as they are (and equal a fresh
+    computation); an edit that makes one copy mention another copy's constant joins their components."""
+    text, _, _ = _two_kernels()
+    first = SourceDocument(text, version=1)
+    before = check_incrementally(None, first, OPTIONS)
+    valued = SourceDocument(text.replace("TILE_NUM_1 = 8;", "TILE_NUM_1 = 4;"), version=2, previous=first)
+    after = check_incrementally(before, valued, OPTIONS)
+    assert after.components is before.components
+    assert after.components == incremental._components(units_of(valued))
+    joined_text = valued.text.replace("TILE_NUM_1 = 4;", "TILE_NUM_1 = TILE_NUM_0;")
+    joined = SourceDocument(joined_text, version=3, previous=valued)
+    rejoined = check_incrementally(after, joined, OPTIONS)
+    assert rejoined.components == incremental._components(units_of(joined))
+    assert len(set(rejoined.components)) < len(set(after.components))
+    fresh = sorted(check_document(SourceDocument(joined_text), OPTIONS), key=finding_order)
+    assert [f.to_json() for f in rejoined.findings] == [f.to_json() for f in fresh]

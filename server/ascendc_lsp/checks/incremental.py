@@ -431,6 +431,19 @@ def _components(units: list[Unit]) -> list[int]:
     return [find(i) for i in range(len(units))]
 
 
+def _components_after(previous: CheckedVersion, units: list[Unit]) -> list[int]:
+    """`_components(units)`, taken from `previous` when every unit, in order, declares, mentions, uses queues and
+    defines methods as the previous version's did (an edit of a value or inside a body: the usual keystroke):
+    the components depend on nothing else. Saves ~2 ms of a ~10 ms check on a 1,000-line kernel."""
+    old = previous.units
+    if len(old) == len(units) and all(
+        (a.declares, a.mentions, a.queues, a.methods) == (b.declares, b.mentions, b.queues, b.methods)
+        for a, b in zip(old, units, strict=True)
+    ):
+        return previous.components
+    return _components(units)
+
+
 # --------------------------------------------------------------------------------------------- the check itself
 
 
@@ -591,7 +604,7 @@ def check_incrementally(
     if previous.document.tree.root_node.has_error or document.tree.root_node.has_error:
         return full("a syntax error")
     units = units_of(document, previous.unit_names)
-    components = _components(units)
+    components = _components_after(previous, units)
     plan = _plan(previous, document, units, components)
     if isinstance(plan, str):
         return full(plan)
