@@ -193,8 +193,14 @@ def edit_place(lines: list[str], kind: str) -> tuple[int, int]:
     return line, lines[line].index(";")
 
 
+# What an editor asks after a change (VS Code: the outline, the lenses, the inlay hints of the visible range);
+# with --requests each publish is followed by these, unanswered when the next edit goes out.
+EDITOR_REQUESTS = ("textDocument/documentSymbol", "textDocument/codeLens", "textDocument/inlayHint")
+
+
 async def measure(
-    name: str, command: list[str], workdir: Path, text: str, edits: int, kind: str, env: dict[str, str] | None = None
+    name: str, command: list[str], workdir: Path, text: str, edits: int, kind: str, env: dict[str, str] | None = None,
+    requests: bool = False, pause: float = 0.0,
 ) -> Result:
     process = await asyncio.create_subprocess_exec(
         *command, cwd=workdir, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
@@ -215,6 +221,8 @@ async def measure(
 
     lines = text.splitlines()
     edit_line, column = edit_place(lines, kind)
+    visible = {"start": {"line": max(0, edit_line - 30), "character": 0}, "end": {"line": edit_line + 30, "character": 0}}
+    pending: list[asyncio.Task[Any]] = []
     for k in range(edits):
         version = k + 2
         insert = k % 2 == 0
@@ -230,6 +238,15 @@ async def measure(
             result.sent[version] = (started, finished)
         except TimeoutError:
             result.timeouts += 1
+        if requests:
+            for method in EDITOR_REQUESTS:
+                params: dict[str, Any] = {"textDocument": {"uri": uri}}
+                if method == "textDocument/inlayHint":
+                    params["range"] = visible
+                pending.append(asyncio.create_task(client.request(method, params)))
+        if pause:
+            await asyncio.sleep(pause)
+    await asyncio.gather(*pending, return_exceptions=True)
     # Settle: drain late notifications.
     await asyncio.sleep(0.5)
     while not client.diagnostics.empty():
@@ -378,6 +395,11 @@ async def main() -> int:
     parser.add_argument("--lines", type=int, default=1000)
     parser.add_argument("--no-clangd", action="store_true")
     parser.add_argument("--edit", choices=["comment", "code"], default="comment", help="what the edits change")
+    parser.add_argument("--requests", action="store_true",
+                        help="after each publish, ask what an editor asks (outline, lenses, inlay hints) and go on "
+                        "with the next edit without waiting for the answers")
+    parser.add_argument("--pause", type=float, default=0.0, metavar="MS",
+                        help="milliseconds between an edit's diagnostics and the next edit (typing speed; default 0)")
     parser.add_argument("--split", action="store_true",
                         help="only the in-process time per stage of the same edits (no servers started)")
     args = parser.parse_args()
@@ -402,7 +424,8 @@ async def main() -> int:
 
         trace = work / "edit-trace.jsonl"
         results.append(await measure("ascendc-lsp", ours, work, text, args.edits, args.edit,
-                                     env={EDIT_TRACE_ENV: str(trace)}))  # fmt: skip
+                                     env={EDIT_TRACE_ENV: str(trace)}, requests=args.requests,
+                                     pause=args.pause / 1000))  # fmt: skip
         trace_text = trace.read_text(encoding="utf-8") if trace.exists() else ""
         clangd = shutil.which("clangd-19") or shutil.which("clangd")
         if not args.no_clangd and clangd:
@@ -413,12 +436,15 @@ async def main() -> int:
                 "directory": str(work), "file": str(work / "kernel.cpp"),
                 "arguments": ["clang++", "-std=c++17", f"-I{include}", "-fsyntax-only", str(work / "kernel.cpp")],
             }]), encoding="utf-8")
-            results.append(await measure("clangd", [clangd, "--log=error", "--background-index=false", "-j=1"], work, text, args.edits, args.edit))
+            results.append(await measure("clangd", [clangd, "--log=error", "--background-index=false", "-j=1"], work,
+                                         text, args.edits, args.edit, requests=args.requests, pause=args.pause / 1000))
         elif not args.no_clangd:
             print("clangd not found (apt-get install clangd-19): measuring ascendc-lsp only", file=sys.stderr)
 
-    print(f"\nLatency on a {text.count(chr(10)) + 1}-line kernel, {args.edits} incremental {args.edit} edits "
-          "(milliseconds)\n")
+    asked = ", each followed by an editor's outline, lens and inlay-hint requests" if args.requests else ""
+    paced = f", {args.pause:g} ms between an edit's diagnostics and the next edit" if args.pause else ""
+    print(f"\nLatency on a {text.count(chr(10)) + 1}-line kernel, {args.edits} incremental {args.edit} edits{asked}"
+          f"{paced} (milliseconds)\n")
     print("| server / request | p50 | p95 | p99 | n |")
     print("|---|---:|---:|---:|---:|")
     for r in results:

@@ -13,6 +13,7 @@ import json
 import re
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -118,3 +119,68 @@ def test_warm_up_loads_the_rule_table_before_any_check() -> None:
     rule_table.cache_clear()
     warm_up()
     assert rule_table.cache_info().currsize == 1
+
+
+async def _response(session: Session, request_id: int, timeout: float = 30.0) -> dict[str, Any]:
+    async def wait() -> dict[str, Any]:
+        while True:
+            for message in session.writer.messages:
+                if message.get("id") == request_id and "method" not in message:
+                    return message
+            await asyncio.sleep(0.01)
+
+    return await asyncio.wait_for(wait(), timeout)
+
+
+def test_outline_lens_and_hint_requests_build_the_model_off_the_event_loop() -> None:
+    """The requests an editor sends after each change wait for the version's diagnostics and build its model in a
+    worker thread: the handler returns to the event loop at once (a didChange can come in), then answers."""
+
+    async def run() -> None:
+        session = Session()
+        await session.start()
+        session.open(KERNEL)
+        await session.diagnostics(1)
+        comment_line, comment_column = _line_of(KERNEL, "// ")
+        session.change(2, comment_line, comment_column + 3, comment_column + 3, "x")  # findings carried, no model
+        await session.diagnostics(2)
+        state = session.server.documents.get(URI)
+        assert state is not None and state.built_model() is None
+        whole = {"start": {"line": 0, "character": 0}, "end": {"line": 80, "character": 0}}
+        session.send("textDocument/documentSymbol", {"textDocument": {"uri": URI}}, request=True)
+        symbols_id = session._id
+        session.send("textDocument/codeLens", {"textDocument": {"uri": URI}}, request=True)
+        lens_id = session._id
+        session.send("textDocument/inlayHint", {"textDocument": {"uri": URI}, "range": whole}, request=True)
+        hints_id = session._id
+        assert state.built_model() is None, "not built on the event loop inside the handlers"
+        symbols, lenses, hints = [await _response(session, i) for i in (symbols_id, lens_id, hints_id)]
+        assert state.built_model() is not None
+        assert any(item["name"] == "KernelAdd" for item in symbols["result"]), symbols
+        assert lenses["result"] and hints["result"] is not None
+
+    asyncio.run(run())
+
+
+def test_a_request_overtaken_by_an_edit_while_it_waited_gets_content_modified() -> None:
+    """An outline request sent before an edit whose diagnostics are not out yet is answered with ContentModified
+    (the LSP's "ask again"); the one sent after the edit gets the new version's outline."""
+
+    async def run() -> None:
+        session = Session()
+        await session.start()
+        session.open(KERNEL)
+        await session.diagnostics(1)
+        session.send("textDocument/documentSymbol", {"textDocument": {"uri": URI}}, request=True)
+        stale_id = session._id
+        line, column = _line_of(KERNEL, "TILE_NUM = 8")
+        session.change(2, line, column + len("TILE_NUM = 8"), column + len("TILE_NUM = 8"), "1")
+        session.send("textDocument/documentSymbol", {"textDocument": {"uri": URI}}, request=True)
+        fresh_id = session._id
+        stale, fresh = await _response(session, stale_id), await _response(session, fresh_id)
+        assert stale.get("error", {}).get("code") == -32801, stale
+        assert any(item["name"] == "KernelAdd" for item in fresh["result"]), fresh
+        state = session.server.documents.get(URI)
+        assert state is not None and state.version == 2 and state.built_model() is not None
+
+    asyncio.run(run())

@@ -66,6 +66,8 @@ class DocumentHistory:
     checking: bool = False  # a rules run is in flight (one at a time per document)
     recheck: bool = False  # a newer version arrived during it: run again when it ends
     warm_timer: asyncio.TimerHandle | None = None  # builds the model of a version whose findings were carried
+    # builds the model the waiting requests (outline, lenses, inlay hints) answer from (lsp/server.py modelled_state)
+    model_task: asyncio.Task[DocumentState | None] | None = None
     compile_task: asyncio.Task[None] | None = None  # the on-save toolchain compile
     compile_cancel: threading.Event | None = None  # kills that compile's process
     work_log: WorkLog | None = None  # the session's, when it traces edits
@@ -78,6 +80,9 @@ class DocumentHistory:
         if self.warm_timer is not None:
             self.warm_timer.cancel()
             self.warm_timer = None
+        if self.model_task is not None:
+            self.model_task.cancel()
+            self.model_task = None
         if self.compile_cancel is not None:
             self.compile_cancel.set()
             self.compile_cancel = None
