@@ -195,8 +195,8 @@ class AscendcLanguageServer(ServerCore):
         cycles: it is freed only by a collection of the oldest generation, which the thresholds `command` sets
         (tuned for keystroke latency) would run after some 250 million allocations, so the dropped versions of a
         long session piled up (RSS +400 KB per fuzz round, bench/fuzz_lsp.py). They are collected after a
-        publish (`_collect_after_publish`), a few versions at a time; here only when COLLECT_EVERY_VERSIONS
-        piled up with no publish in between (diagnostics off, edits faster than the rules)."""
+        publish (`_collect_after_publish`), a bounded amount at a time; here only when COLLECT_EVERY_VERSIONS
+        piled up with no collection in between (diagnostics off, edits faster than the rules)."""
         self._dropped_versions += 1
         if self._dropped_versions >= COLLECT_EVERY_VERSIONS:
             self._collect()
@@ -206,25 +206,25 @@ class AscendcLanguageServer(ServerCore):
         gc.collect()
 
     def _collect_after_publish(self) -> None:
-        """Collect the versions dropped so far, once a publish is out: not ahead of the next edit's check (a
-        collection in the change handler made every 64th edit wait for it: 20-27 ms freeing ~29,000 objects,
-        the three slowest of 200 edits in bench/lsp_latency.py --edit code), and a few versions at a time (each
-        frees ~450 objects, ~0.4 ms): the startup heap is frozen, so a collection only walks the session's."""
-        if self._dropped_versions >= COLLECT_AFTER_PUBLISH_VERSIONS and not self._collect_scheduled:
-            self._collect_scheduled = True
+        """Collect once a publish is out, when the objects allocated (and alive) since the last collection reach
+        COLLECT_AFTER_PUBLISH_OBJECTS: not ahead of the next edit's check (a collection in the change handler
+        made every 64th edit wait for it: 20-27 ms freeing ~29,000 objects, the three slowest of 200 edits in
+        bench/lsp_latency.py --edit code), and a bounded amount at a time (2-4 ms) whatever allocated it: a
+        partial check keeps ~450 objects per edit, a whole model thousands, a comment edit none. The start-up
+        heap is frozen, so a collection walks only the session's objects."""
+        if self._collect_scheduled or gc.get_count()[0] < COLLECT_AFTER_PUBLISH_OBJECTS:
+            return
+        self._collect_scheduled = True
 
-            def collect() -> None:
-                self._collect_scheduled = False
-                young, middle, old = gc.get_count()
-                if young + middle + old < COLLECT_MIN_NEW_OBJECTS:
-                    return  # next to nothing allocated since (comment edits: findings carried, no model built)
-                if self._dropped_versions >= COLLECT_AFTER_PUBLISH_VERSIONS:
-                    self._collect()
+        def collect() -> None:
+            self._collect_scheduled = False
+            if gc.get_count()[0] >= COLLECT_AFTER_PUBLISH_OBJECTS:
+                self._collect()
 
-            try:
-                asyncio.get_running_loop().call_soon(collect)
-            except RuntimeError:  # no event loop (a test calling in by hand): now
-                collect()
+        try:
+            asyncio.get_running_loop().call_soon(collect)
+        except RuntimeError:  # no event loop (a test calling in by hand): now
+            collect()
 
     def _on_open(self, params: types.DidOpenTextDocumentParams) -> None:
         state = self._sync(params.text_document.uri)
@@ -520,10 +520,9 @@ MEMORY_REPORT_ENV = "ASCENDC_LSP_MEMORY_REPORT"  # a file: live object counts (a
 TRACE_FRAMES_ENV = "ASCENDC_LSP_TRACE_FRAMES"  # > 0: tracemalloc with that many frames for the report (slow)
 EXIT_GRACE_SECONDS = 1.0
 COLLECT_EVERY_VERSIONS = 64  # document versions dropped with no publish in between: a full garbage collection
-COLLECT_AFTER_PUBLISH_VERSIONS = 8  # document versions dropped before a publish is followed by a full collection
-# ... unless fewer container objects than this were allocated (and kept) since the last collection: there can be
-# no more garbage than that (gc.get_count). A code edit keeps ~450 (its partial model), a comment edit none.
-COLLECT_MIN_NEW_OBJECTS = 1000
+# Objects allocated (and alive) since the last full collection (gc.get_count) that make a publish be followed by
+# one: about 9 code edits' worth of the bench's partial checks, one or two whole models of a 1,000-line kernel.
+COLLECT_AFTER_PUBLISH_OBJECTS = 4000
 
 
 class EditTrace:
