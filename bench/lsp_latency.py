@@ -9,6 +9,9 @@ Server RSS (current and peak) is read from /proc at the end.
 
 clangd (Debian's clangd-19) gets a stub kernel_operator.h and a compile_commands.json in a temp folder.
 Usage: python bench/lsp_latency.py [--edits 200] [--no-clangd] [--lines 1000] [--edit comment|code] [--split]
+                                   [--requests] [--pause MS]
+`--requests` follows each publish with what an editor asks then (outline, lenses, inlay hints), unanswered when
+the next edit goes out; `--pause` waits that long between an edit's diagnostics and the next edit (typing).
 `--split` times the server's stages in process instead (document, model, rules, budgets) for the same edits.
 The server traces its edits (lsp/server.py EDIT_TRACE_ENV): after the table, each path the edits took (carried,
 reused, partial, full) with its latencies, and the 10 slowest edits with where their time went (to the server,
