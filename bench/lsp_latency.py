@@ -278,7 +278,8 @@ async def measure(
 def stage_split(text: str, edits: int, kind: str) -> list[tuple[str, list[float]]]:
     """In-process, the same edits through the server's own stages: where an edit's time goes (milliseconds). The
     check is the server's (checks/engine.check_incrementally: the units the edit reaches); the whole file's model
-    and budgets are built after the diagnostics are out (hover, lenses, the status bar)."""
+    and budgets are built for the editor's requests (outline, lenses, inlay hints, hover, the status bar), in a
+    worker thread after the diagnostics are out (lsp/server.py modelled_state)."""
     from ascendc_lsp.checks.engine import CheckOptions, check_incrementally
     from ascendc_lsp.lsp.state import DocumentStore
 
@@ -291,7 +292,7 @@ def stage_split(text: str, edits: int, kind: str) -> list[tuple[str, list[float]
     first = store.update(uri, text, 1)
     checked = check_incrementally(None, first.document, options, model_of=lambda s=first: s.model)
     stages: list[tuple[str, list[float]]] = [(name, []) for name in (
-        "document (rewrite + parse)", "check (incremental)", "model (after publishing)", "budgets")]
+        "document (rewrite + parse)", "check (incremental)", "model (for requests, in a worker)", "budgets")]
     paths: dict[str, int] = {}
     for k in range(edits):
         edited = list(lines)
