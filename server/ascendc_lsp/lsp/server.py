@@ -131,7 +131,7 @@ class AscendcLanguageServer(ServerCore):
         self.settings = Settings()
         self._client_settings: dict[str, Any] = {}
         self._dropped_versions = 0  # since the last full garbage collection
-        self._collect_scheduled = False  # a collection will run once the current publish is out
+        self._idle_collection: asyncio.TimerHandle | None = None  # a collection once the typing pauses
         self.features: list[LanguageFeature] = [feature(self) for feature in FEATURES]
         self._register()
 
@@ -206,25 +206,34 @@ class AscendcLanguageServer(ServerCore):
         gc.collect()
 
     def _collect_after_publish(self) -> None:
-        """Collect once a publish is out, when the objects allocated (and alive) since the last collection reach
-        COLLECT_AFTER_PUBLISH_OBJECTS: not ahead of the next edit's check (a collection in the change handler
+        """Collect once a publish is out, not ahead of the next edit's check (a collection in the change handler
         made every 64th edit wait for it: 20-27 ms freeing ~29,000 objects, the three slowest of 200 edits in
-        bench/lsp_latency.py --edit code), and a bounded amount at a time (2-4 ms) whatever allocated it: a
-        partial check keeps ~450 objects per edit, a whole model thousands, a comment edit none. The start-up
-        heap is frozen, so a collection walks only the session's objects."""
-        if self._collect_scheduled or gc.get_count()[0] < COLLECT_AFTER_PUBLISH_OBJECTS:
+        bench/lsp_latency.py --edit code), by the objects allocated (and alive) since the last one (gc.get_count:
+        a partial check keeps ~450 per edit, a whole model thousands, a comment edit none), so each frees a
+        bounded amount: past COLLECT_IDLE_OBJECTS when the typing pauses for COLLECT_IDLE_SECONDS (the next
+        didChange disarms it: no collection on the edit path), past COLLECT_AFTER_PUBLISH_OBJECTS at once (typing
+        with no pause). The start-up heap is frozen, so a collection walks only the session's objects."""
+        young = gc.get_count()[0]
+        if young < COLLECT_IDLE_OBJECTS:
             return
-        self._collect_scheduled = True
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # no event loop (a test calling in by hand): now
+            self._collect()
+            return
+        if self._idle_collection is not None:
+            self._idle_collection.cancel()
+            self._idle_collection = None
 
         def collect() -> None:
-            self._collect_scheduled = False
-            if gc.get_count()[0] >= COLLECT_AFTER_PUBLISH_OBJECTS:
+            self._idle_collection = None
+            if gc.get_count()[0] >= COLLECT_IDLE_OBJECTS:
                 self._collect()
 
-        try:
-            asyncio.get_running_loop().call_soon(collect)
-        except RuntimeError:  # no event loop (a test calling in by hand): now
-            collect()
+        if young >= COLLECT_AFTER_PUBLISH_OBJECTS:
+            loop.call_soon(collect)
+        else:
+            self._idle_collection = loop.call_later(COLLECT_IDLE_SECONDS, collect)
 
     def _on_open(self, params: types.DidOpenTextDocumentParams) -> None:
         state = self._sync(params.text_document.uri)
@@ -235,6 +244,9 @@ class AscendcLanguageServer(ServerCore):
         received = time.perf_counter()
         if params.text_document.uri not in self.documents:
             return  # closed, or forgotten after a change that could not be applied (transport.py)
+        if self._idle_collection is not None:
+            self._idle_collection.cancel()  # the typing goes on: collect after a later publish
+            self._idle_collection = None
         state = self._sync(params.text_document.uri)
         if state is not None:
             if self._edit_trace is not None:
@@ -520,8 +532,11 @@ MEMORY_REPORT_ENV = "ASCENDC_LSP_MEMORY_REPORT"  # a file: live object counts (a
 TRACE_FRAMES_ENV = "ASCENDC_LSP_TRACE_FRAMES"  # > 0: tracemalloc with that many frames for the report (slow)
 EXIT_GRACE_SECONDS = 1.0
 COLLECT_EVERY_VERSIONS = 64  # document versions dropped with no publish in between: a full garbage collection
-# Objects allocated (and alive) since the last full collection (gc.get_count) that make a publish be followed by
-# one: about 9 code edits' worth of the bench's partial checks, one or two whole models of a 1,000-line kernel.
+# Objects allocated (and alive) since the last full collection (gc.get_count) past which one runs after a publish
+# once the typing pauses (about 4 code edits' worth of the bench's partial checks, a whole model of a 1,000-line
+# kernel), and past which one runs right after the publish (2-4 ms; ~9 edits' worth).
+COLLECT_IDLE_OBJECTS = 2000
+COLLECT_IDLE_SECONDS = 0.05
 COLLECT_AFTER_PUBLISH_OBJECTS = 4000
 
 
