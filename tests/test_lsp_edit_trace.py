@@ -184,3 +184,30 @@ def test_a_request_overtaken_by_an_edit_while_it_waited_gets_content_modified() 
         assert state is not None and state.version == 2 and state.built_model() is not None
 
     asyncio.run(run())
+
+
+def test_with_pauses_in_the_typing_versions_are_collected_during_the_pauses(
+    collections_by_the_server_only: None,
+) -> None:
+    """Past COLLECT_IDLE_OBJECTS new objects, a publish arms a collection for when the typing pauses (a didChange
+    disarms it): edits 100 ms apart leave at most a few versions' models uncollected."""
+    from ascendc_lsp.lsp.server import COLLECT_IDLE_SECONDS
+
+    async def run() -> None:
+        session = Session()
+        await session.start()
+        baseline = live_counts()["DocumentModel"]
+        session.open(KERNEL)
+        await session.diagnostics(1)
+        most = 0
+        for version in range(2, 22):
+            session.change(version, 0, 0, 0, f"// {version}\n" if version % 2 else "")
+            state = session.server.documents.get(URI)
+            assert state is not None and state.model is not None
+            del state
+            await session.diagnostics(version)
+            await asyncio.sleep(COLLECT_IDLE_SECONDS * 2)  # a pause in the typing
+            most = max(most, live_counts()["DocumentModel"] - baseline)
+        assert most <= 12, most  # without the collections in the pauses: 21 (one per version)
+
+    asyncio.run(run())
