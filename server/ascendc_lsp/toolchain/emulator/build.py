@@ -591,16 +591,22 @@ def _lowered_if_launching(
 ) -> tuple[Path, list[Path]]:
     """A kernel source that launches a kernel itself (`kernel<<<blocks, l2ctrl, stream>>>(...)` in a host wrapper,
     as op kernels' `<op>_do` functions and pybind extensions have; bisheng compiles it) gets its launches lowered
-    onto the emulator's launcher (toolchain/program/lower.py) in a copy; its folder joins the include path so its
-    quoted includes still resolve."""
+    onto the emulator's launcher (toolchain/program/lower.py) in a copy, and a source that writes bisheng's
+    `[aicore]` declaration attribute gets it blanked (program/scan.py); the copy's folder is the original's on the
+    include path so its quoted includes still resolve. Line numbers are unchanged."""
     from ascendc_lsp.toolchain.program.lower import LoweringError, find_launches, lower_text
+    from ascendc_lsp.toolchain.program.scan import strip_aicore_attributes
 
     try:
         text = source.read_text(encoding="utf-8", errors="replace")
-        if "<<<" not in text or not find_launches(text):
-            return source, list(include_dirs)
-        body = lower_text(text, str(source), library=True).text
+        body = strip_aicore_attributes(text)
+        if "<<<" in body and find_launches(body):  # lower_text starts its copy with `#line 1 "<source>"`
+            body = lower_text(body, str(source), library=True).text
+        elif body != text:  # the compiler's messages name the original file
+            body = f"#line 1 {json.dumps(str(source))}\n{body}"
     except (OSError, LoweringError):  # unreadable or unbalanced: compiled as written, the compiler says why
+        return source, list(include_dirs)
+    if body == text:
         return source, list(include_dirs)
     lowered = workdir / f"lowered_{source.name}"
     lowered.write_text(body, encoding="utf-8")
