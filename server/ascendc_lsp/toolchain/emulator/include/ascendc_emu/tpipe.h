@@ -708,6 +708,12 @@ public:
     LocalTensor<T> DeQue(EMU_LOC) { return tensor<T>(deque(loc)); }
     template <typename T>
     void DeQue(LocalTensor<T>& t, EMU_LOC) { t = tensor<T>(deque(loc)); }
+    // DeQue() without a type (public kernels whose tensor from AllocTensor stays in use): the hand-off alone; the
+    // dequeued buffer's address (TBufHandle) is returned.
+    uint8_t* DeQue(EMU_LOC) {
+        ascendc_emu::Slot* s = deque(loc);
+        return s ? s->host : nullptr;
+    }
     template <TPosition srcUserPos, TPosition dstUserPos, typename T>
     LocalTensor<T> DeQue(EMU_LOC) {
         return tensor<T>(deque(loc, dstUserPos == TPosition::GM ? ascendc_emu::P_MTE3 : ascendc_emu::P_V));

@@ -1,0 +1,59 @@
+"""Symbols public op libraries' kernels call besides the documented AscendC API (ascendc_emu/op_kernel_compat.h:
+PopStackBuffer, the VA address registers and their transposes, get_max_min_cnt, DeQue() without a type,
+Conditional), run as those kernels use them (cases in tests/emulator_cpp/op_kernel_compat.cpp), checked with NumPy."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from ascendc_lsp.toolchain.emulator.soc import load_soc
+from tests.emu_api import CaseRun, compile_cases, run_case
+
+pytestmark = [pytest.mark.slow, pytest.mark.skipif(shutil.which("g++") is None, reason="g++ not installed")]
+
+
+@pytest.fixture(scope="module")
+def binary(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return compile_cases("op_kernel_compat.cpp", tmp_path_factory.mktemp("opcompat"))
+
+
+def clean(r: CaseRun) -> None:
+    assert r.rc == 0 and not r.errors(), r.report
+
+
+def test_popstackbuffer_is_the_ub_left_after_the_tpipe_buffers(binary: Path, tmp_path: Path) -> None:
+    r = run_case(binary, 1, tmp_path)
+    clean(r)
+    out = r.array(np.float32, 64)
+    ub = int(load_soc("Ascend910B").values["ub_bytes"])
+    assert out[0] == 1  # PopStackBuffer returned true
+    assert out[1] == (ub - 5 * 32 * 1024) // 4  # api_case.h's Ub takes five 32 KB buffers
+    assert np.all(out[2:] == 3.0)  # the popped tensor is memory the kernel can write and read
+
+
+def test_va_registers_drive_a_16x16_transpose(binary: Path, tmp_path: Path) -> None:
+    x = (np.arange(256) % 97 - 40).astype(np.float16)
+    r = run_case(binary, 2, tmp_path, a=x)
+    clean(r)
+    assert np.array_equal(r.array(np.float16, 256).reshape(16, 16), x.reshape(16, 16).T)
+
+
+def test_get_max_min_cnt_holds_the_reducemax_value_bits_and_index(binary: Path, tmp_path: Path) -> None:
+    x = np.sin(np.arange(200, dtype=np.float32))
+    x[137] = 5.5
+    r = run_case(binary, 3, tmp_path, a=x)
+    clean(r)
+    bits, index = r.array(np.uint32, 2)
+    assert np.array([bits], dtype=np.uint32).view(np.float32)[0] == np.float32(5.5)
+    assert index == 137
+
+
+def test_deque_without_a_type_hands_off_and_the_kernel_keeps_its_tensor(binary: Path, tmp_path: Path) -> None:
+    x = np.arange(64, dtype=np.float32)
+    r = run_case(binary, 4, tmp_path, a=x)
+    clean(r)
+    assert np.array_equal(r.array(np.float32, 64), x + 1)
