@@ -1,6 +1,6 @@
 """Symbols public op libraries' kernels call besides the documented AscendC API (ascendc_emu/op_kernel_compat.h:
 PopStackBuffer, the VA address registers and their transposes, get_max_min_cnt, DeQue() without a type,
-Conditional), run as those kernels use them (cases in tests/emulator_cpp/op_kernel_compat.cpp), checked with NumPy."""
+Conditional, the SDK's raw-pointer *Impl forms), run as those kernels use them (cases in tests/emulator_cpp/op_kernel_compat.cpp), checked with NumPy."""
 
 from __future__ import annotations
 
@@ -57,3 +57,19 @@ def test_deque_without_a_type_hands_off_and_the_kernel_keeps_its_tensor(binary: 
     r = run_case(binary, 4, tmp_path, a=x)
     clean(r)
     assert np.array_equal(r.array(np.float32, 64), x + 1)
+
+
+def test_raw_pointer_impl_forms_copy_pad_and_fill(binary: Path, tmp_path: Path) -> None:
+    x = np.arange(1, 9, dtype=np.float32)
+    r = run_case(binary, 5, tmp_path, a=x)
+    clean(r)
+    want_x = np.concatenate([x[:5], np.zeros(3, np.float32)])  # 20 B copied, 3 padding elements of 0
+    assert np.array_equal(r.array(np.float32, 8), want_x + np.float32(2.5))  # DuplicateImpl + Add, then UB2GM
+    assert np.array_equal(r.array(np.float32, 3, offset_bytes=64), x[:3])  # DataCopyPadUB2GMImpl: 12 B
+
+
+def test_transdatato5hd_impl_with_pointer_lists(binary: Path, tmp_path: Path) -> None:
+    x = (np.arange(256) % 89 - 30).astype(np.float16)
+    r = run_case(binary, 6, tmp_path, a=x)
+    clean(r)
+    assert np.array_equal(r.array(np.float16, 256).reshape(16, 16), x.reshape(16, 16).T)

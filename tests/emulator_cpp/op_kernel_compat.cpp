@@ -66,5 +66,36 @@ extern "C" __global__ __aicore__ void op_kernel_compat(GM_ADDR a, GM_ADDR b, GM_
         store(o, t, 64);
         q.FreeTensor(t);
     }
+    if (TILING_KEY_IS(5)) {  // the SDK's raw-pointer forms (ge_glu_v2's MemSetZero, linear_index's pad copy)
+        Ub ub;
+        LocalTensor<float> x = ub.at<float>(0), z = ub.at<float>(1);
+        DataCopyPadExtParams<float> pad{true, 0, 3, 0.0f};
+        DataCopyPadGm2UBImpl((__ubuf__ float*)x.GetPhyAddr(), (__gm__ float*)a, DataCopyExtParams{1, 20, 0, 0, 0}, pad);
+        DuplicateImpl<float>((__ubuf__ float*)z.GetPhyAddr(), 2.5f, 16);
+        SetFlag<HardEvent::MTE2_V>(EVENT_ID0);
+        WaitFlag<HardEvent::MTE2_V>(EVENT_ID0);
+        Add(z, z, x, 8);
+        SetFlag<HardEvent::V_MTE3>(EVENT_ID0);
+        WaitFlag<HardEvent::V_MTE3>(EVENT_ID0);
+        DataCopyUB2GMImpl((__gm__ float*)o, (__ubuf__ float*)z.GetPhyAddr(), {1, 2, 0, 0});
+        DataCopyPadUB2GMImpl((__gm__ float*)(o + 64), (__ubuf__ float*)x.GetPhyAddr(), DataCopyExtParams{1, 12, 0, 0, 0});
+    }
+    if (TILING_KEY_IS(6)) {  // TransDataTo5HDImpl with lists of UB pointers (layer_norm_v4's transpose)
+        Ub ub;
+        LocalTensor<half> x = ub.at<half>(0), y = ub.at<half>(1);
+        load(x, a, 256);
+        __ubuf__ half* src = (__ubuf__ half*)x.GetPhyAddr();
+        __ubuf__ half* dst = (__ubuf__ half*)y.GetPhyAddr();
+        __ubuf__ half* srcList[16];
+        __ubuf__ half* dstList[16];
+        for (int i = 0; i < 16; i++) {
+            srcList[i] = src + 16 * i;
+            dstList[i] = dst + 16 * i;
+        }
+        TransDataTo5HDParams params;
+        params.repeatTimes = 1;
+        TransDataTo5HDImpl(dstList, srcList, params);
+        store(o, y, 256);
+    }
 }
 API_CASE_MAIN(op_kernel_compat)

@@ -8,9 +8,14 @@
 //   scatter_vnchwconv_b8/b16/b32 / asc_transto5hd_b8/b16/b32 (asc_transto5hd.md: the dst/src register and the
 //   next one hold the 16 addresses): TransDataTo5HD with those lists (vector_transpose.h);
 // - get_max_min_cnt(): the raw reduce max/min register GetReduceRepeatMaxMinSpr reads (value bits low, index high);
-// - AscendC::Conditional<B, T, F>::type, the SDK's std::conditional, as kernels spell it.
+// - AscendC::Conditional<B, T, F>::type, the SDK's std::conditional, as kernels spell it;
+// - the raw-pointer forms op libraries call by the SDK's internal names (DuplicateImpl, DataCopyGM2UBImpl,
+//   DataCopyUB2GMImpl, DataCopyPadGm2UBImpl, DataCopyPadUB2GMImpl, TransDataTo5HDImpl of uint64_t lists): each is the documented API
+//   of the same name without `Impl` (Duplicate.md, DataCopy.md, DataCopyPad.md, TransDataTo5HD.md) on the tensors
+//   the pointers address (cce.h raw_local / raw_global), so the same checks and traces apply.
 #ifndef ASCENDC_EMU_ASCENDC_EMU_OP_KERNEL_COMPAT_H_
 #define ASCENDC_EMU_ASCENDC_EMU_OP_KERNEL_COMPAT_H_
+#include "cce.h"
 #include "tpipe.h"
 #include "vector_reduce.h"
 #include "vector_transpose.h"
@@ -41,6 +46,48 @@ inline bool PopStackBuffer(LocalTensor<T>& popLocal, EMU_LOC) {
     if (start >= cap) return false;
     popLocal.bind(pos, (uint32_t)start, (uint32_t)((cap - start) / sizeof(T)), false);
     return true;
+}
+
+// ---- the SDK's internal raw-pointer forms, as op libraries call them
+template <typename T>
+inline void DuplicateImpl(T* dst, const T& scalarValue, const int32_t& count, EMU_LOC) {
+    Duplicate(ascendc_emu::raw_local(dst, "DuplicateImpl", loc), scalarValue, count, loc);
+}
+template <typename T>
+inline void DataCopyGM2UBImpl(T* dst, T* src, const DataCopyParams& intriParams, EMU_LOC) {
+    DataCopy(ascendc_emu::raw_local(dst, "DataCopyGM2UBImpl", loc), ascendc_emu::raw_global(src), intriParams, loc);
+}
+template <typename T>
+inline void DataCopyUB2GMImpl(T* dst, T* src, const DataCopyParams& intriParams, EMU_LOC) {
+    DataCopy(ascendc_emu::raw_global(dst), ascendc_emu::raw_local(src, "DataCopyUB2GMImpl", loc), intriParams, loc);
+}
+template <typename T>
+inline void DataCopyPadGm2UBImpl(T* dst, T* src, const DataCopyExtParams& intriParams,
+                                 const DataCopyPadExtParams<T>& padParams, EMU_LOC) {
+    DataCopyPad(ascendc_emu::raw_local(dst, "DataCopyPadGm2UBImpl", loc), ascendc_emu::raw_global(src), intriParams,
+                padParams, loc);
+}
+template <typename T>
+inline void DataCopyPadGm2UBImpl(T* dst, T* src, const DataCopyParams& intriParams, const DataCopyPadParams& padParams,
+                                 EMU_LOC) {
+    DataCopyPad(ascendc_emu::raw_local(dst, "DataCopyPadGm2UBImpl", loc), ascendc_emu::raw_global(src), intriParams,
+                padParams, loc);
+}
+template <typename T>
+inline void DataCopyPadUB2GMImpl(T* dst, T* src, const DataCopyExtParams& intriParams, EMU_LOC) {
+    DataCopyPad(ascendc_emu::raw_global(dst), ascendc_emu::raw_local(src, "DataCopyPadUB2GMImpl", loc), intriParams,
+                loc);
+}
+template <typename T>
+inline void DataCopyPadUB2GMImpl(T* dst, T* src, const DataCopyParams& intriParams, EMU_LOC) {
+    DataCopyPad(ascendc_emu::raw_global(dst), ascendc_emu::raw_local(src, "DataCopyPadUB2GMImpl", loc), intriParams,
+                loc);
+}
+// TransDataTo5HDImpl with uint64_t address lists (the UB-pointer lists form is in vector_transpose.h)
+template <typename T>
+inline void TransDataTo5HDImpl(uint64_t dstList[NCHW_CONV_ADDR_LIST_SIZE], uint64_t srcList[NCHW_CONV_ADDR_LIST_SIZE],
+                               const TransDataTo5HDParams& nchwconvParams, EMU_LOC) {
+    TransDataTo5HD<T>(dstList, srcList, nchwconvParams, loc);
 }
 }  // namespace AscendC
 
