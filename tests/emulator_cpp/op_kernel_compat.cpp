@@ -5,6 +5,13 @@
 static_assert(std::is_same<AscendC::Conditional<true, float, half>::type, float>::value &&
                   std::is_same<AscendC::Conditional<false, float, half>::type, half>::value,
               "Conditional");
+static_assert(BRCB_BROADCAST_NUMBER == 8, "Brcb.md: 8 elements per repeat");
+// the kernel-side tiling with srcM / srcK as numbers equals the documented SoftMaxShapeInfo form
+static_assert(SoftMaxFlashV2TilingFuncImpl(8, 64, 4, 4, 8192, false, true).splitM ==
+                  SoftMaxFlashV2TilingFunc(SoftMaxShapeInfo{8, 64, 8, 64}, 4, 4, 8192, false, true).splitM &&
+              SoftMaxFlashV2TilingFuncImpl(8, 64, 4, 4, 8192).reduceSize ==
+                  SoftMaxFlashV2TilingFunc(SoftMaxShapeInfo{8, 64, 8, 64}, 4, 4, 8192).reduceSize,
+              "SoftMaxFlashV2TilingFuncImpl");
 
 extern "C" __global__ __aicore__ void op_kernel_compat(GM_ADDR a, GM_ADDR b, GM_ADDR c, GM_ADDR o) {
     if (TILING_KEY_IS(1)) {  // PopStackBuffer: the UB left after the TPipe buffers, usable as a tensor

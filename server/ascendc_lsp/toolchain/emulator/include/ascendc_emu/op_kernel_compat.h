@@ -9,6 +9,9 @@
 //   next one hold the 16 addresses): TransDataTo5HD with those lists (vector_transpose.h);
 // - get_max_min_cnt(): the raw reduce max/min register GetReduceRepeatMaxMinSpr reads (value bits low, index high);
 // - AscendC::Conditional<B, T, F>::type, the SDK's std::conditional, as kernels spell it;
+// - BRCB_BROADCAST_NUMBER, the elements one Brcb repeat broadcasts (Brcb.md: 8, one per DataBlock), and
+//   SoftMaxFlashV2TilingFuncImpl, the kernel-side SoftMaxFlashV2TilingFunc (SoftmaxFlashV2.md) with srcM / srcK
+//   as two numbers;
 // - the raw-pointer forms op libraries call by the SDK's internal names (DuplicateImpl, DataCopyGM2UBImpl,
 //   DataCopyUB2GMImpl, DataCopyPadGm2UBImpl, DataCopyPadUB2GMImpl, TransDataTo5HDImpl of uint64_t lists): each is the documented API
 //   of the same name without `Impl` (Duplicate.md, DataCopy.md, DataCopyPad.md, TransDataTo5HD.md) on the tensors
@@ -19,6 +22,7 @@
 #include "tpipe.h"
 #include "vector_reduce.h"
 #include "vector_transpose.h"
+#include "adv_softmax.h"
 
 namespace AscendC {
 template <bool B, class T, class F>
@@ -29,6 +33,18 @@ template <class T, class F>
 struct Conditional<false, T, F> {
     using type = F;
 };
+
+constexpr uint32_t BRCB_BROADCAST_NUMBER = 8;
+
+constexpr SoftMaxTiling SoftMaxFlashV2TilingFuncImpl(const uint32_t srcM, const uint32_t srcK,
+                                                     const uint32_t dataTypeSize1, const uint32_t dataTypeSize2,
+                                                     const uint32_t localWorkSpaceSize, const bool isUpdate = false,
+                                                     const bool isBasicBlock = false,
+                                                     const bool isDataFormatNZ = false,
+                                                     const bool isFlashOutputBrc = false) {
+    return SoftMaxFlashV2TilingFunc(SoftMaxShapeInfo{srcM, srcK, srcM, srcK}, dataTypeSize1, dataTypeSize2,
+                                    localWorkSpaceSize, isUpdate, isBasicBlock, isDataFormatNZ, isFlashOutputBrc);
+}
 
 // PopStackBuffer.md: the tensor covers the position's remaining space, past every TPipe buffer (and, on UB, past
 // the kernel's own static tensors), 32-byte aligned; false when nothing is left.
