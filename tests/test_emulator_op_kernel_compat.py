@@ -1,5 +1,5 @@
 """Symbols public op libraries' kernels call besides the documented AscendC API (ascendc_emu/op_kernel_compat.h:
-PopStackBuffer, the VA address registers and their transposes, get_max_min_cnt, DeQue() without a type,
+PopStackBuffer, the VA address registers and their transposes, get_max_min_cnt, DeQue() without a type, TQueConfig,
 Conditional, the SDK's raw-pointer *Impl forms), run as those kernels use them (cases in tests/emulator_cpp/op_kernel_compat.cpp), checked with NumPy."""
 
 from __future__ import annotations

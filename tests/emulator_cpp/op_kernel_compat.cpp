@@ -5,6 +5,15 @@
 static_assert(std::is_same<AscendC::Conditional<true, float, half>::type, float>::value &&
                   std::is_same<AscendC::Conditional<false, float, half>::type, half>::value,
               "Conditional");
+// TQueConfig as TQue简介.md's example builds it: a constexpr function returning the aggregate, passed by address
+__aicore__ constexpr TQueConfig MakeQueConfig(uint32_t bufferNumber, const TPosition consumer[]) {
+    return {false, false, false, 0, bufferNumber, 0, {consumer[0], consumer[1], consumer[2], consumer[3], consumer[4],
+                                                     consumer[5], consumer[6], consumer[7]}};
+}
+constexpr TPosition kConsumers[8] = {TPosition::MAX, TPosition::MAX, TPosition::MAX, TPosition::MAX,
+                                     TPosition::MAX, TPosition::MAX, TPosition::MAX, TPosition::MAX};
+constexpr TQueConfig kQueConfig = MakeQueConfig(1, kConsumers);
+static_assert(kQueConfig.bufferNumber == 1 && !kQueConfig.nd2nz, "TQueConfig");
 static_assert(BRCB_BROADCAST_NUMBER == 8, "Brcb.md: 8 elements per repeat");
 // the kernel-side tiling with srcM / srcK as numbers equals the documented SoftMaxShapeInfo form
 static_assert(SoftMaxFlashV2TilingFuncImpl(8, 64, 4, 4, 8192, false, true).splitM ==
@@ -61,7 +70,7 @@ extern "C" __global__ __aicore__ void op_kernel_compat(GM_ADDR a, GM_ADDR b, GM_
     }
     if (TILING_KEY_IS(4)) {  // DeQue() without a type: the kernel goes on with the tensor it allocated (grid_sample)
         TPipe pipe;
-        TQue<TPosition::VECIN, 1> q;
+        TQue<TPosition::VECIN, 1, &kQueConfig> q;  // the const TQueConfig* form of the mask parameter
         pipe.InitBuffer(q, 1, 256);
         LocalTensor<float> t = q.AllocTensor<float>();
         GlobalTensor<float> g;

@@ -9,6 +9,9 @@
 //   next one hold the 16 addresses): TransDataTo5HD with those lists (vector_transpose.h);
 // - get_max_min_cnt(): the raw reduce max/min register GetReduceRepeatMaxMinSpr reads (value bits low, index high);
 // - AscendC::Conditional<B, T, F>::type, the SDK's std::conditional, as kernels spell it;
+// - TQueConfig (docs/zh/api/SIMD-API/基础API/资源管理/Pipe和Que框架/TQue/TQue简介.md), the `const TQueConfig*` form
+//   of TQue's mask parameter: its fields are compile-time hints (bufferLen / bufferNumber as InitBuffer gets them,
+//   the rest reserved), so the queue behaves as without them;
 // - BRCB_BROADCAST_NUMBER, the elements one Brcb repeat broadcasts (Brcb.md: 8, one per DataBlock), and
 //   SoftMaxFlashV2TilingFuncImpl, the kernel-side SoftMaxFlashV2TilingFunc (SoftmaxFlashV2.md) with srcM / srcK
 //   as two numbers;
@@ -32,6 +35,18 @@ struct Conditional {
 template <class T, class F>
 struct Conditional<false, T, F> {
     using type = F;
+};
+
+struct TQueConfig {
+    bool nd2nz = false;
+    bool nz2nd = false;
+    bool scmBlockGroup = false;
+    uint32_t bufferLen = 0;
+    uint32_t bufferNumber = 0;
+    uint32_t consumerSize = 0;
+    TPosition consumer[8] = {};
+    bool enableStaticEvtId = false;
+    bool enableLoopQueue = false;
 };
 
 constexpr uint32_t BRCB_BROADCAST_NUMBER = 8;
