@@ -1,5 +1,5 @@
 """Symbols public op libraries' kernels call besides the documented AscendC API (ascendc_emu/op_kernel_compat.h:
-PopStackBuffer, the VA address registers and their transposes, get_max_min_cnt, DeQue() without a type, TQueConfig,
+PopStackBuffer, the VA address registers and their transposes, get_max_min_cnt, DeQue() without a type, TQueConfig, a TBuf passed by value,
 Conditional, the SDK's raw-pointer *Impl forms), run as those kernels use them (cases in tests/emulator_cpp/op_kernel_compat.cpp), checked with NumPy."""
 
 from __future__ import annotations
@@ -73,3 +73,9 @@ def test_transdatato5hd_impl_with_pointer_lists(binary: Path, tmp_path: Path) ->
     r = run_case(binary, 6, tmp_path, a=x)
     clean(r)
     assert np.array_equal(r.array(np.float16, 256).reshape(16, 16), x.reshape(16, 16).T)
+
+
+def test_a_tbuf_passed_by_value_writes_the_original_buffer(binary: Path, tmp_path: Path) -> None:
+    r = run_case(binary, 7, tmp_path)
+    clean(r)
+    assert r.array(np.uint32, 8).tolist() == list(range(40, 48))

@@ -22,6 +22,13 @@ static_assert(SoftMaxFlashV2TilingFuncImpl(8, 64, 4, 4, 8192, false, true).split
                   SoftMaxFlashV2TilingFunc(SoftMaxShapeInfo{8, 64, 8, 64}, 4, 4, 8192).reduceSize,
               "SoftMaxFlashV2TilingFuncImpl");
 
+// A TBuf passed by value, as grid_sample's initBufTensor takes its mask buffers: the copy writes the original's memory
+inline void write_pattern(TBuf<TPosition::VECCALC> buf, uint32_t v) {
+    LocalTensor<uint32_t> t = buf.Get<uint32_t>();
+    for (uint32_t i = 0; i < 8; i++) t.SetValue(i, v + i);
+    buf.FreeTensor(t);
+}
+
 extern "C" __global__ __aicore__ void op_kernel_compat(GM_ADDR a, GM_ADDR b, GM_ADDR c, GM_ADDR o) {
     if (TILING_KEY_IS(1)) {  // PopStackBuffer: the UB left after the TPipe buffers, usable as a tensor
         Ub ub;
@@ -112,6 +119,13 @@ extern "C" __global__ __aicore__ void op_kernel_compat(GM_ADDR a, GM_ADDR b, GM_
         params.repeatTimes = 1;
         TransDataTo5HDImpl(dstList, srcList, params);
         store(o, y, 256);
+    }
+    if (TILING_KEY_IS(7)) {  // a TBuf copied into a helper
+        TPipe pipe;
+        TBuf<TPosition::VECCALC> buf;
+        pipe.InitBuffer(buf, 256);
+        write_pattern(buf, 40);
+        store(o, buf.Get<uint32_t>(), 8);
     }
 }
 API_CASE_MAIN(op_kernel_compat)
