@@ -79,3 +79,21 @@ def test_a_tbuf_passed_by_value_writes_the_original_buffer(binary: Path, tmp_pat
     r = run_case(binary, 7, tmp_path)
     clean(r)
     assert r.array(np.uint32, 8).tolist() == list(range(40, 48))
+
+
+def test_a_kernel_written_with_the_aicore_attribute_runs() -> None:
+    from ascendc_lsp.toolchain.base import RunOptions
+    from ascendc_lsp.toolchain.emulator.runner import EmulatorToolchain
+    from ascendc_lsp.toolchain.spec import spec_from_dict
+
+    data = {
+        "kernel": "aicore_attr",
+        "source": "aicore_attr.cpp",
+        "block_dim": 1,
+        "inputs": [{"name": "x", "shape": [256], "dtype": "float32"}],
+        "outputs": [{"name": "y", "shape": [256], "dtype": "float32"}],
+        "reference": "y = x * np.float32(2) + np.float32(1)",
+    }
+    folder = Path(__file__).parent / "fixtures" / "dialect"
+    res = EmulatorToolchain().run(spec_from_dict(data, base_dir=folder, origin="aicore_attr"), RunOptions(timeout=120))
+    assert res.correct, [d.message for d in res.diagnostics]
