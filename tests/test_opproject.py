@@ -923,3 +923,25 @@ def test_strip_aicore_attributes_keeps_strings_subscripts_and_columns() -> None:
     got = strip_aicore_attributes(text)
     assert got == 'inline          void f(); a[aicore] = 1; p("__global__ [aicore]"); #define X           \n'
     assert len(got) == len(text)
+
+
+@needs_gxx
+@pytest.mark.slow
+def test_op_definition_and_tiling_sharing_a_header_function_link_as_in_separate_libraries(tmp_path: Path) -> None:
+    # cann-ops' gelu_quant: `<op>_def.cpp` (opsproto) and the tiling source (optiling) both include a header that
+    # defines a non-inline function; the real build links them into different libraries
+    proj = _write_project(tmp_path, HOST_TEMPLATE.replace("BODY", "context->SetBlockDim(HalfOf(4));"))
+    host_dir = proj / "op_host"
+    (host_dir / "broken_helper.h").write_text("#pragma once\nint HalfOf(int v) { return v / 2; }\n")
+    tiling = (host_dir / "broken_custom.cpp").read_text()
+    (host_dir / "broken_custom.cpp").write_text('#include "broken_helper.h"\n' + tiling.split("namespace ops")[0])
+    (host_dir / "broken_custom_def.cpp").write_text(
+        '#include "broken_helper.h"\nnamespace optiling { ge::graphStatus TilingFunc(gert::TilingContext*); }\n'
+        + "namespace ops" + tiling.split("namespace ops")[1]
+    )
+    (host_dir / "broken_custom.cpp").write_text(
+        (host_dir / "broken_custom.cpp").read_text().replace("static ge::graphStatus", "ge::graphStatus")
+    )
+    d = describe_project(find_project(proj / "op_kernel" / "broken_custom.cpp"), timeout=300)
+    assert isinstance(d, Described), [x.message for x in d.diagnostics]
+    assert [o.type for o in d.ops] == ["BrokenCustom"]
