@@ -922,6 +922,8 @@ def test_strip_aicore_attributes_keeps_strings_subscripts_and_columns() -> None:
     text = 'inline [aicore] void f(); a[aicore] = 1; p("__global__ [aicore]"); #define X [ aicore ]\n'
     got = strip_aicore_attributes(text)
     assert got == 'inline          void f(); a[aicore] = 1; p("__global__ [aicore]"); #define X           \n'
+    both = "#define CATLASS_HOST_DEVICE __forceinline__ [host, aicore]\n"
+    assert strip_aicore_attributes(both) == "#define CATLASS_HOST_DEVICE __forceinline__ " + " " * len("[host, aicore]") + "\n"
     assert len(got) == len(text)
 
 

@@ -14,6 +14,7 @@ constexpr TPosition kConsumers[8] = {TPosition::MAX, TPosition::MAX, TPosition::
                                      TPosition::MAX, TPosition::MAX, TPosition::MAX, TPosition::MAX};
 constexpr TQueConfig kQueConfig = MakeQueConfig(1, kConsumers);
 static_assert(kQueConfig.bufferNumber == 1 && !kQueConfig.nd2nz, "TQueConfig");
+static_assert(AscendC::AIV == AIV && AscendC::AIC == AIC, "core types in AscendC");
 static_assert(BRCB_BROADCAST_NUMBER == 8, "Brcb.md: 8 elements per repeat");
 // the kernel-side tiling with srcM / srcK as numbers equals the documented SoftMaxShapeInfo form
 static_assert(SoftMaxFlashV2TilingFuncImpl(8, 64, 4, 4, 8192, false, true).splitM ==

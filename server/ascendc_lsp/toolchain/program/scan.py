@@ -118,10 +118,12 @@ def matching(text: str, mask: bytearray, i: int) -> int:
 
 
 # bisheng's CCE attribute spelling `[aicore]` in a declaration (`__forceinline__ [aicore] constexpr T f()`,
-# `__global__ [aicore] void k()`, `#define __aicore__ [aicore]`): not valid g++, and a macro cannot remove the
-# brackets. Only after the keywords that introduce it, and only in code (not in strings or comments), so a
+# `__global__ [aicore] void k()`, `#define __aicore__ [aicore]`; `[host, aicore]` on code for both sides): not
+# valid g++, and a macro cannot remove the brackets. Only after the keywords that introduce it, and only in code (not in strings or comments), so a
 # subscript `a[aicore]` or a printf text stays as written.
-_AICORE_ATTRIBUTE = re.compile(r"((?:\b(?:__forceinline__|__global__|inline)|#\s*define\s+\w+)\s*)\[\s*aicore\s*\]")
+_AICORE_ATTRIBUTE = re.compile(
+    r"((?:\b(?:__forceinline__|__global__|inline)|#\s*define\s+\w+)\s*)\[\s*(?:host\s*,\s*)?aicore(?:\s*,\s*host)?\s*\]"
+)
 
 
 def strip_aicore_attributes(text: str) -> str:

@@ -122,6 +122,13 @@ inline void TransDataTo5HDImpl(uint64_t dstList[NCHW_CONV_ADDR_LIST_SIZE], uint6
 }
 }  // namespace AscendC
 
+// The core types under the SDK's namespace too (catlass kernels write AscendC::AIC / AscendC::AIV): the same
+// entities as cce.h's, so unqualified uses stay unambiguous.
+namespace AscendC {
+using ::AIC;
+using ::AIV;
+}  // namespace AscendC
+
 // ---- address registers (ub_addr8_t)
 enum ub_addr8_t : uint8_t { VA0 = 0, VA1, VA2, VA3, VA4, VA5, VA6, VA7 };
 
