@@ -143,7 +143,7 @@ inline void set_va_reg(ub_addr8_t reg, const uint64_t* addrs, const char* api, c
     for (int i = 0; i < 8; i++) blk().va_regs[reg][i] = addrs[i];
 }
 // The 16 addresses a transpose reads from `reg` and the register after it.
-inline bool va_list(ub_addr8_t reg, uint64_t out[16], const char* api, const Loc& loc) {
+inline bool va_addresses(ub_addr8_t reg, uint64_t out[16], const char* api, const Loc& loc) {
     if ((int)reg > 6) {
         report_error("va-register", "invalid-argument", P_V, api, loc,
                      "%s: register VA%d holds the first 8 of 16 addresses, the next register the rest; VA%d has no "
@@ -158,7 +158,7 @@ inline void va_transto5hd(ub_addr8_t dst, ub_addr8_t src, uint8_t repeat, uint16
                           bool dstHigh, bool srcHigh, const char* api, const Loc& loc) {
     if (!rt().cur) return;
     uint64_t d[16], s[16];
-    if (!va_list(dst, d, api, loc) || !va_list(src, s, api, loc)) return;
+    if (!va_addresses(dst, d, api, loc) || !va_addresses(src, s, api, loc)) return;
     AscendC::TransDataTo5HD<T>(d, s, AscendC::TransDataTo5HDParams(dstHigh, srcHigh, repeat, dstStride, srcStride),
                                loc);
 }
