@@ -118,6 +118,33 @@ def matching(text: str, mask: bytearray, i: int) -> int:
     raise LoweringError(f"no closing '{OPENING_BRACKETS[text[i]]}'")
 
 
+# bisheng's CCE attribute spelling `[aicore]` in a declaration (`__forceinline__ [aicore] constexpr T f()`,
+# `__global__ [aicore] void k()`, `#define __aicore__ [aicore]`; `[host, aicore]` on code for both sides): not
+# valid g++, and a macro cannot remove the brackets. Only after the keywords that introduce it, and only in code
+# (not in strings or comments), so a subscript `a[aicore]` or a printf text stays as written.
+_AICORE_ATTRIBUTE = re.compile(
+    r"((?:\b(?:__forceinline__|__global__|inline)|#\s*define\s+\w+)\s*)\[\s*(?:host\s*,\s*)?aicore(?:\s*,\s*host)?\s*\]"
+)
+
+
+def strip_aicore_attributes(text: str) -> str:
+    """The text with each CCE `[aicore]` declaration attribute blanked (spaces: lines and columns unchanged)."""
+    if "aicore" not in text or not _AICORE_ATTRIBUTE.search(text):
+        return text
+    mask = code_mask(text)
+    parts: list[str] = []
+    last = 0
+    for m in _AICORE_ATTRIBUTE.finditer(text):
+        start = m.start(0) + len(m.group(1))
+        if not mask[start]:
+            continue
+        parts.append(text[last:start])
+        parts.append(" " * (m.end(0) - start))
+        last = m.end(0)
+    parts.append(text[last:])
+    return "".join(parts)
+
+
 _DIRECTIVE = re.compile(r"^[ \t]*#[ \t]*(if|ifdef|ifndef|elif|else|endif)\b(.*)$")
 _DEFINED_TEST = re.compile(r"^\s*(!?)\s*defined\s*(?:\(\s*(\w+)\s*\)|\s(\w+))\s*$")
 _VALUE_TEST = re.compile(r"^\s*\(?\s*([A-Za-z_]\w*)\s*(==|!=)\s*(-?\d+)[uUlL]*\s*\)?\s*$")
