@@ -888,3 +888,62 @@ def test_syntax_check_lowers_a_kernel_sources_own_launches(tmp_path: Path) -> No
     bad = build.syntax_check(src, timeout=120)
     assert not bad.ok
     assert "wrapped.cpp" in bad.stderr
+
+
+@needs_gxx
+def test_syntax_check_takes_bishengs_aicore_declaration_attribute(tmp_path: Path) -> None:
+    src = tmp_path / "attr.cpp"
+    src.write_text(
+        textwrap.dedent(
+            """
+            #include "kernel_operator.h"
+            template <class T>
+            __forceinline__ [aicore] constexpr T RoundUp(const T &v, const T a) { return (v + a - 1) / a * a; }
+            static const char* kText = "[aicore] stays in a string";
+            extern "C" __global__ [aicore] void attr(GM_ADDR x) {
+                int aicore = 1;
+                int a[2] = {0, 0};
+                a[aicore] = RoundUp<int>(3, 4);
+                UNDECLARED_NAME;
+            }
+            """
+        )
+    )
+    r = build.syntax_check(src, timeout=120)
+    assert not r.ok
+    # the only error is the one written on purpose, and it names the original file and line
+    assert "[" not in r.stderr.split("error:", 1)[1].splitlines()[0]
+    assert f"{src}:10:" in r.stderr and "UNDECLARED_NAME" in r.stderr
+
+
+def test_strip_aicore_attributes_keeps_strings_subscripts_and_columns() -> None:
+    from ascendc_lsp.toolchain.program.scan import strip_aicore_attributes
+
+    text = 'inline [aicore] void f(); a[aicore] = 1; p("__global__ [aicore]"); #define X [ aicore ]\n'
+    got = strip_aicore_attributes(text)
+    assert got == 'inline          void f(); a[aicore] = 1; p("__global__ [aicore]"); #define X           \n'
+    both = "#define CATLASS_HOST_DEVICE __forceinline__ [host, aicore]\n"
+    assert strip_aicore_attributes(both) == "#define CATLASS_HOST_DEVICE __forceinline__ " + " " * len("[host, aicore]") + "\n"
+    assert len(got) == len(text)
+
+
+@needs_gxx
+@pytest.mark.slow
+def test_op_definition_and_tiling_sharing_a_header_function_link_as_in_separate_libraries(tmp_path: Path) -> None:
+    # cann-ops' gelu_quant: `<op>_def.cpp` (opsproto) and the tiling source (optiling) both include a header that
+    # defines a non-inline function; the real build links them into different libraries
+    proj = _write_project(tmp_path, HOST_TEMPLATE.replace("BODY", "context->SetBlockDim(HalfOf(4));"))
+    host_dir = proj / "op_host"
+    (host_dir / "broken_helper.h").write_text("#pragma once\nint HalfOf(int v) { return v / 2; }\n")
+    tiling = (host_dir / "broken_custom.cpp").read_text()
+    (host_dir / "broken_custom.cpp").write_text('#include "broken_helper.h"\n' + tiling.split("namespace ops")[0])
+    (host_dir / "broken_custom_def.cpp").write_text(
+        '#include "broken_helper.h"\nnamespace optiling { ge::graphStatus TilingFunc(gert::TilingContext*); }\n'
+        + "namespace ops" + tiling.split("namespace ops")[1]
+    )
+    (host_dir / "broken_custom.cpp").write_text(
+        (host_dir / "broken_custom.cpp").read_text().replace("static ge::graphStatus", "ge::graphStatus")
+    )
+    d = describe_project(find_project(proj / "op_kernel" / "broken_custom.cpp"), timeout=300)
+    assert isinstance(d, Described), [x.message for x in d.diagnostics]
+    assert [o.type for o in d.ops] == ["BrokenCustom"]

@@ -189,6 +189,7 @@ class BuildPlan:
     harness: str
     flags: list[str]
     key: str
+    included: Path | None = None  # the file the harness includes: the source or its dialect copy (_dialect_copy)
 
 
 def plan(spec: KernelSpec, source: Path, cxx: str, strict_assert: bool = False) -> BuildPlan:
@@ -198,7 +199,10 @@ def plan(spec: KernelSpec, source: Path, cxx: str, strict_assert: bool = False) 
         flags.append(f"-I{d}")
     for name, val in spec.defines.items():
         flags.append(f"-D{name}" if val is None else f"-D{name}={val}")
-    harness = generate(spec, source, strict_assert=strict_assert)
+    included = _dialect_copy(source)  # a copy without bisheng's `[aicore]` attributes, or the source itself
+    if included != source:
+        flags.append(f"-I{source.parent}")  # the copy's quoted includes still find the source's neighbours
+    harness = generate(spec, included, strict_assert=strict_assert)
     h = hashlib.sha256()
     parts = [
         "v1",
@@ -214,7 +218,31 @@ def plan(spec: KernelSpec, source: Path, cxx: str, strict_assert: bool = False) 
     for part in parts:
         h.update(part.encode("utf-8", "replace"))
         h.update(b"\0")
-    return BuildPlan(cxx=cxx, source=source, harness=harness, flags=flags, key=h.hexdigest()[:40])
+    return BuildPlan(cxx=cxx, source=source, harness=harness, flags=flags, key=h.hexdigest()[:40], included=included)
+
+
+def _dialect_copy(source: Path) -> Path:
+    """The kernel source as the run build compiles it: when it writes bisheng's `[aicore]` declaration attribute
+    (program/scan.py), a copy with it blanked, kept by content in the cache (`#line` names the original, so
+    messages and line numbers are the source's); otherwise the source itself."""
+    from ascendc_lsp.toolchain.program.scan import strip_aicore_attributes
+
+    try:
+        text = source.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return source
+    body = strip_aicore_attributes(text)
+    if body == text:
+        return source
+    body = f"#line 1 {json.dumps(str(source))}\n{body}"
+    folder = cache_root() / "dialect" / hashlib.sha256(f"{source}\0{body}".encode()).hexdigest()[:32]
+    copy = folder / source.name
+    if not copy.is_file():
+        folder.mkdir(parents=True, exist_ok=True)
+        tmp = folder / f".{source.name}.{os.getpid()}"
+        tmp.write_text(body, encoding="utf-8")
+        os.replace(tmp, copy)
+    return copy
 
 
 def _lookup(entry: Path, name: str = "kernel") -> Path | None:
@@ -493,7 +521,7 @@ def build(
             output="kernel",
             depfile="deps.d",
         )
-        read = [inc, source, *spec.include_dirs, *_project_root([source, spec.base_dir])]
+        read = [inc, source, (bp.included or source).parent, *spec.include_dirs, *_project_root([source, spec.base_dir])]
         if pch is not None:
             read.append(pch)
         if runtime is not None:
@@ -591,16 +619,22 @@ def _lowered_if_launching(
 ) -> tuple[Path, list[Path]]:
     """A kernel source that launches a kernel itself (`kernel<<<blocks, l2ctrl, stream>>>(...)` in a host wrapper,
     as op kernels' `<op>_do` functions and pybind extensions have; bisheng compiles it) gets its launches lowered
-    onto the emulator's launcher (toolchain/program/lower.py) in a copy; its folder joins the include path so its
-    quoted includes still resolve."""
+    onto the emulator's launcher (toolchain/program/lower.py) in a copy, and a source that writes bisheng's
+    `[aicore]` declaration attribute gets it blanked (program/scan.py); the copy's folder is the original's on the
+    include path so its quoted includes still resolve. Line numbers are unchanged."""
     from ascendc_lsp.toolchain.program.lower import LoweringError, find_launches, lower_text
+    from ascendc_lsp.toolchain.program.scan import strip_aicore_attributes
 
     try:
         text = source.read_text(encoding="utf-8", errors="replace")
-        if "<<<" not in text or not find_launches(text):
-            return source, list(include_dirs)
-        body = lower_text(text, str(source), library=True).text
+        body = strip_aicore_attributes(text)
+        if "<<<" in body and find_launches(body):  # lower_text starts its copy with `#line 1 "<source>"`
+            body = lower_text(body, str(source), library=True).text
+        elif body != text:  # the compiler's messages name the original file
+            body = f"#line 1 {json.dumps(str(source))}\n{body}"
     except (OSError, LoweringError):  # unreadable or unbalanced: compiled as written, the compiler says why
+        return source, list(include_dirs)
+    if body == text:
         return source, list(include_dirs)
     lowered = workdir / f"lowered_{source.name}"
     lowered.write_text(body, encoding="utf-8")

@@ -277,8 +277,14 @@ def build_host(
     use_cache: bool = True,
     extra: Sequence[Path] = (),
     extra_retry: bool = False,
+    separate_libraries: bool = False,
 ) -> HostBuild:
-    """Compile op_host/*.cpp + the driver (cached). Compile errors come back as diagnostics on the project's lines."""
+    """Compile op_host/*.cpp + the driver (cached). Compile errors come back as diagnostics on the project's lines.
+
+    separate_libraries: the real build links an op's definition (`*_def.cpp`: opsproto, op_host_aclnn) and its
+    tiling (optiling) into different shared libraries, so a non-inline function both include from one header is
+    defined once per library there; linked into our one host binary it is a duplicate, which the linker then takes
+    once (the copies come from the same header text)."""
     t0 = time.monotonic()
     cxx = build.find_cxx()
     if cxx is None:
@@ -296,6 +302,7 @@ def build_host(
         build.compiler_id(cxx),
         json.dumps(HOST_FLAGS),
         json.dumps([str(d) for d in incs]),
+        "separate-libraries" if separate_libraries else "",
         build.headers_digest(shims),
         build.headers_digest(kernel_inc / "kernel_tiling"),
     ):
@@ -316,7 +323,12 @@ def build_host(
         cmd = build.gxx_command(
             cxx,
             [*srcs, driver if driver is not None else shims / DRIVER],
-            flags=[*HOST_FLAGS, *build.DIAG_FLAGS, *(["-include", HOST_PCH] if pch is not None else [])],
+            flags=[
+                *HOST_FLAGS,
+                *build.DIAG_FLAGS,
+                *(["-include", HOST_PCH] if pch is not None else []),
+                *(["-Wl,--allow-multiple-definition"] if separate_libraries else []),
+            ],
             include_dirs=[*([pch] if pch is not None else []), *incs],
             output=HOST_BINARY,
             depfile="deps.d",
@@ -342,7 +354,12 @@ def build_host(
                 headers = repository_headers(srcs, project.repo_root, incs, build.compiler_include_dirs(cxx))
                 more = [p for p in companion_sources(headers, project.repo_root, srcs) if p not in srcs]
                 if more:
-                    return build_host(project, timeout, use_cache, [*extra, *more], extra_retry=True)
+                    return build_host(
+                        project, timeout, use_cache, [*extra, *more], extra_retry=True,
+                        separate_libraries=separate_libraries,
+                    )
+            if "multiple definition of" in log and not separate_libraries and len(srcs) > 1:
+                return build_host(project, timeout, use_cache, extra, extra_retry, separate_libraries=True)
             return HostBuild(
                 None, _compile_diagnostics(project, res), time.monotonic() - t0, log=log, include_dirs=incs
             )

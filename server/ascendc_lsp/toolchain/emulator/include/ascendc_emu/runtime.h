@@ -184,7 +184,8 @@ struct Block {
     bool counter_mode = false;
     uint64_t mask_hi = ~0ull, mask_lo = ~0ull;
     alignas(8) uint8_t api_regs[192] = {};  // special registers of the vector APIs (DEQSCALE, CMPMASK, reduce SPRs; vector_support.h)
-    alignas(8) uint8_t cube_regs[64] = {};  // special registers of the cube load path (FMATRIX, padding, repeat; cube_load3d.h)
+    alignas(8) uint8_t cube_regs[64] = {};
+    uint64_t va_regs[8][8] = {};  // address registers VA0..VA7, 8 UB addresses each (set_va_reg_sb; op_kernel_compat.h)  // special registers of the cube load path (FMATRIX, padding, repeat; cube_load3d.h)
     Flag flags[HE_MAX][8];
     uint8_t event_alloc[HE_MAX] = {};
     TPipeBase* pipe = nullptr;

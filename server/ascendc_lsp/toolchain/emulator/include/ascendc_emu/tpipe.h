@@ -708,6 +708,12 @@ public:
     LocalTensor<T> DeQue(EMU_LOC) { return tensor<T>(deque(loc)); }
     template <typename T>
     void DeQue(LocalTensor<T>& t, EMU_LOC) { t = tensor<T>(deque(loc)); }
+    // DeQue() without a type (public kernels whose tensor from AllocTensor stays in use): the hand-off alone; the
+    // dequeued buffer's address (TBufHandle) is returned.
+    uint8_t* DeQue(EMU_LOC) {
+        ascendc_emu::Slot* s = deque(loc);
+        return s ? s->host : nullptr;
+    }
     template <TPosition srcUserPos, TPosition dstUserPos, typename T>
     LocalTensor<T> DeQue(EMU_LOC) {
         return tensor<T>(deque(loc, dstUserPos == TPosition::GM ? ascendc_emu::P_MTE3 : ascendc_emu::P_V));
@@ -740,7 +746,13 @@ public:
         depth = 0;
         is_tbuf = true;
     }
-    TBuf(const TBuf&) = delete;
+    // A copy (public kernels pass a TBuf by value to helpers, as the NPU build allows: the object is a handle to
+    // its buffer) is a view of the original's buffer: Get on it hands out the original's memory and slot.
+    TBuf(const TBuf& other) : TBuf() {
+        shared_ = other.shared_ ? other.shared_ : const_cast<TBuf*>(&other);
+        memcpy(name, other.name, sizeof name);
+    }
+    TBuf& operator=(const TBuf&) = delete;
     // TBuf简介.md: a TBuf is a TQueBind whose memory only takes part in computation (no EnQue/DeQue) and whose
     // tensors need no release. The inherited AllocTensor hands out the whole buffer, FreeTensor gives it back.
     template <typename T>
@@ -749,7 +761,8 @@ public:
     void AllocTensor(LocalTensor<T>& t, EMU_LOC) { t = Get<T>(loc); }
     template <typename T>
     void FreeTensor(LocalTensor<T>& t, EMU_LOC) {
-        if (t.slot_ && t.slot_->que != this)
+        const ascendc_emu::QueBase* owner = shared_ ? shared_ : this;
+        if (t.slot_ && t.slot_->que != owner)
             ascendc_emu::report_error("queue-foreign", "queue-misuse", -1, "FreeTensor", loc,
                                       "FreeTensor on %s of a tensor that does not belong to it", name);
     }
@@ -760,11 +773,13 @@ public:
     }
     template <typename T>
     LocalTensor<T> Get(EMU_LOC) {
+        if (shared_) return shared_->template Get<T>(loc);
         if (slots.empty()) { uninit(loc); return LocalTensor<T>(); }
         return tensor<T>(&slots[0]);
     }
     template <typename T>
     LocalTensor<T> Get(uint32_t count, EMU_LOC) {
+        if (shared_) return shared_->template Get<T>(count, loc);
         if (slots.empty()) { uninit(loc); return LocalTensor<T>(); }
         if ((uint64_t)count * sizeof(T) > slots[0].len)
             ascendc_emu::report_error("tbuf-get", "ub-out-of-bounds", -1, "TBuf::Get", loc,
@@ -776,6 +791,7 @@ public:
     }
     template <typename T>
     LocalTensor<T> GetWithOffset(uint32_t size, uint32_t bufOffset, EMU_LOC) {
+        if (shared_) return shared_->template GetWithOffset<T>(size, bufOffset, loc);
         if (slots.empty()) { uninit(loc); return LocalTensor<T>(); }
         if (bufOffset + (uint64_t)size * sizeof(T) > slots[0].len)
             ascendc_emu::report_error("tbuf-get", "ub-out-of-bounds", -1, "TBuf::GetWithOffset", loc,
@@ -792,6 +808,7 @@ public:
     }
 
 private:
+    TBuf* shared_ = nullptr;  // the TBuf this one is a copy of
     void uninit(const ascendc_emu::Loc& loc) {
         ascendc_emu::report_error("tbuf-uninitialised", "queue-misuse", -1, "TBuf::Get", loc,
                                   "TBuf::Get before TPipe::InitBuffer gave the TBuf its memory");
