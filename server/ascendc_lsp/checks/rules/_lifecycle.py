@@ -382,6 +382,7 @@ class Frame:
     locals: dict[str, int] = field(default_factory=dict)  # name -> token id (or _UNKNOWN / 0 for none)
     declared_none: dict[str, Site] = field(default_factory=dict)  # tensors declared with nothing behind them
     returned: int | None = None
+    returned_none: Site | None = None  # returns a tensor declared with nothing behind it (declared there)
     references: dict[str, str] = field(default_factory=dict)  # reference parameter -> the caller's variable
     constants: dict[str, int] = field(default_factory=dict)  # parameters called with a constant argument
 
@@ -400,8 +401,8 @@ class State:
             tokens={k: Token(**vars(v)) for k, v in self.tokens.items()},
             fifo={k: (list(v) if v is not None else None) for k, v in self.fifo.items()},
             members=dict(self.members),
-            frames=[Frame(f.function, dict(f.locals), dict(f.declared_none), f.returned, f.references, f.constants)
-                    for f in self.frames],
+            frames=[Frame(f.function, dict(f.locals), dict(f.declared_none), f.returned, f.returned_none,
+                          f.references, f.constants) for f in self.frames],
             signal=self.signal,
             constexpr_taken=self.constexpr_taken,
         )
@@ -534,6 +535,11 @@ class Analysis:
                 self.bind(result, target, returned, site)
             elif (token := self.token(result, returned)) is not None:
                 token.known = False  # handed to an expression the analysis does not follow
+        elif frame.returned_none is not None and target and caller is not None and self.lookup(result, target) <= 0:
+            # `LocalTensor<T> Get() { LocalTensor<T> t; return t; }`: the caller's tensor has no queue behind
+            # it either; a give-back of it names where it was declared with nothing.
+            self.bind(result, target, 0, site)
+            caller.declared_none[strip_this(target)] = frame.returned_none
         self.end_scope(result, frame, list(frame.locals), Site(body.site.end - 1, body.site.end), final=True)
         result.signal = ""
         if caller is not None:
@@ -683,6 +689,8 @@ class Analysis:
                 if stmt.returned:
                     token = self.lookup(state, stmt.returned)
                     frame.returned = token if token > 0 else None
+                    if token == 0 and stmt.returned in frame.declared_none:
+                        frame.returned_none = frame.declared_none[stmt.returned]
                 # Everything the function's own variables still hold is lost on this path.
                 for token in set(frame.locals.values()):
                     if token > 0 and token != frame.returned:

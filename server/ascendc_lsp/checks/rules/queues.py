@@ -146,15 +146,16 @@ _REGION_LINES = 12
 
 def _give_back_region(context: CheckContext, problem: Problem) -> Span:
     """Where the missing give-back belongs: anywhere from the tensor's last use to where it is lost. The
-    finding covers that region when it is short; in a long one it points at the first give-back of the same
-    kind that follows the last use (tensors of a stage are usually given back together), else at the last use."""
+    finding covers that region when it is short; in a long one it points at the first give-back (EnQue or
+    FreeTensor, of any queue) that follows the last use on its path: the tensors of a stage are given back
+    together (`outQ.EnQue(y); inQ.FreeTensor(x);`), else at the last use."""
     last = problem.last_use
     lines = context.document.lines
     if last is None or last.start > problem.site.start:
         return _span(context, problem.site)
     if lines.line_of(problem.site.end) - lines.line_of(last.start) <= _REGION_LINES:
         return lines.span(last.start, problem.site.end)
-    kinds = ("EnQue", "FreeTensor") if problem.state == "allocated" else ("FreeTensor",)
+    kinds = ("EnQue", "FreeTensor")
     function = context.model.function_at(last.start)
     if function is not None:
         calls = [c for c in calls_by_function(context).get(function.start_byte, []) if c.name in kinds]
