@@ -413,7 +413,9 @@ class Analysis:
                  queues: set[str], skip_end_checks: set[str]) -> None:
         self.context = context
         self.owner = owner
-        self.functions = {f.name: f for f in functions}
+        self.functions: dict[str, list[Function]] = {}
+        for function in functions:
+            self.functions.setdefault(function.name, []).append(function)
         self.queues = queues
         self.skip_end_checks = skip_end_checks
         self.builder = _Builder(context, queues, set(self.functions))
@@ -771,10 +773,15 @@ class Analysis:
                 token_held.known = False
             return state
         if kind == "call":
-            function = self.functions.get(event.method)
-            if function is None:
-                return state
-            return self.call(state, function, event.args, event.var, event.site)
+            overloads = self.functions.get(event.method, [])
+            by_arity = [f for f in overloads if len(f.params) == len(event.args)]
+            candidates = by_arity or overloads
+            if len(candidates) <= 1:
+                return self.call(state, candidates[0], event.args, event.var, event.site) if candidates else state
+            # Overloads the analysis cannot choose between (they differ in parameter types): each may be the
+            # one called, so each runs, as the branches of an `if` do.
+            outcomes = [self.call(state.copy(), f, event.args, event.var, event.site) for f in candidates]
+            return self.join(outcomes)
         queue = event.queue
         if kind == "alloc":
             token = self.new_token(state, queue, ALLOC, event.site, event.var, stmt.site)
@@ -1155,10 +1162,9 @@ def _units(context: CheckContext) -> Iterator[tuple[ClassInfo | None, list[Funct
         functions: list[Function] = []
         seen: set[str] = set()
         for name in chain:  # own methods first: they hide the bases' ones of the same name
-            for function in by_class.get(name, []):
-                if function.name not in seen and function.body_end > function.body_start:
-                    functions.append(function)
-                    seen.add(function.name)
+            own = [f for f in by_class.get(name, []) if f.name not in seen and f.body_end > f.body_start]
+            functions.extend(own)  # overloads of one class are all kept: a call may reach any of them
+            seen.update(f.name for f in own)
         shared: set[str] = set()
         if is_header:
             shared = {q for q in queues if _non_private(context, cls, q)}
