@@ -1,0 +1,130 @@
+"""Queue lifecycle (checks/rules/_lifecycle.py, queues.py) on a small pipeline kernel written here, with one
+give-back deleted the way bench/mutants.py plants it: each gap the benchmark found on public kernels."""
+
+from __future__ import annotations
+
+from ascendc_lsp.checks.engine import CheckOptions, check_document
+from ascendc_lsp.diagnostics import Diagnostic
+from ascendc_lsp.syntax.document import SourceDocument
+
+PIPELINE = """#include "kernel_operator.h"
+using namespace AscendC;
+class K {
+public:
+    __aicore__ inline void Init(GM_ADDR x, GM_ADDR y, uint32_t n) {
+        xGm.SetGlobalBuffer((__gm__ half*)x, n);
+        yGm.SetGlobalBuffer((__gm__ half*)y, n);
+        pipe.InitBuffer(inQ, 2, 256 * sizeof(half));
+        pipe.InitBuffer(outQ, 2, 256 * sizeof(half));
+        this->n = n;
+    }
+    __aicore__ inline void Process() {
+        for (int i = 0; i < 4; i++) {
+            CopyIn(i);
+            Compute(i);
+            CopyOut(i);
+        }
+    }
+private:
+    __aicore__ inline void CopyIn(int i) {
+        LocalTensor<half> x = inQ.AllocTensor<half>();
+        DataCopy(x, xGm[i * 256], 256);
+        inQ.EnQue(x);
+    }
+    __aicore__ inline void Helper(LocalTensor<half>& t, LocalTensor<half>& s) {
+        Abs(t, s, 256);
+    }
+    __aicore__ inline void Compute(int i) {
+        LocalTensor<half> x = inQ.DeQue<half>();
+        LocalTensor<half> y = outQ.AllocTensor<half>();
+        for (int k = 0; k < 2; k++) {
+            Adds(y, x, (half)1, 256);
+        }
+        if (n > 3) {
+            Helper(y, x);
+        }
+        outQ.EnQue(y);
+        inQ.FreeTensor(x);
+    }
+    __aicore__ inline void CopyOut(int i) {
+        LocalTensor<half> y = outQ.DeQue<half>();
+        DataCopy(yGm[i * 256], y, 256);
+        outQ.FreeTensor(y);
+    }
+    TPipe pipe;
+    TQue<QuePosition::VECIN, 2> inQ;
+    TQue<QuePosition::VECOUT, 2> outQ;
+    GlobalTensor<half> xGm, yGm;
+    uint32_t n;
+};
+extern "C" __global__ __aicore__ void k(GM_ADDR x, GM_ADDR y) {
+    K op; op.Init(x, y, 1024); op.Process();
+}
+"""
+
+FREE_X = "        inQ.FreeTensor(x);\n"
+
+
+def check(text: str) -> list[Diagnostic]:
+    return check_document(SourceDocument(text, path="pipeline.cpp"), CheckOptions(soc_name="Ascend910B"))
+
+
+def queue_findings(text: str) -> list[Diagnostic]:
+    return [f for f in check(text) if f.category == "queue-misuse" and f.severity in ("error", "warning")]
+
+
+def line_of(text: str, needle: str) -> int:
+    return text[: text.index(needle)].count("\n")
+
+
+def near(finding: Diagnostic, line: int) -> bool:
+    return finding.span.start.line - 3 <= line <= finding.span.end.line + 3
+
+
+def blank(text: str, needle: str) -> str:
+    return text.replace(needle, " " * (len(needle) - 1) + "\n", 1)
+
+
+def test_the_pipeline_is_clean() -> None:
+    assert queue_findings(PIPELINE) == []
+
+
+def test_deque_in_a_helper_returning_an_empty_tensor_is_reported_at_its_declaration() -> None:
+    getter = PIPELINE.replace(
+        "    __aicore__ inline void Compute(int i) {\n        LocalTensor<half> x = inQ.DeQue<half>();",
+        "    __aicore__ inline LocalTensor<half> GetX() {\n        LocalTensor<half> t = inQ.DeQue<half>();\n"
+        "        return t;\n    }\n    __aicore__ inline void Compute(int i) {\n        LocalTensor<half> x = GetX();")
+    assert queue_findings(getter) == []
+    mutant = getter.replace("LocalTensor<half> t = inQ.DeQue<half>();", "LocalTensor<half> t;")
+    planted = line_of(mutant, "LocalTensor<half> t;")
+    findings = queue_findings(mutant)
+    assert any(near(f, planted) and "holds no tensor from inQ" in f.message for f in findings), findings
+
+
+def test_a_missing_free_is_placed_among_the_stage_s_enqueues() -> None:
+    # Ten statements between the last use of x and the end of Compute: the finding points at the run of
+    # give-backs (`outQ.EnQue(y)`), where the deleted FreeTensor was.
+    padded = PIPELINE.replace("        outQ.EnQue(y);\n", "        Adds(y, y, (half)1, 256);\n" * 12 + "        outQ.EnQue(y);\n")
+    padded = padded.replace("        if (n > 3) {\n            Helper(y, x);\n        }\n", "")
+    assert queue_findings(padded) == []
+    planted = line_of(padded, FREE_X)
+    findings = queue_findings(blank(padded, FREE_X))
+    assert any(f.code == "ASC008" and near(f, planted) for f in findings), findings
+
+
+def test_overloaded_methods_are_all_followed() -> None:
+    overloaded = PIPELINE.replace("    __aicore__ inline void CopyOut(int i) {", """    __aicore__ inline void Compute(float i) {
+        LocalTensor<half> x = inQ.DeQue<half>();
+        LocalTensor<half> y = outQ.AllocTensor<half>();
+        Muls(y, x, (half)2, 256);
+        outQ.EnQue(y);
+        inQ.FreeTensor(x);
+    }
+    __aicore__ inline void CopyOut(int i) {""")
+    assert queue_findings(overloaded) == []
+    # The free deleted in the second overload (the one declared last).
+    at = overloaded.rindex(FREE_X)
+    planted = overloaded[:at].count("\n")
+    mutant = overloaded[:at] + " " * (len(FREE_X) - 1) + "\n" + overloaded[at + len(FREE_X):]
+    findings = queue_findings(mutant)
+    assert any(f.code == "ASC008" and near(f, planted) for f in findings), findings
