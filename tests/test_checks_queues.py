@@ -128,3 +128,63 @@ def test_overloaded_methods_are_all_followed() -> None:
     mutant = overloaded[:at] + " " * (len(FREE_X) - 1) + "\n" + overloaded[at + len(FREE_X):]
     findings = queue_findings(mutant)
     assert any(f.code == "ASC008" and near(f, planted) for f in findings), findings
+
+
+TRAITS = """#include "kernel_operator.h"
+using namespace AscendC;
+struct Info {
+    LocalTensor<float> acc;
+};
+template <typename T>
+class K {
+public:
+    __aicore__ inline void Init(GM_ADDR x, uint32_t n) {
+        xGm.SetGlobalBuffer((__gm__ T*)x, n);
+        pipe.InitBuffer(accQ, 1, 256 * sizeof(float));
+        pipe.InitBuffer(inQ, 2, 256 * sizeof(T));
+    }
+    __aicore__ inline void Process() {
+        LocalTensor<float> acc;
+        if (std::is_same<T, half>::value) {
+            acc = accQ.AllocTensor<float>();
+        }
+        for (int i = 0; i < 4; i++) {
+            Step(i, acc);
+        }
+        if (std::is_same<T, half>::value) {
+            accQ.FreeTensor(acc);
+        }
+    }
+private:
+    __aicore__ inline void Step(int i, LocalTensor<float>& acc) {
+        Info info;
+        info.acc = acc;
+        LocalTensor<T> x = inQ.AllocTensor<T>();
+        DataCopy(x, xGm[i * 256], 256);
+        inQ.EnQue(x);
+        x = inQ.DeQue<T>();
+        Use(x, info);
+        inQ.FreeTensor(x);
+    }
+    __aicore__ inline void Use(LocalTensor<T>& x, Info& info) {
+        Duplicate(info.acc, 0.0f, 8);
+    }
+    TPipe pipe;
+    TQue<QuePosition::VECIN, 1> accQ;
+    TQue<QuePosition::VECIN, 2> inQ;
+    GlobalTensor<T> xGm;
+};
+extern "C" __global__ __aicore__ void k(GM_ADDR x) {
+    K<half> op; op.Init(x, 1024); op.Process();
+}
+"""
+
+
+def test_type_trait_conditions_go_together_and_a_struct_copy_keeps_the_tensor() -> None:
+    # The allocation and the free are under the same `is_same<T, half>`: one instantiation takes both or
+    # neither; the tensor copied into `info.acc` is still the variable's to give back.
+    assert queue_findings(TRAITS) == []
+    free = "            accQ.FreeTensor(acc);\n"
+    planted = line_of(TRAITS, free)
+    findings = queue_findings(blank(TRAITS, free))
+    assert any(f.code == "ASC008" and near(f, planted) for f in findings), findings
