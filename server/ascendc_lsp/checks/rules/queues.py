@@ -173,6 +173,9 @@ def _give_back_region(context: CheckContext, problem: Problem) -> Span:
                 if lines.line_of(following.start_byte) - lines.line_of(end.end_byte) > 1:
                     break
                 end = following
+            if lines.line_of(end.end_byte) - lines.line_of(last.start) <= _REGION_LINES:
+                # Short enough to show whole: from the last use to that run (the give-back goes in between).
+                return lines.span(last.start, end.end_byte)
             return lines.span(call.start_byte, end.end_byte)
     # None follows: the give-back belongs after the last use in its block (before the block closes, or just after).
     block = _innermost_block(context, last)
