@@ -188,3 +188,15 @@ def test_type_trait_conditions_go_together_and_a_struct_copy_keeps_the_tensor() 
     planted = line_of(TRAITS, free)
     findings = queue_findings(blank(TRAITS, free))
     assert any(f.code == "ASC008" and near(f, planted) for f in findings), findings
+
+
+def test_a_missing_deque_assignment_is_placed_before_the_first_use() -> None:
+    late = PIPELINE.replace(
+        "        LocalTensor<half> y = outQ.DeQue<half>();\n        DataCopy(yGm",
+        "        LocalTensor<half> y;\n" + "        PipeBarrier<PIPE_ALL>();\n" * 8
+        + "        y = outQ.DeQue<half>();\n        DataCopy(yGm")
+    assert queue_findings(late) == []
+    deque = "        y = outQ.DeQue<half>();\n"
+    planted = line_of(late, deque)
+    findings = queue_findings(blank(late, deque))
+    assert any(f.code == "ASC009" and near(f, planted) for f in findings), findings

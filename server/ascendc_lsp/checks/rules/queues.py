@@ -184,6 +184,32 @@ def _give_back_region(context: CheckContext, problem: Problem) -> Span:
     return _span(context, last)
 
 
+def _first_use_between(context: CheckContext, var: str, start: int, end: int) -> ApiCall | None:
+    """The first call of the function around `start` that names `var` in its arguments, within [start, end)."""
+    function = context.model.function_at(start)
+    if function is None or not var:
+        return None
+    word = re.compile(rf"(?<![\w.]){re.escape(var)}\b")
+    for call in calls_by_function(context).get(function.start_byte, []):
+        if start <= call.start_byte < end and call.name not in ("EnQue", "FreeTensor") \
+                and any(word.search(a.text) for a in call.args):
+            return call
+    return None
+
+
+def _missing_deque_region(context: CheckContext, problem: Problem, start: int, end: int) -> Span:
+    """A DeQue is missing: it belongs before the first use of the tensor after `start` (its empty declaration,
+    or the function's start); the finding spans from there to the give-back at `end` when that is short."""
+    lines = context.document.lines
+    first = _first_use_between(context, problem.var, start, end)
+    begin = first.start_byte if first is not None else start
+    if 0 <= lines.line_of(end) - lines.line_of(begin) <= _REGION_LINES:
+        return lines.span(min(begin, problem.site.start), max(end, problem.site.end))
+    if first is not None and lines.line_of(first.end_byte) - lines.line_of(start) <= _REGION_LINES:
+        return lines.span(min(start, problem.site.start), max(first.end_byte, problem.site.end))
+    return _span(context, problem.site)
+
+
 def _innermost_block(context: CheckContext, site: Site) -> tuple[int, int]:
     node = node_for(context, site.start, site.end)
     while node is not None and node.type != "compound_statement":
@@ -252,11 +278,20 @@ def enque_deque_unpaired(context: CheckContext) -> Iterator[Diagnostic]:
                        f"{queue}.DeQue() (or AllocTensor) that should fill it is missing")
             if problem.origin is not None:
                 related.append(Related(_span(context, problem.origin), f"{problem.detail} here"))
+                if problem.origin.start > problem.site.start:
+                    span = _missing_deque_region(context, problem, problem.site.start, problem.origin.end)
         elif problem.kind == "freed-while-queued":
             message = (f"{queue}.FreeTensor({var}) frees a tensor that is still in {queue}: it was enqueued and no "
                        f"DeQue took it out (in {problem.function}()); DeQue it before using and freeing it")
             if problem.origin is not None:
                 related.append(Related(_span(context, problem.origin), f"{var} was enqueued here"))
+            function = context.model.function_at(problem.site.start)
+            if function is not None:
+                # The DeQue belongs before the tensor's first use after its EnQue (or in this function).
+                enqueued = problem.origin
+                start = enqueued.end if enqueued is not None and function.body_start <= enqueued.start < problem.site.start \
+                    else function.body_start
+                span = _missing_deque_region(context, problem, start, problem.site.end)
         elif problem.kind == "never-dequeued":
             message = (f"{var} is enqueued on {queue} but never dequeued: it never reaches the next stage"
                        + (" and, since this repeats, the queue runs out of buffers" if problem.repeated else ""))
