@@ -200,3 +200,18 @@ def test_a_missing_deque_assignment_is_placed_before_the_first_use() -> None:
     planted = line_of(late, deque)
     findings = queue_findings(blank(late, deque))
     assert any(f.code == "ASC009" and near(f, planted) for f in findings), findings
+
+
+def test_a_missing_enque_is_placed_at_the_last_use_when_the_next_give_back_is_far() -> None:
+    far = PIPELINE.replace("    TQue<QuePosition::VECOUT, 2> outQ;\n",
+                           "    TQue<QuePosition::VECOUT, 2> outQ;\n    TQue<QuePosition::VECCALC, 1> auxQ;\n")
+    far = far.replace("        pipe.InitBuffer(outQ, 2, 256 * sizeof(half));\n",
+                      "        pipe.InitBuffer(outQ, 2, 256 * sizeof(half));\n"
+                      "        pipe.InitBuffer(auxQ, 1, 256 * sizeof(half));\n")
+    far = far.replace("        inQ.EnQue(x);\n", "        inQ.EnQue(x);\n" + "        PipeBarrier<PIPE_ALL>();\n" * 14
+                      + "        LocalTensor<half> a = auxQ.AllocTensor<half>();\n        auxQ.FreeTensor(a);\n")
+    assert queue_findings(far) == []
+    enque = "        inQ.EnQue(x);\n"
+    planted = line_of(far, enque)
+    findings = queue_findings(blank(far, enque))
+    assert any(f.code in ("ASC008", "ASC009") and near(f, planted) for f in findings), findings

@@ -148,7 +148,8 @@ def _give_back_region(context: CheckContext, problem: Problem) -> Span:
     """Where the missing give-back belongs: anywhere from the tensor's last use to where it is lost. The
     finding covers that region when it is short; in a long one it points at the first give-back (EnQue or
     FreeTensor, of any queue) that follows the last use on its path: the tensors of a stage are given back
-    together (`outQ.EnQue(y); inQ.FreeTensor(x);`), else at the last use."""
+    together (`outQ.EnQue(y); inQ.FreeTensor(x);`), else at the last use. A tensor lost while allocated is
+    placed at its last use when that run is far: producers enqueue what they filled at once."""
     last = problem.last_use
     lines = context.document.lines
     if last is None or last.start > problem.site.start:
@@ -176,6 +177,9 @@ def _give_back_region(context: CheckContext, problem: Problem) -> Span:
             if lines.line_of(end.end_byte) - lines.line_of(last.start) <= _REGION_LINES:
                 # Short enough to show whole: from the last use to that run (the give-back goes in between).
                 return lines.span(last.start, end.end_byte)
+            if problem.state == "allocated":
+                # A producer hands a filled tensor on at once: its EnQue belongs right after the last use.
+                break
             return lines.span(call.start_byte, end.end_byte)
     # None follows: the give-back belongs after the last use in its block (before the block closes, or just after).
     block = _innermost_block(context, last)
