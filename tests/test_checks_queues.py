@@ -102,10 +102,11 @@ def test_deque_in_a_helper_returning_an_empty_tensor_is_reported_at_its_declarat
 
 
 def test_a_missing_free_is_placed_among_the_stage_s_enqueues() -> None:
-    # Ten statements between the last use of x and the end of Compute: the finding points at the run of
-    # give-backs (`outQ.EnQue(y)`), where the deleted FreeTensor was.
-    padded = PIPELINE.replace("        outQ.EnQue(y);\n", "        Adds(y, y, (half)1, 256);\n" * 12 + "        outQ.EnQue(y);\n")
+    # The function goes on well past its give-backs: the finding spans the last use of x to the run of
+    # give-backs (`outQ.EnQue(y)`) where the deleted FreeTensor was, not to the end of the function.
+    padded = PIPELINE.replace("        outQ.EnQue(y);\n", "        Adds(y, y, (half)1, 256);\n" * 8 + "        outQ.EnQue(y);\n")
     padded = padded.replace("        if (n > 3) {\n            Helper(y, x);\n        }\n", "")
+    padded = padded.replace(FREE_X, FREE_X + "        PipeBarrier<PIPE_ALL>();\n" * 8)
     assert queue_findings(padded) == []
     planted = line_of(padded, FREE_X)
     findings = queue_findings(blank(padded, FREE_X))
