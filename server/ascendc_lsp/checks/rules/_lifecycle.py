@@ -1200,7 +1200,13 @@ def analyse(context: CheckContext) -> list[Problem]:
             analysis.instantiation = instantiation
             try:
                 for problem in analysis.run(sequence, others):
-                    found.setdefault((problem.kind, problem.site.start), problem)
+                    # The same problem in several instantiations: the give-back must follow every one's last
+                    # use (a use under `if constexpr (!is_same<T, double>)` counts though `double` skips it).
+                    key = (problem.kind, problem.site.start)
+                    seen = found.get(key)
+                    if seen is None or (problem.last_use is not None and (
+                            seen.last_use is None or problem.last_use.start > seen.last_use.start)):
+                        found[key] = problem
             except (_GiveUp, RecursionError):
                 found = {}
                 break
