@@ -9,7 +9,14 @@ Server RSS (current and peak) is read from /proc at the end.
 
 clangd (Debian's clangd-19) gets a stub kernel_operator.h and a compile_commands.json in a temp folder.
 Usage: python bench/lsp_latency.py [--edits 200] [--no-clangd] [--lines 1000] [--edit comment|code] [--split]
+                                   [--requests] [--pause MS]
+`--requests` follows each publish with what an editor asks then (outline, lenses, inlay hints), unanswered when
+the next edit goes out; `--pause` waits that long between an edit's diagnostics and the next edit (typing).
 `--split` times the server's stages in process instead (document, model, rules, budgets) for the same edits.
+The server traces its edits (lsp/server.py EDIT_TRACE_ENV): after the table, each path the edits took (carried,
+reused, partial, full) with its latencies, and the 10 slowest edits with where their time went (to the server,
+document sync, waiting for the worker, the check, publishing, back to the client) and what else ran meanwhile
+(garbage collections, model builds, requests).
 Targets (issues 2 and 3): our didChange->diagnostics p99 <= 50 ms and median <= half of clangd's;
 completion p99 <= 30 ms.
 """
@@ -165,6 +172,7 @@ class Result:
     timeouts: int = 0
     rss_mb: float = 0.0
     peak_rss_mb: float = 0.0
+    sent: dict[int, tuple[float, float]] = field(default_factory=dict)  # version -> (sent, diagnostics received)
 
 
 def _rss(pid: int) -> tuple[float, float]:
@@ -188,10 +196,18 @@ def edit_place(lines: list[str], kind: str) -> tuple[int, int]:
     return line, lines[line].index(";")
 
 
-async def measure(name: str, command: list[str], workdir: Path, text: str, edits: int, kind: str) -> Result:
+# What an editor asks after a change (VS Code: the outline, the lenses, the inlay hints of the visible range);
+# with --requests each publish is followed by these, unanswered when the next edit goes out.
+EDITOR_REQUESTS = ("textDocument/documentSymbol", "textDocument/codeLens", "textDocument/inlayHint")
+
+
+async def measure(
+    name: str, command: list[str], workdir: Path, text: str, edits: int, kind: str, env: dict[str, str] | None = None,
+    requests: bool = False, pause: float = 0.0,
+) -> Result:
     process = await asyncio.create_subprocess_exec(
         *command, cwd=workdir, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.DEVNULL, limit=64 * 1024 * 1024,
+        stderr=asyncio.subprocess.DEVNULL, limit=64 * 1024 * 1024, env={**os.environ, **(env or {})},
     )
     client = LspClient(process)
     result = Result(name)
@@ -208,6 +224,8 @@ async def measure(name: str, command: list[str], workdir: Path, text: str, edits
 
     lines = text.splitlines()
     edit_line, column = edit_place(lines, kind)
+    visible = {"start": {"line": max(0, edit_line - 30), "character": 0}, "end": {"line": edit_line + 30, "character": 0}}
+    pending: list[asyncio.Task[Any]] = []
     for k in range(edits):
         version = k + 2
         insert = k % 2 == 0
@@ -220,8 +238,18 @@ async def measure(name: str, command: list[str], workdir: Path, text: str, edits
         try:
             finished = await client.diagnostics_for(uri, version)
             result.change.append((finished - started) * 1000)
+            result.sent[version] = (started, finished)
         except TimeoutError:
             result.timeouts += 1
+        if requests:
+            for method in EDITOR_REQUESTS:
+                params: dict[str, Any] = {"textDocument": {"uri": uri}}
+                if method == "textDocument/inlayHint":
+                    params["range"] = visible
+                pending.append(asyncio.create_task(client.request(method, params)))
+        if pause:
+            await asyncio.sleep(pause)
+    await asyncio.gather(*pending, return_exceptions=True)
     # Settle: drain late notifications.
     await asyncio.sleep(0.5)
     while not client.diagnostics.empty():
@@ -250,7 +278,8 @@ async def measure(name: str, command: list[str], workdir: Path, text: str, edits
 def stage_split(text: str, edits: int, kind: str) -> list[tuple[str, list[float]]]:
     """In-process, the same edits through the server's own stages: where an edit's time goes (milliseconds). The
     check is the server's (checks/engine.check_incrementally: the units the edit reaches); the whole file's model
-    and budgets are built after the diagnostics are out (hover, lenses, the status bar)."""
+    and budgets are built for the editor's requests (outline, lenses, inlay hints, hover, the status bar), in a
+    worker thread after the diagnostics are out (lsp/server.py modelled_state)."""
     from ascendc_lsp.checks.engine import CheckOptions, check_incrementally
     from ascendc_lsp.lsp.state import DocumentStore
 
@@ -263,8 +292,8 @@ def stage_split(text: str, edits: int, kind: str) -> list[tuple[str, list[float]
     first = store.update(uri, text, 1)
     checked = check_incrementally(None, first.document, options, model_of=lambda s=first: s.model)
     stages: list[tuple[str, list[float]]] = [(name, []) for name in (
-        "document (rewrite + parse)", "check (incremental)", "model (after publishing)", "budgets")]
-    partial = 0
+        "document (rewrite + parse)", "check (incremental)", "model (for requests, in a worker)", "budgets")]
+    paths: dict[str, int] = {}
     for k in range(edits):
         edited = list(lines)
         if k % 2 == 0:
@@ -274,7 +303,8 @@ def stage_split(text: str, edits: int, kind: str) -> list[tuple[str, list[float]
         state = store.update(uri, "\n".join(edited), k + 2)
         marks.append(time.perf_counter())
         checked = check_incrementally(checked, state.document, options, model_of=lambda s=state: s.model)
-        partial += checked.incremental
+        path = checked.how.split(":")[0]
+        paths[path] = paths.get(path, 0) + 1
         marks.append(time.perf_counter())
         _ = state.model
         marks.append(time.perf_counter())
@@ -282,8 +312,72 @@ def stage_split(text: str, edits: int, kind: str) -> list[tuple[str, list[float]
         marks.append(time.perf_counter())
         for index, (_, values) in enumerate(stages):
             values.append((marks[index + 1] - marks[index]) * 1000)
-    print(f"{partial} of {edits} checks reused the previous version's findings for untouched units")
+    print("paths the checks took: " + ", ".join(f"{path} {count}" for path, count in sorted(paths.items())))
     return stages
+
+
+# The stages of an edit in the server's trace, in order (lsp/state.py DocumentState.timing), and their labels here.
+TRACE_STAGES = [("received", "to server"), ("synced", "sync"), ("check started", "wait"), ("checked", "check"),
+                ("published", "publish")]  # fmt: skip
+
+
+def explain_edits(result: Result, trace: str, slowest: int = 10) -> None:
+    """Join the server's edit trace (JSON lines) with the client's times: latencies per path, then the slowest
+    edits."""
+    records: dict[int, dict[str, Any]] = {}
+    for line in trace.splitlines():
+        record = json.loads(line)
+        records[record["version"]] = record
+    joined = [(version, sent, done, records.get(version)) for version, (sent, done) in result.sent.items()]
+    if not any(record for *_, record in joined):
+        print("\n(no edit trace from the server)")
+        return
+    by_path: dict[str, list[float]] = {}
+    for _, sent, done, record in joined:
+        how = record["how"].split(":")[0] if record and record["how"] else "?"
+        by_path.setdefault(how, []).append((done - sent) * 1000)
+    print("\n| path the edit took | p50 | p95 | p99 | n |")
+    print("|---|---:|---:|---:|---:|")
+    for how, values in sorted(by_path.items(), key=lambda item: -len(item[1])):
+        print(row(how, values))
+    stages: dict[str, list[float]] = {label: [] for _, label in TRACE_STAGES}
+    stages["to client"] = []
+    for _, sent, done, record in joined:
+        if record is None:
+            continue
+        previous = sent
+        for stage, label in TRACE_STAGES:
+            at = record["timing"].get(stage)
+            if at is not None:
+                stages[label].append((at - previous) * 1000)
+                previous = at
+        stages["to client"].append((done - previous) * 1000)
+    print("\n| stage of an edit in the server (its trace) | p50 | p95 | p99 | n |")
+    print("|---|---:|---:|---:|---:|")
+    for label, values in stages.items():
+        print(row(label, values))
+    print(f"\nThe {slowest} slowest edits (ms; 'wait' is the debounce and the worker hand-off, 'to client' the "
+          "publish's way back (below 0 when it arrived before the server's write returned); 'meanwhile' is other "
+          "work that overlapped the edit, >= 0.5 ms)\n")
+    print("| version | total | " + " | ".join(label for _, label in TRACE_STAGES) + " | to client | how | meanwhile |")
+    print("|---:|---:|" + "---:|" * (len(TRACE_STAGES) + 1) + "---|---|")
+    for version, sent, done, record in sorted(joined, key=lambda item: item[1] - item[2])[:slowest]:
+        if record is None:
+            print(f"| {version} | {(done - sent) * 1000:.1f} |" + " |" * (len(TRACE_STAGES) + 1) + " (no trace) | |")
+            continue
+        timing = record["timing"]
+        cells: list[str] = []
+        previous = sent
+        for stage, _ in TRACE_STAGES:
+            at = timing.get(stage)
+            cells.append("-" if at is None else f"{(at - previous) * 1000:.1f}")
+            previous = at if at is not None else previous
+        cells.append(f"{(done - previous) * 1000:.1f}")
+        meanwhile = [f"{what} {(end - start) * 1000:.1f}" for what, start, end in record["during"]
+                     if end - start >= 0.0005 and end > sent]  # fmt: skip
+        debounce = timing.get("debounce")
+        how = record["how"] + (f" (debounce {debounce * 1000:.0f})" if debounce else "")
+        print(f"| {version} | {(done - sent) * 1000:.1f} | " + " | ".join(cells) + f" | {how} | {'; '.join(meanwhile)} |")
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -306,6 +400,11 @@ async def main() -> int:
     parser.add_argument("--lines", type=int, default=1000)
     parser.add_argument("--no-clangd", action="store_true")
     parser.add_argument("--edit", choices=["comment", "code"], default="comment", help="what the edits change")
+    parser.add_argument("--requests", action="store_true",
+                        help="after each publish, ask what an editor asks (outline, lenses, inlay hints) and go on "
+                        "with the next edit without waiting for the answers")
+    parser.add_argument("--pause", type=float, default=0.0, metavar="MS",
+                        help="milliseconds between an edit's diagnostics and the next edit (typing speed; default 0)")
     parser.add_argument("--split", action="store_true",
                         help="only the in-process time per stage of the same edits (no servers started)")
     args = parser.parse_args()
@@ -326,7 +425,13 @@ async def main() -> int:
         env_home = work / "home"
         env_home.mkdir()
         ours = [sys.executable, "-m", "ascendc_lsp", "serve", "--stdio"]
-        results.append(await measure("ascendc-lsp", ours, work, text, args.edits, args.edit))
+        from ascendc_lsp.lsp.server import EDIT_TRACE_ENV
+
+        trace = work / "edit-trace.jsonl"
+        results.append(await measure("ascendc-lsp", ours, work, text, args.edits, args.edit,
+                                     env={EDIT_TRACE_ENV: str(trace)}, requests=args.requests,
+                                     pause=args.pause / 1000))  # fmt: skip
+        trace_text = trace.read_text(encoding="utf-8") if trace.exists() else ""
         clangd = shutil.which("clangd-19") or shutil.which("clangd")
         if not args.no_clangd and clangd:
             include = work / "stub"
@@ -336,12 +441,15 @@ async def main() -> int:
                 "directory": str(work), "file": str(work / "kernel.cpp"),
                 "arguments": ["clang++", "-std=c++17", f"-I{include}", "-fsyntax-only", str(work / "kernel.cpp")],
             }]), encoding="utf-8")
-            results.append(await measure("clangd", [clangd, "--log=error", "--background-index=false", "-j=1"], work, text, args.edits, args.edit))
+            results.append(await measure("clangd", [clangd, "--log=error", "--background-index=false", "-j=1"], work,
+                                         text, args.edits, args.edit, requests=args.requests, pause=args.pause / 1000))
         elif not args.no_clangd:
             print("clangd not found (apt-get install clangd-19): measuring ascendc-lsp only", file=sys.stderr)
 
-    print(f"\nLatency on a {text.count(chr(10)) + 1}-line kernel, {args.edits} incremental {args.edit} edits "
-          "(milliseconds)\n")
+    asked = ", each followed by an editor's outline, lens and inlay-hint requests" if args.requests else ""
+    paced = f", {args.pause:g} ms between an edit's diagnostics and the next edit" if args.pause else ""
+    print(f"\nLatency on a {text.count(chr(10)) + 1}-line kernel, {args.edits} incremental {args.edit} edits{asked}"
+          f"{paced} (milliseconds)\n")
     print("| server / request | p50 | p95 | p99 | n |")
     print("|---|---:|---:|---:|---:|")
     for r in results:
@@ -358,6 +466,7 @@ async def main() -> int:
         print(f"\nmedian didChange->diagnostics ratio ascendc-lsp / clangd: {ratio:.2f} (target <= 0.5)")
     ours_p99 = percentile(results[0].change, 99)
     print(f"ascendc-lsp p99 {ours_p99:.1f} ms (target <= 50 ms); completion p99 {percentile(results[0].completion, 99):.1f} ms (target <= 30 ms)")
+    explain_edits(results[0], trace_text)
     return 0
 
 

@@ -179,7 +179,7 @@ def source(probes: list[Probe], includes: tuple[str, ...]) -> tuple[str, dict[in
 
 def run_probes(probes: list[Probe], include_dir: Path = INCLUDE,
                includes: tuple[str, ...] = ("kernel_operator.h", "lib/matmul_intf.h", "simt_api/asc_simt.h",
-                                            "c_api/asc_simd.h"),
+                                            "c_api/asc_simd.h", "utils/debug/asc_dump.h"),
                defines: tuple[str, ...] = ()) -> list[Probe]:
     """Compiles every probe in one g++ -fsyntax-only run and fills `ok` / `errors`. `defines`: -D options (e.g.
     `__NPU_ARCH__=3510` for the APIs one architecture's headers declare)."""

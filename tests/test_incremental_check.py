@@ -197,6 +197,7 @@ def test_bench_kernel_code_edits_are_partial() -> None:
         before = checked
         checked = check_incrementally(before, document, OPTIONS)
         assert checked.incremental and checked.partial is not None and checked.partial is not before.partial
+        assert re.fullmatch(r"partial: \d+ of \d+ units", checked.how), checked.how
         fresh = sorted(check_document(SourceDocument(document.text), OPTIONS), key=finding_order)
         assert [f.to_json() for f in checked.findings] == [f.to_json() for f in fresh]
         blanked = checked.partial.text
@@ -279,6 +280,7 @@ def test_a_method_another_class_defines_counts_as_the_files_own() -> None:
     before = zero + one
     result = _assert_edit_matches(before, before.replace("TILE_NUM_1 = 8;", "TILE_NUM_1 = 4;"))
     assert not result.incremental, "the two copies are one component: the whole file (both) is checked"
+    assert result.how == "full: most of the file is reached by the edit"
 
 
 def test_namespace_findings_are_about_the_whole_file() -> None:
@@ -288,6 +290,7 @@ def test_namespace_findings_are_about_the_whole_file() -> None:
     assert any(f.code == "ASC031" for f in check_document(SourceDocument(before), OPTIONS))
     result = _assert_edit_matches(before, before.replace("TILE_NUM_1 = 8;", "TILE_NUM_1 = 4;"))
     assert not result.incremental
+    assert result.how == "full: a file-level finding"
 
 
 def test_a_launch_anywhere_is_read_by_every_kernel_entry() -> None:
@@ -312,3 +315,36 @@ def test_tail_code_anywhere_silences_a_block_split() -> None:
     without_tail = zero.replace("tailLength", "length") + one
     assert any(f.code == "ASC030" for f in check_document(SourceDocument(without_tail), OPTIONS))
     _assert_edit_matches(before, before.replace("TILE_NUM_1 = 8;", "TILE_NUM_1 = 4;"))
+
+
+def test_each_check_says_how_its_findings_were_found() -> None:
+    """`how` (reported per edit by the server's edit trace and bench/lsp_latency.py) names the path taken."""
+    text, _, _ = _two_kernels()
+    first = SourceDocument(text, version=1)
+    checked = check_incrementally(None, first, OPTIONS)
+    assert checked.how == "full: no previous check" and not checked.incremental
+    commented = text + "\n// a note at the end\n"
+    second = SourceDocument(commented, version=2, previous=first)
+    reused = check_incrementally(checked, second, OPTIONS)
+    assert reused.how == "reused" and reused.incremental
+    broken = SourceDocument(commented.replace("TILE_NUM_1 = 8;", "TILE_NUM_1 = ;"), version=3, previous=second)
+    assert check_incrementally(reused, broken, OPTIONS).how == "full: a syntax error"
+
+
+def test_components_are_reused_only_when_every_unit_names_the_same() -> None:
+    """A value edit keeps every unit's names: the previous components are taken as they are (and equal a fresh
+    computation); an edit that makes one copy mention another copy's constant joins their components."""
+    text, _, _ = _two_kernels()
+    first = SourceDocument(text, version=1)
+    before = check_incrementally(None, first, OPTIONS)
+    valued = SourceDocument(text.replace("TILE_NUM_1 = 8;", "TILE_NUM_1 = 4;"), version=2, previous=first)
+    after = check_incrementally(before, valued, OPTIONS)
+    assert after.components is before.components
+    assert after.components == incremental._components(units_of(valued))
+    joined_text = valued.text.replace("TILE_NUM_1 = 4;", "TILE_NUM_1 = TILE_NUM_0;")
+    joined = SourceDocument(joined_text, version=3, previous=valued)
+    rejoined = check_incrementally(after, joined, OPTIONS)
+    assert rejoined.components == incremental._components(units_of(joined))
+    assert len(set(rejoined.components)) < len(set(after.components))
+    fresh = sorted(check_document(SourceDocument(joined_text), OPTIONS), key=finding_order)
+    assert [f.to_json() for f in rejoined.findings] == [f.to_json() for f in fresh]

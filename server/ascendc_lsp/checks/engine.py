@@ -165,6 +165,55 @@ def settings_key(document: SourceDocument, options: CheckOptions) -> object:
     return (options.soc_name, options.disabled_rules, options.known, options.use_project, options.run_host, project)
 
 
+# A small kernel of our own: checking it loads what a first check would load on the way (the rule modules and the
+# modules they import inside functions, the dialect layer's tables, the tree-sitter queries).
+_WARM_UP_KERNEL = """#include "kernel_operator.h"
+using namespace AscendC;
+constexpr int32_t LENGTH = 2048;
+class KernelCopy {
+public:
+    __aicore__ inline void Init(GM_ADDR src, GM_ADDR dst)
+    {
+        srcGm.SetGlobalBuffer((__gm__ half *)src + LENGTH * GetBlockIdx(), LENGTH);
+        dstGm.SetGlobalBuffer((__gm__ half *)dst + LENGTH * GetBlockIdx(), LENGTH);
+        pipe.InitBuffer(queue, 2, LENGTH * sizeof(half));
+    }
+    __aicore__ inline void Process()
+    {
+        LocalTensor<half> local = queue.AllocTensor<half>();
+        DataCopy(local, srcGm, LENGTH);
+        queue.EnQue(local);
+        LocalTensor<half> ready = queue.DeQue<half>();
+        DataCopy(dstGm, ready, LENGTH);
+        queue.FreeTensor(ready);
+    }
+private:
+    TPipe pipe;
+    TQue<QuePosition::VECIN, 2> queue;
+    GlobalTensor<half> srcGm, dstGm;
+};
+extern "C" __global__ __aicore__ void copy_custom(GM_ADDR src, GM_ADDR dst)
+{
+    KernelCopy op;
+    op.Init(src, dst);
+    op.Process();
+}
+"""
+
+
+def warm_up() -> None:
+    """Load now what the first checks would load lazily: the rule modules, the rule table (read at a rule's first
+    finding: 25-40 ms of YAML, which made the first edit with a new finding the slowest of a session), the API
+    catalogue and the default SoC profile. The server calls it at start-up, before it freezes its heap
+    (lsp/server.py)."""
+    from ascendc_lsp.checks.base import rule_table
+
+    rule_table()
+    load_catalogue()
+    load_soc(DEFAULT_SOC)
+    check_document(SourceDocument(_WARM_UP_KERNEL), CheckOptions(use_project=False))
+
+
 def check_incrementally(
     previous: CheckedVersion | None,
     document: SourceDocument,

@@ -10,12 +10,17 @@ reads documents from here; nothing else keeps per-document state.
 * `close` drops everything of the URI: the states of older versions are referenced by no one after that.
 * An edit that only touches a comment or whitespace between tokens keeps the previous version's findings, moved
   with the text (`carry_findings`): the rules never read comments, so re-checking would give the same findings.
+* When the session traces edits (lsp/server.py EDIT_TRACE_ENV, for bench/lsp_latency.py), each version carries
+  the times of its stages (`timing`) and the session's `WorkLog` records the other work that ran meanwhile
+  (model builds, garbage collections, requests): why a given edit was slow.
 """
 
 from __future__ import annotations
 
 import asyncio
 import threading
+import time
+from collections import deque
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -28,6 +33,23 @@ from ascendc_lsp.syntax.model import DocumentModel, build_model
 
 if TYPE_CHECKING:
     from ascendc_lsp.hardware.budget import ClassBudget
+
+
+class WorkLog:
+    """The session's recent stretches of work besides an edit's own stages (what, start, end in perf_counter
+    seconds), bounded: an edit's trace lists those that overlapped it."""
+
+    def __init__(self, size: int = 4096) -> None:
+        self._intervals: deque[tuple[str, float, float]] = deque(maxlen=size)
+        self._lock = threading.Lock()  # appended from worker threads and the event loop
+
+    def add(self, what: str, start: float, end: float) -> None:
+        with self._lock:
+            self._intervals.append((what, start, end))
+
+    def during(self, start: float, end: float) -> list[tuple[str, float, float]]:
+        with self._lock:
+            return [item for item in self._intervals if item[2] > start and item[1] < end]
 
 
 @dataclass
@@ -44,8 +66,11 @@ class DocumentHistory:
     checking: bool = False  # a rules run is in flight (one at a time per document)
     recheck: bool = False  # a newer version arrived during it: run again when it ends
     warm_timer: asyncio.TimerHandle | None = None  # builds the model of a version whose findings were carried
+    # builds the model the waiting requests (outline, lenses, inlay hints) answer from (lsp/server.py modelled_state)
+    model_task: asyncio.Task[DocumentState | None] | None = None
     compile_task: asyncio.Task[None] | None = None  # the on-save toolchain compile
     compile_cancel: threading.Event | None = None  # kills that compile's process
+    work_log: WorkLog | None = None  # the session's, when it traces edits
 
     def cancel_work(self) -> None:
         if self.check_timer is not None:
@@ -55,6 +80,9 @@ class DocumentHistory:
         if self.warm_timer is not None:
             self.warm_timer.cancel()
             self.warm_timer = None
+        if self.model_task is not None:
+            self.model_task.cancel()
+            self.model_task = None
         if self.compile_cancel is not None:
             self.compile_cancel.set()
             self.compile_cancel = None
@@ -72,7 +100,7 @@ class DocumentHistory:
 class DocumentState:
     """One version of one open document. Derived values are computed at most once."""
 
-    __slots__ = ("__weakref__", "_lock", "_model", "document", "findings", "history", "uri")
+    __slots__ = ("__weakref__", "_lock", "_model", "document", "findings", "history", "how", "timing", "uri")
 
     def __init__(self, uri: str, document: SourceDocument, history: DocumentHistory) -> None:
         self.uri = uri
@@ -82,6 +110,15 @@ class DocumentState:
         self.findings: list[Diagnostic] | None = None
         self._model: DocumentModel | None = None
         self._lock = threading.Lock()
+        # when the session traces edits: perf_counter time of each stage reached ("received", "synced",
+        # "scheduled", "check started", "checked", "published") and how the findings were found
+        self.timing: dict[str, float] | None = None
+        self.how = ""
+
+    def mark(self, stage: str) -> None:
+        """Note that this version reached `stage` now (only when the session traces edits)."""
+        if self.timing is not None:
+            self.timing[stage] = time.perf_counter()
 
     @property
     def version(self) -> int:
@@ -94,8 +131,12 @@ class DocumentState:
             return model
         with self._lock:
             if self._model is None:
+                started = time.perf_counter()
                 self._model = build_model(self.document)
                 self.history.remember(self._model)
+                if self.history.work_log is not None:
+                    what = f"model of version {self.version} ({threading.current_thread().name})"
+                    self.history.work_log.add(what, started, time.perf_counter())
             return self._model
 
     def built_model(self) -> DocumentModel | None:
@@ -114,15 +155,17 @@ class DocumentState:
 class DocumentStore:
     """The open documents, by URI."""
 
-    def __init__(self) -> None:
+    def __init__(self, work_log: WorkLog | None = None) -> None:
         self._states: dict[str, DocumentState] = {}
+        self.work_log = work_log  # set when the session traces edits
 
     def update(self, uri: str, text: str, version: int, path: str = "") -> DocumentState:
         """The new current version of `uri` (opened when it was not). The tree is re-parsed incrementally from the
         previous version's."""
         previous = self._states.get(uri)
         if previous is None:
-            state = DocumentState(uri, SourceDocument(text, path=path, version=version), DocumentHistory())
+            history = DocumentHistory(work_log=self.work_log)
+            state = DocumentState(uri, SourceDocument(text, path=path, version=version), history)
         else:
             document = SourceDocument(
                 text, path=path or previous.document.path, version=version, previous=previous.document
@@ -130,6 +173,8 @@ class DocumentStore:
             state = DocumentState(uri, document, previous.history)
             if previous.findings is not None:
                 state.findings = carry_findings(previous.document, document, previous.findings)
+                if state.findings is not None:
+                    state.how = "carried (a comment or spacing edit)"
         self._states[uri] = state
         return state
 

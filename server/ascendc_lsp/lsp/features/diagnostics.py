@@ -112,6 +112,9 @@ class DiagnosticsFeature(LanguageFeature):
         if history.check_timer is not None:
             history.check_timer.cancel()
         history.check_timer = asyncio.get_running_loop().call_later(delay, self._run, state.uri)
+        state.mark("scheduled")
+        if state.timing is not None:
+            state.timing["debounce"] = delay
 
     def _run(self, uri: str) -> None:
         state = self.server.documents.get(uri)
@@ -166,6 +169,7 @@ class DiagnosticsFeature(LanguageFeature):
         that edits faster than the rules run otherwise queues work, and the states it holds, without bound)."""
         if not self.server.documents.is_current(state):
             return None
+        state.mark("check started")
         return self.findings_for(state)
 
     def findings_for(self, state: DocumentState) -> list[Diagnostic]:
@@ -178,6 +182,8 @@ class DiagnosticsFeature(LanguageFeature):
         # with the version's shared model, when that cannot be vouched for.
         checked = check_incrementally(state.history.checked, state.document, options, model_of=lambda: state.model)
         state.history.checked = checked
+        state.how = checked.how
+        state.mark("checked")
         return checked.findings
 
     def _send_status(self, state: DocumentState) -> None:

@@ -40,6 +40,7 @@ from ascendc_lsp.toolchain.program.lower import (
     kernel_signatures,
     lower_text,
 )
+from ascendc_lsp.toolchain.program.scan import inactive_branches_blanked
 
 BUILD_VERSION = "program-v1"
 # The sample's own compile options that would break linking with the emulator runtime or are bisheng-only.
@@ -118,6 +119,63 @@ def _included_text(src: Path, text: str) -> str:
     return "\n".join(parts)
 
 
+# Frameworks a sample's host side may be written against (an extension module, not a program): by the prefix of
+# the header it includes. The emulator provides none of them, and a stand-in would not be the sample.
+_FRAMEWORK_HEADERS = {
+    "torch/": "PyTorch",
+    "ATen/": "PyTorch",
+    "torch_npu/": "torch_npu",
+    "pybind11/": "pybind11",
+    "graph/": "the CANN graph engine (GE)",
+}
+_ANY_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*[<"]([^>"]+)[>"]', re.M)
+
+
+def _external_framework(layout: ProgramLayout) -> tuple[Path, int, str, str] | None:
+    """The first source of `layout` (or header beside one) that includes a framework header: (file, 0-based line,
+    header, framework)."""
+    provided = [emu_build.include_dir(), emu_build.include_dir().parent / "host_include"]
+    files = list(layout.sources)
+    for src in layout.sources:  # and the headers beside them they include (a proto header including GE's)
+        try:
+            text = src.read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            continue
+        files.extend(h for name in _QUOTE_INCLUDE.findall(text) if (h := src.parent / name).is_file() and h not in files)
+    for src in files:
+        try:
+            text = src.read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            continue
+        for m in _ANY_INCLUDE.finditer(text):
+            header = m.group(1)
+            if any((d / header).is_file() for d in (src.parent, *layout.include_dirs, *provided)):
+                continue  # the sample's own header of that name, or one the emulator's host shims provide
+            for prefix, name in _FRAMEWORK_HEADERS.items():
+                if header.startswith(prefix):
+                    return src, text.count("\n", 0, m.start()), header, name
+    return None
+
+
+def _mode_macros(layout: ProgramLayout) -> tuple[dict[str, str | None], set[str]]:
+    """The macros a build of `layout` certainly defines (with their values) and those it leaves undefined."""
+    defined = dict(layout.defines)
+    if layout.run_mode == "cpu":
+        return {**defined, "ASCENDC_CPU_DEBUG": None}, set()
+    return {**defined, "ASCENDC_EMU_NPU_BRANCH": None}, {"ASCENDC_CPU_DEBUG", "__CCE_KT_TEST__"} - set(defined)
+
+
+def _included_sources_text(src: Path, text: str) -> str:
+    """The text of the source files (`.cpp`, `.cc`, `.c`) a source includes with quotes from its own folder (one
+    level): an `_entry.cpp` that is `#include "kernel.cpp"` defines that file's kernels in its own unit."""
+    parts: list[str] = []
+    for name in _QUOTE_INCLUDE.findall(text):
+        h = src.parent / name
+        if h.suffix in (".cpp", ".cc", ".c", ".asc") and h.is_file():
+            parts.append("\n" + h.read_text(encoding="utf-8", errors="replace"))
+    return "".join(parts)
+
+
 _WEAK_CONST_DEF = re.compile(
     r"^(?P<attr>[ \t]*__attribute__\s*\(\(\s*(?:__)?weak(?:__)?\s*\)\))(?P<rest>[^;{}\n]*\bconst\b[^;{}\n=]*?"
     r"\b(?P<name>[A-Za-z_]\w*)\s*(?:\[[^\]\n]*\]\s*)*=)",
@@ -175,8 +233,10 @@ def prepare_units(layout: ProgramLayout) -> tuple[list[_Unit], dict[str, str], l
     split = _split_cores(layout.soc)
     ratios: dict[str, int] = {}
     for src, text in texts.items():
-        if "__global__" in text:
-            for s in kernel_signatures(text, _included_text(src, text)):
+        # kernels a branch of the other run mode defines get no launch definition (the real build preprocesses)
+        defining = inactive_branches_blanked(text + _included_sources_text(src, text), *_mode_macros(layout))
+        if "__global__" in defining:
+            for s in kernel_signatures(defining, _included_text(src, text)):
                 if not split:
                     s.task_ratio = 1
                 ratios[s.name] = s.task_ratio
@@ -204,6 +264,18 @@ def prepare_units(layout: ProgramLayout) -> tuple[list[_Unit], dict[str, str], l
             fixed = _weak_definitions_fixed(h.read_text(encoding="utf-8", errors="replace"), externs)
             if fixed is not None:
                 overlays[h] = f"#line 1 {json.dumps(str(h))}\n" + fixed
+        for name in _QUOTE_INCLUDE.findall(text):
+            # a source file included whole (`#include "kernel.cpp"`) with its own launch wrapper: lowered too
+            inc = src.parent / name
+            if inc.suffix in (".cpp", ".cc", ".c", ".asc") and inc.is_file() and inc not in overlays:
+                inc_text = inc.read_text(encoding="utf-8", errors="replace")
+                if _has_code(inc_text, "<<<"):
+                    try:
+                        inc_lowered = lower_text(inc_text, str(inc), ratios, library=True)
+                    except LoweringError as exc:
+                        raise LoweringError(f"{inc}: {exc}") from None
+                    launches += len(inc_lowered.launches)
+                    overlays[inc] = f"#line 1 {json.dumps(str(inc))}\n" + inc_lowered.text
         if _has_code(text, "<<<") or src in appended:
             try:
                 # a kernel library's own launch wrappers, not the program's main(): lenient as the real build (lower.py)
@@ -265,6 +337,22 @@ def build_program(layout: ProgramLayout, timeout: float = 120.0, use_cache: bool
                     layout.sources[0] if layout.sources else None,
                 )
             ],
+        )
+    framework = _external_framework(layout)
+    if framework is not None:
+        fw_file, fw_line, fw_header, fw_name = framework
+        return ProgramBuild(
+            ok=False,
+            diagnostics=[
+                _diag(
+                    f"needs {fw_name} ({fw_header}): an external framework the emulator does not provide (the host side "
+                    "is written against it, so the sample is not built with a stand-in)",
+                    fw_file,
+                    code="external-framework",
+                    line=fw_line,
+                )
+            ],
+            seconds=time.monotonic() - t0,
         )
     try:
         units, headers, kernels, launches = prepare_units(layout)

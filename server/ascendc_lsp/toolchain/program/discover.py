@@ -431,6 +431,7 @@ def discover(
         )
     if path.is_file() and path not in sources:
         notes.append(f"{path.name} is not among the sources of '{name}' in CMakeLists.txt; running '{name}'")
+    include_dirs = [_relocated_include_dir(d, root, notes) for d in include_dirs]
     if not include_dirs or root not in include_dirs:
         include_dirs.append(root)
     layout = ProgramLayout(
@@ -451,6 +452,38 @@ def discover(
     if not any(s.kind == "program" for s in layout.steps):
         layout.steps.append(Step("program", [], _default_cwd(root)))
     return layout
+
+
+# How many folders above the CMake-named one a moved project's shared headers are looked for.
+_RELOCATE_LEVELS = 3
+
+
+def _relocated_include_dir(d: Path, root: Path, notes: list[str]) -> Path:
+    """An include folder CMake names that does not exist because the project was moved deeper than its
+    CMakeLists.txt expects (`${CMAKE_CURRENT_LIST_DIR}/../../library/...` written before the sample moved into a
+    sub-folder): the same tail under a higher folder that holds it, as the sample's own run.sh falls back to
+    (`[ -d "$REPO_ROOT/library/shared" ] || REPO_ROOT=../../..`). Unchanged when it exists or nothing matches."""
+    if d.is_dir():
+        return d
+    parts = Path(_normpath(str(d))).parts
+    if ".." in parts:
+        return d
+    normal = Path(*parts)
+    root_parts = Path(_normpath(str(root))).parts
+    # The deepest ancestor of the sample root the missing folder hangs from, and the tail below it.
+    common = 0
+    while common < min(len(parts), len(root_parts)) and parts[common] == root_parts[common]:
+        common += 1
+    if common < 2 or common == len(parts):
+        return d
+    base, tail = Path(*parts[:common]), Path(*parts[common:])
+    for _ in range(_RELOCATE_LEVELS):
+        base = base.parent
+        candidate = base / tail
+        if candidate.is_dir():
+            notes.append(f"include folder {normal} does not exist; using {candidate} (the project was moved)")
+            return candidate
+    return d
 
 
 _DECIDED = {"RUN_MODE", "CMAKE_ASC_RUN_MODE", "SOC_VERSION", "CMAKE_BUILD_TYPE"}

@@ -5,6 +5,7 @@ closes."""
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 
 
 class LoweringError(ValueError):
@@ -115,3 +116,63 @@ def matching(text: str, mask: bytearray, i: int) -> int:
                     return j + 1
         j += 1
     raise LoweringError(f"no closing '{OPENING_BRACKETS[text[i]]}'")
+
+
+_DIRECTIVE = re.compile(r"^[ \t]*#[ \t]*(if|ifdef|ifndef|elif|else|endif)\b(.*)$")
+_DEFINED_TEST = re.compile(r"^\s*(!?)\s*defined\s*(?:\(\s*(\w+)\s*\)|\s(\w+))\s*$")
+_VALUE_TEST = re.compile(r"^\s*\(?\s*([A-Za-z_]\w*)\s*(==|!=)\s*(-?\d+)[uUlL]*\s*\)?\s*$")
+
+
+def inactive_branches_blanked(text: str, defined: Mapping[str, str | None], undefined: set[str]) -> str:
+    """`text` with the lines of preprocessor branches that are certainly not compiled replaced by empty lines
+    (line numbers kept). Decided: `#ifdef X`, `#ifndef X`, `#if [!]defined(X)`, `#if X == N` / `X != N` and their
+    `#elif`/`#else`, for macros known to be defined (`defined`: name -> value, None without one) or undefined.
+    Any other condition may hold, as far as a text scan knows: its branch is kept and later ones stay possible."""
+    # One frame per open #if: (the enclosing branch is active, a branch of this #if is certainly taken).
+    stack: list[tuple[bool, bool]] = []
+    active = True
+    out: list[str] = []
+    for line in text.split("\n"):
+        m = _DIRECTIVE.match(line)
+        if m is None:
+            out.append(line if active else "")
+            continue
+        kind, rest = m.group(1), m.group(2).split("//")[0].split("/*")[0]
+        if kind in ("if", "ifdef", "ifndef"):
+            verdict = _decide(kind, rest, defined, undefined)
+            stack.append((active, verdict is True))
+            active = active and verdict is not False
+        elif kind == "elif" and stack:
+            outer, taken = stack[-1]
+            verdict = None if taken else _decide("if", rest, defined, undefined)
+            active = outer and not taken and verdict is not False
+            stack[-1] = (outer, taken or verdict is True)
+        elif kind == "else" and stack:
+            outer, taken = stack[-1]
+            active = outer and not taken
+            stack[-1] = (outer, True)
+        elif kind == "endif" and stack:
+            active = stack.pop()[0]
+        out.append(line)
+    return "\n".join(out)
+
+
+def _decide(kind: str, rest: str, defined: Mapping[str, str | None], undefined: set[str]) -> bool | None:
+    if kind in ("ifdef", "ifndef"):
+        name, negate = rest.strip(), kind == "ifndef"
+    else:
+        v = _VALUE_TEST.match(rest)
+        if v is not None:
+            value = defined.get(v.group(1))
+            if value is None or not re.fullmatch(r"-?\d+", value.strip()):
+                return None
+            return (int(value) == int(v.group(3))) == (v.group(2) == "==")
+        m = _DEFINED_TEST.match(rest)
+        if m is None:
+            return None
+        name, negate = m.group(2) or m.group(3), m.group(1) == "!"
+    if name in defined:
+        return not negate
+    if name in undefined:
+        return negate
+    return None

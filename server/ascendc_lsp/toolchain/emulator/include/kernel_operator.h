@@ -20,5 +20,6 @@
 #include "ascendc_emu/cce.h"
 #include "ascendc_emu/reg_api.h"
 #include "ascendc_emu/cube_transpose.h"
+#include "ascendc_emu/cube_fixpipe_config.h"
 #include "ascendc_emu/adv_api.h"
 #endif  // ASCENDC_EMU_KERNEL_OPERATOR_H_

@@ -46,6 +46,19 @@ enum class MatrixTraverse { NOSET = 0, FIRSTM = 1, FIRSTN = 2 };
 enum class MatrixMadType { NORMAL = 0, HF32 = 1, MXMODE = 2 };
 enum class DequantType { SCALAR = 0, TENSOR = 1 };
 enum class ScheduleType { INNER_PRODUCT = 0, OUTER_PRODUCT = 1, N_BUFFER_33 = 2 };
+// SetMatmulConfigParams.md (struct MatmulConfigParams): the MatmulConfig settings a tiling is computed for.
+struct MatmulConfigParams {
+    int32_t mmConfigType;
+    bool enableL1CacheUB;
+    ScheduleType scheduleType;
+    MatrixTraverse traverse;
+    bool enVecND2NZ;
+    MatmulConfigParams(int32_t mmConfigTypeIn = 1, bool enableL1CacheUBIn = false,
+                       ScheduleType scheduleTypeIn = ScheduleType::INNER_PRODUCT,
+                       MatrixTraverse traverseIn = MatrixTraverse::NOSET, bool enVecND2NZIn = false)
+        : mmConfigType(mmConfigTypeIn), enableL1CacheUB(enableL1CacheUBIn), scheduleType(scheduleTypeIn),
+          traverse(traverseIn), enVecND2NZ(enVecND2NZIn) {}
+};
 enum class MatrixPosition { ALL = 0 };
 
 struct PlatformInfo {
@@ -141,9 +154,15 @@ public:
         return 0;
     }
     int32_t SetDoubleBuffer(bool, bool, bool, bool, bool = true, bool = true) { return 0; }
+    // SetMatmulConfigParams.md: the traverse order is the one setting the emulated tiling carries (iterateOrder);
+    // the template type, L1 caching of UB, schedule type and ND2NZ only change the NPU's data movement.
     int32_t SetMatmulConfigParams(int32_t = 1, bool = false, ScheduleType = ScheduleType::INNER_PRODUCT,
-                                  MatrixTraverse = MatrixTraverse::NOSET, bool = false) {
+                                  MatrixTraverse traverse = MatrixTraverse::NOSET, bool = false) {
+        if (traverse != MatrixTraverse::NOSET) traverse_ = traverse;
         return 0;
+    }
+    int32_t SetMatmulConfigParams(const MatmulConfigParams& p) {
+        return SetMatmulConfigParams(p.mmConfigType, p.enableL1CacheUB, p.scheduleType, p.traverse, p.enVecND2NZ);
     }
     int32_t SetSparse(bool = false) { return 0; }
     int32_t SetALayout(int32_t b, int32_t s, int32_t n, int32_t g, int32_t d) {
