@@ -126,5 +126,7 @@ def test_public_reg_cast_sample_passes_its_own_verification() -> None:
     from ascendc_lsp.toolchain.program.run import ProgramOptions, run_program
 
     root = tree_or_skip("cannmirror+asc-devkit")
-    r = run_program(root / "examples/01_simd_cpp_api/03_basic_api/02_reg_vector_compute/cast", ProgramOptions(timeout=600))
+    r = run_program(
+        root / "examples/01_simd_cpp_api/03_basic_api/02_reg_vector_compute/cast", ProgramOptions(timeout=600)
+    )
     assert r.correct, [d.message for d in r.diagnostics]
