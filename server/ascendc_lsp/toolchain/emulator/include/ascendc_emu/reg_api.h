@@ -36,7 +36,7 @@ enum class MaskMergeMode { UNKNOWN, MERGING, ZEROING };
 // half-VL forms Reg::Cast between b16 and b32 pairs with, reg_cast.h).
 enum class LoadDist { DIST_NORM, DIST_UNPACK_B16 };
 enum class PostLiteral { POST_MODE_NORMAL, POST_MODE_UPDATE };
-enum class StoreDist { DIST_NORM, DIST_PACK_B32 };
+enum class StoreDist { DIST_NORM, DIST_PACK_B32, DIST_FIRST_ELEMENT_B32 };
 enum class IndexOrder { INCREASE_ORDER, DECREASE_ORDER };
 
 struct MaskReg {
@@ -163,6 +163,15 @@ inline void StoreAlign(E* dstAddr, U& srcReg, MaskReg& mask, EMU_LOC) {
     using namespace ascendc_emu;
     using V = typename U::ElemType;
     static_assert(std::is_same<E, V>::value, "StoreAlign: the UB pointer's element type must be the RegTensor's");
+    if constexpr (dist == StoreDist::DIST_FIRST_ELEMENT_B32) {
+        // the register's first b32 element, the mask ignored (4 bytes, 4-byte aligned).
+        static_assert(sizeof(V) == 4, "StoreAlign DIST_FIRST_ELEMENT_B32 stores a b32 element");
+        reg::trace<V>("StoreAlign", 1, loc);
+        LocalTensor<uint8_t> ub = raw_local((uint8_t*)dstAddr, "StoreAlign", loc);
+        if (!ub.emu_check_bytes(0, 4, true, P_V, "StoreAlign", loc, 4)) return;
+        memcpy(ub.ptr_, srcReg.bytes, 4);
+        return;
+    }
     if constexpr (dist == StoreDist::DIST_PACK_B32) {
         // the low half of each selected b32 element, element i to half-slot i of dst (VL/2 bytes at most).
         reg::trace<uint32_t>("StoreAlign", reg::active<uint32_t>(mask), loc);

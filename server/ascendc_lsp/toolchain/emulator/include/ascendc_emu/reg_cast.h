@@ -21,10 +21,13 @@ struct CastTrait {
     RegLayout layoutMode = RegLayout::UNKNOWN;
     SatMode satMode = SatMode::UNKNOWN;
     MaskMergeMode mrgMode = MaskMergeMode::UNKNOWN;
-    RoundMode roundMode = RoundMode::CAST_NONE;  // the docs' RoundMode::UNKNOWN: no rounding asked for
+    RoundMode roundMode = RoundMode::UNKNOWN;
 };
 constexpr CastTrait castTrait = {};
 }  // namespace Reg
+// The preset trait public kernels pass as AscendC::layoutZMrgZ: RegLayout::ZERO, MaskMergeMode::ZEROING.
+constexpr Reg::CastTrait layoutZMrgZ = {Reg::RegLayout::ZERO, Reg::SatMode::UNKNOWN, Reg::MaskMergeMode::ZEROING,
+                                        RoundMode::UNKNOWN};
 }  // namespace AscendC
 
 namespace ascendc_emu {
