@@ -21,6 +21,7 @@
 #include "ascendc_emu/reg_api.h"
 #include "ascendc_emu/reg_cast.h"
 #include "ascendc_emu/reg_compound.h"
+#include "ascendc_emu/scalar_calc.h"
 #include "ascendc_emu/cube_transpose.h"
 #include "ascendc_emu/cube_fixpipe_config.h"
 #include "ascendc_emu/adv_api.h"

@@ -25,9 +25,14 @@ struct CastTrait {
 };
 constexpr CastTrait castTrait = {};
 }  // namespace Reg
-// The preset trait public kernels pass as AscendC::layoutZMrgZ: RegLayout::ZERO, MaskMergeMode::ZEROING.
+// Preset traits named by their fields (Z: RegLayout::ZERO, MrgZ: ZEROING, RndR / RandF: CAST_RINT / CAST_FLOOR,
+// SatNS: NO_SAT), as public kernels and 关键特性说明.md (layoutZMrgZRandF for half -> int32_t floor) pass them.
 constexpr Reg::CastTrait layoutZMrgZ = {Reg::RegLayout::ZERO, Reg::SatMode::UNKNOWN, Reg::MaskMergeMode::ZEROING,
                                         RoundMode::UNKNOWN};
+constexpr Reg::CastTrait layoutZMrgZRandF = {Reg::RegLayout::ZERO, Reg::SatMode::UNKNOWN,
+                                             Reg::MaskMergeMode::ZEROING, RoundMode::CAST_FLOOR};
+constexpr Reg::CastTrait LayoutZMrgZRndRSatNS = {Reg::RegLayout::ZERO, Reg::SatMode::NO_SAT,
+                                                 Reg::MaskMergeMode::ZEROING, RoundMode::CAST_RINT};
 }  // namespace AscendC
 
 namespace ascendc_emu {
