@@ -154,6 +154,7 @@ def _give_back_region(context: CheckContext, problem: Problem) -> Span:
     lines = context.document.lines
     if last is None or last.start > problem.site.start:
         return _span(context, problem.site)
+    last = _last_use_in_other_branch(context, problem, last)
     if lines.line_of(problem.site.end) - lines.line_of(last.start) <= _REGION_LINES:
         return lines.span(last.start, problem.site.end)
     function = context.model.function_at(last.start)
@@ -164,6 +165,11 @@ def _give_back_region(context: CheckContext, problem: Problem) -> Span:
         if near is not None and lines.line_of(near[1]) - lines.line_of(last.start) <= _REGION_LINES:
             return lines.span(last.start, near[1])
         far = _give_back_run(context, function, problem, ("FreeTensor",)) if problem.state != "allocated" else None
+        if far is None and problem.state == "allocated" and near is not None and _in_loop_body(context, last) \
+                and _innermost_block(context, last) != _innermost_block(context, Site(near[0], near[1])):
+            # Filled inside a loop or branch, an allocated tensor is given back once after it, with the
+            # stage's run (`for (...) { y.SetValue(i, v); } outQ.EnQue(y); zQ.EnQue(z);`).
+            far = near
         if far is not None:
             return lines.span(far[0], far[1])
     # None follows: the give-back belongs after the last use in its block (before the block closes, or just after).
@@ -171,6 +177,33 @@ def _give_back_region(context: CheckContext, problem: Problem) -> Span:
     if lines.line_of(block[1]) - lines.line_of(last.start) <= _REGION_LINES:
         return lines.span(last.start, block[1])
     return _span(context, last)
+
+
+_PREPROCESSOR_BRANCH = re.compile(rb"^[ \t]*#[ \t]*(?:else|elif)\b", re.MULTILINE)
+
+
+def _last_use_in_other_branch(context: CheckContext, problem: Problem, last: Site) -> Site:
+    """The analysis follows one `#if` branch; when a `#else`/`#elif` lies between the last use it saw and where
+    the tensor is lost, the other branch's later uses of the tensor count too (the give-back follows them)."""
+    data = context.document.data
+    if not re.fullmatch(r"[A-Za-z_]\w*", problem.var or "") or not _PREPROCESSOR_BRANCH.search(
+            data, last.end, problem.site.start):
+        return last
+    word = re.compile(rb"(?<![\w.])" + re.escape(problem.var.encode()) + rb"\b")
+    give_back = re.compile(rb"\.\s*(?:EnQue|FreeTensor)\s*(?:<[^>]*>)?\s*\(\s*$")
+    later = last
+    for match in word.finditer(data, last.end, problem.site.start):
+        if not give_back.search(data, max(0, match.start() - 40), match.start()):
+            later = Site(match.start(), match.end())
+    return later
+
+
+def _in_loop_body(context: CheckContext, site: Site) -> bool:
+    node = node_for(context, site.start, site.end)
+    while node is not None and node.type != "compound_statement":
+        node = node.parent
+    return node is not None and node.parent is not None and node.parent.type in (
+        "for_statement", "for_range_loop", "while_statement", "do_statement")
 
 
 def _give_back_run(context: CheckContext, function: Function, problem: Problem,
