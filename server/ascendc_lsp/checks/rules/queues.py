@@ -165,10 +165,14 @@ def _give_back_region(context: CheckContext, problem: Problem) -> Span:
         if near is not None and lines.line_of(near[1]) - lines.line_of(last.start) <= _REGION_LINES:
             return lines.span(last.start, near[1])
         far = _give_back_run(context, function, problem, ("FreeTensor",)) if problem.state != "allocated" else None
-        if far is None and problem.state == "allocated" and near is not None and _in_loop_body(context, last) \
-                and _innermost_block(context, last) != _innermost_block(context, Site(near[0], near[1])):
-            # Filled inside a loop or branch, an allocated tensor is given back once after it, with the
-            # stage's run (`for (...) { y.SetValue(i, v); } outQ.EnQue(y); zQ.EnQue(z);`).
+        if far is None and problem.state == "allocated" and near is not None and (
+                _in_loop_body(context, last) and _innermost_block(context, last) != _innermost_block(
+                    context, Site(near[0], near[1]))
+                or problem.origin is not None and last.start <= problem.origin.start < last.end
+                or _run_gives_back_one_held_with(context, function, near, last)):
+            # The stage's run is where it goes when the tensor was filled inside a loop (given back once after
+            # it: `for (...) { y.SetValue(i, v); } outQ.EnQue(y);`), never used, or held together with a tensor
+            # the run gives back (allocated before this one's last use): they belong to one stage.
             far = near
         if far is not None:
             return lines.span(far[0], far[1])
@@ -196,6 +200,21 @@ def _last_use_in_other_branch(context: CheckContext, problem: Problem, last: Sit
         if not give_back.search(data, max(0, match.start() - 40), match.start()):
             later = Site(match.start(), match.end())
     return later
+
+
+def _run_gives_back_one_held_with(context: CheckContext, function: Function, run: tuple[int, int], last: Site) -> bool:
+    """A call in the give-back run names a tensor that was handed out (AllocTensor/DeQue) before `last`."""
+    data = context.document.data
+    for call in calls_by_function(context).get(function.start_byte, []):
+        if not (run[0] <= call.start_byte < run[1] and call.name in ("EnQue", "FreeTensor") and call.args):
+            continue
+        name = call.args[0].text.strip()
+        if not re.fullmatch(r"[A-Za-z_]\w*", name):
+            continue
+        handed = re.compile(rb"(?<![\w.])" + re.escape(name.encode()) + rb"\s*=[^;=][^;]*\b(?:AllocTensor|DeQue)\b")
+        if handed.search(data, function.start_byte, last.start):
+            return True
+    return False
 
 
 def _in_loop_body(context: CheckContext, site: Site) -> bool:
