@@ -217,12 +217,24 @@ def _run_gives_back_one_held_with(context: CheckContext, function: Function, run
     return False
 
 
+_LOOPS = ("for_statement", "for_range_loop", "while_statement", "do_statement")
+
+
+def _enclosing_loops(context: CheckContext, call: ApiCall) -> list[tuple[int, int]]:
+    node = node_for(context, call.start_byte, call.end_byte)
+    loops = []
+    while node is not None:
+        if node.type in _LOOPS:
+            loops.append((node.start_byte, node.end_byte))
+        node = node.parent
+    return loops
+
+
 def _in_loop_body(context: CheckContext, site: Site) -> bool:
     node = node_for(context, site.start, site.end)
     while node is not None and node.type != "compound_statement":
         node = node.parent
-    return node is not None and node.parent is not None and node.parent.type in (
-        "for_statement", "for_range_loop", "while_statement", "do_statement")
+    return node is not None and node.parent is not None and node.parent.type in _LOOPS
 
 
 def _give_back_run(context: CheckContext, function: Function, problem: Problem,
@@ -238,6 +250,10 @@ def _give_back_run(context: CheckContext, function: Function, problem: Problem,
         # Only a give-back on the path of the last use: one in another branch is on another path.
         block = _innermost_block(context, Site(call.start_byte, call.end_byte))
         if not block[0] <= last.start < block[1]:
+            continue
+        # Nor one inside a loop the tensor was handed out before: that would give it back on every iteration.
+        if problem.origin is not None and any(not loop[0] <= problem.origin.start < loop[1]
+                                              for loop in _enclosing_loops(context, call)):
             continue
         end = call
         for following in calls[index + 1 :]:
