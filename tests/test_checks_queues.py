@@ -216,3 +216,71 @@ def test_a_missing_enque_is_placed_at_the_last_use_when_the_next_give_back_is_fa
     planted = line_of(far, enque)
     findings = queue_findings(blank(far, enque))
     assert any(f.code in ("ASC008", "ASC009") and near(f, planted) for f in findings), findings
+
+
+def with_compute(body: str) -> str:
+    """PIPELINE with a third queue `tmpQ` and Compute() replaced by `body` (its statements, 8 spaces in)."""
+    text = PIPELINE.replace("    TQue<QuePosition::VECOUT, 2> outQ;\n",
+                            "    TQue<QuePosition::VECOUT, 2> outQ;\n    TQue<QuePosition::VECCALC, 1> tmpQ;\n")
+    text = text.replace("        pipe.InitBuffer(outQ, 2, 256 * sizeof(half));\n",
+                        "        pipe.InitBuffer(outQ, 2, 256 * sizeof(half));\n"
+                        "        pipe.InitBuffer(tmpQ, 1, 256 * sizeof(half));\n")
+    start = text.index("    __aicore__ inline void Compute(int i) {\n")
+    end = text.index("    __aicore__ inline void CopyOut(int i) {")
+    return text[:start] + "    __aicore__ inline void Compute(int i) {\n" + body + "    }\n" + text[end:]
+
+
+BARRIERS = "        PipeBarrier<PIPE_ALL>();\n" * 14
+FREE_T = "        tmpQ.FreeTensor(t);\n"
+STAGE_RUN = FREE_T + "        outQ.EnQue(y);\n" + FREE_X
+STAGE_HEAD = ("        LocalTensor<half> x = inQ.DeQue<half>();\n        LocalTensor<half> y = outQ.AllocTensor<half>();\n"
+              "        Adds(y, x, (half)1, 256);\n        LocalTensor<half> t = tmpQ.AllocTensor<half>();\n")
+
+
+def assert_placed(text: str, deleted: str) -> None:
+    assert queue_findings(text) == []
+    planted = line_of(text, deleted)
+    findings = queue_findings(blank(text, deleted))
+    assert any(f.code == "ASC008" and near(f, planted) for f in findings), findings
+
+
+def test_a_tensor_filled_in_a_loop_goes_back_with_the_stage_s_run_after_it() -> None:
+    # deep_norm.cpp: `for (...) { rstd[rid].SetValue(0, v); ... }` then, far below, the EnQue run.
+    loop = "        for (int k = 0; k < 8; k++) {\n            t.SetValue(k, (half)1);\n        }\n"
+    assert_placed(with_compute(STAGE_HEAD + loop + BARRIERS + STAGE_RUN), FREE_T)
+
+
+def test_a_tensor_never_used_goes_back_with_the_stage_s_run() -> None:
+    # select_reduce_max...real_div.cpp: a temporary allocated with the stage's others and never used.
+    assert_placed(with_compute(STAGE_HEAD + BARRIERS + STAGE_RUN), FREE_T)
+
+
+def test_a_tensor_held_with_one_the_run_gives_back_goes_with_that_run() -> None:
+    # add_layer_norm.cpp / matmul_mx_ub_tscm_nz.asc: y was allocated before t's last use; both go back in one run.
+    use = "        Muls(t, y, (half)2, 256);\n"
+    assert_placed(with_compute(STAGE_HEAD + use + BARRIERS + STAGE_RUN), FREE_T)
+
+
+def test_a_dequeued_tensor_is_not_given_back_inside_a_later_loop() -> None:
+    # add_layer_norm_kernel.h: the run nearest the last use is inside a loop that began after the DeQue.
+    body = ("        LocalTensor<half> x = inQ.DeQue<half>();\n        LocalTensor<half> t = tmpQ.AllocTensor<half>();\n"
+            "        for (int k = 0; k < 2; k++) {\n            LocalTensor<half> y = outQ.AllocTensor<half>();\n"
+            "            Adds(y, x, (half)1, 256);\n            outQ.EnQue(y);\n            Compute2(k);\n        }\n"
+            + BARRIERS + FREE_X + FREE_T)
+    text = with_compute(body).replace("    __aicore__ inline void CopyOut(int i) {", """    __aicore__ inline void Compute2(int i) {
+        LocalTensor<half> y = outQ.DeQue<half>();
+        DataCopy(yGm[i * 256], y, 256);
+        outQ.FreeTensor(y);
+    }
+    __aicore__ inline void CopyOut(int i) {""").replace("            Compute(i);\n            CopyOut(i);\n",
+                                                        "            Compute(i);\n")
+    assert_placed(text, FREE_X)
+
+
+def test_uses_in_an_untaken_else_branch_count_as_the_last_use() -> None:
+    # deep_norm_grad_large_n_small_d.h: the analysis follows the `#if` branch; the `#else` one uses x later.
+    branches = PIPELINE.replace(
+        "        DataCopy(x, xGm[i * 256], 256);\n",
+        "#if !defined(ASCEND_SLOW_COPY)\n        DataCopy(x, xGm[i * 256], 256);\n#else\n" + BARRIERS
+        + "        DataCopy(x, xGm[i * 256], 256);\n#endif\n", 1)
+    assert_placed(branches, "        inQ.EnQue(x);\n")
