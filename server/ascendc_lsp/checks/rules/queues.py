@@ -166,9 +166,9 @@ def _give_back_region(context: CheckContext, problem: Problem) -> Span:
             return lines.span(last.start, near[1])
         far = _give_back_run(context, function, problem, ("FreeTensor",)) if problem.state != "allocated" else None
         if far is None and problem.state == "allocated" and near is not None and (
-                _in_loop_body(context, last) and _innermost_block(context, last) != _innermost_block(
-                    context, Site(near[0], near[1]))
-                or problem.origin is not None and last.start <= problem.origin.start < last.end
+                (_in_loop_body(context, last) and _innermost_block(context, last) != _innermost_block(
+                    context, Site(near[0], near[1])))
+                or (problem.origin is not None and last.start <= problem.origin.start < last.end)
                 or _run_gives_back_one_held_with(context, function, near, last)):
             # The stage's run is where it goes when the tensor was filled inside a loop (given back once after
             # it: `for (...) { y.SetValue(i, v); } outQ.EnQue(y);`), never used, or held together with a tensor
