@@ -284,3 +284,18 @@ def test_uses_in_an_untaken_else_branch_count_as_the_last_use() -> None:
         "#if !defined(ASCEND_SLOW_COPY)\n        DataCopy(x, xGm[i * 256], 256);\n#else\n" + BARRIERS
         + "        DataCopy(x, xGm[i * 256], 256);\n#endif\n", 1)
     assert_placed(branches, "        inQ.EnQue(x);\n")
+
+
+def test_an_enque_deleted_in_one_branch_is_reported_for_that_path() -> None:
+    # Each path of an if/else must give the tensor back: deleting the EnQue of one branch leaks on that path.
+    enque = "            inQ.EnQue(x);\n"
+    branches = PIPELINE.replace(
+        "        DataCopy(x, xGm[i * 256], 256);\n        inQ.EnQue(x);\n",
+        "        if (i % 2 == 0) {\n            DataCopy(x, xGm[i * 256], 256);\n" + enque + "        } else {\n"
+        "            DataCopy(x, xGm[i * 256], 128);\n" + enque + "        }\n")
+    assert queue_findings(branches) == []
+    for which in (branches.index(enque), branches.rindex(enque)):
+        planted = branches[:which].count("\n")
+        mutant = branches[:which] + " " * (len(enque) - 1) + "\n" + branches[which + len(enque):]
+        findings = queue_findings(mutant)
+        assert any(f.code == "ASC008" and near(f, planted) and "on some paths" in f.message for f in findings), findings

@@ -1011,6 +1011,13 @@ class Analysis:
         ta, tb = a.tokens.get(mine), a.tokens.get(theirs)
         if ta is not None and tb is not None and ta.queue == tb.queue and ta.state == tb.state and ta.known and tb.known:
             return mine  # the same kind of tensor from either branch (`x = q.AllocTensor()` in both)
+        held = (ALLOC, DEQUED)
+        # Given back (the name now holds nothing) on one path, still held on the other: the name keeps the held
+        # tensor, marked partial by the token join, so a missing EnQue/FreeTensor in one branch is reported.
+        if theirs == 0 and ta is not None and ta.state in held and ta.partial and ta.known:
+            return mine
+        if mine == 0 and tb is not None and tb.state in held and tb.partial and tb.known:
+            return theirs
         if (mine == 0 and tb is not None and tb.state == FREED) or (theirs == 0 and ta is not None and ta.state == FREED):
             return 0
         self.forget_binding(a, mine, theirs)
