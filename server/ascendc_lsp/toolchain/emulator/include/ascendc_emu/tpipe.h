@@ -1158,7 +1158,11 @@ EMU_RT_FN void report_crosscore_deadlock(std::vector<Block*>& blocks)
     for (Block* b : blocks) {
         if (b->state != BS_XWAIT) continue;
         r.cur = b;
-        if (b->xwait_id == -2)
+        if (b->xwait_id == -3)  // op_kernel_compat.h IBWait
+            report_hang("ib-wait", "sync-deadlock", P_S, "IBWait", b->sync_loc,
+                        "IBWait on block %d waits forever: no block called IBSet with the same blockIdx and "
+                        "eventID", b->idx);
+        else if (b->xwait_id == -2)
             report_hang("group-barrier", "sync-deadlock", P_S, "GroupBarrier::Wait", b->sync_loc,
                         "GroupBarrier::Wait on block %d waits forever: fewer cores called Arrive than the barrier's "
                         "arriving group", b->idx);
