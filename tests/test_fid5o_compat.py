@@ -1,6 +1,7 @@
 """Op-library symbols of ascendc_emu/op_kernel_compat.h that span blocks: IBSet / IBWait (GM-flag inter-block sync,
-docs/zh/api/SIMD-API/基础API/同步控制/核间同步/IBSet.md, IBWait.md), run on 4 blocks in every block order
-(cases in tests/emulator_cpp/fid5o_compat.cpp), checked with NumPy; and the host shim's ge::Operator."""
+docs/zh/api/SIMD-API/基础API/同步控制/核间同步/IBSet.md, IBWait.md), run on 4 blocks in every block order, and a
+TQue passed by value (a view of the original, as a TBuf copy is); cases in tests/emulator_cpp/fid5o_compat.cpp,
+checked with NumPy."""
 
 from __future__ import annotations
 
@@ -49,3 +50,11 @@ def test_an_ibwait_nobody_releases_is_reported_as_a_hang(binary: Path, tmp_path:
     r = run_in_order(binary, 2, tmp_path, "sequential", np.zeros(8, np.float32), np.zeros(256, np.int32))
     hangs = [d for d in r.report if d.get("check") == "ib-wait"]
     assert hangs and "IBWait on block 0 waits forever" in hangs[0]["message"], r.report
+
+
+def test_a_tque_passed_by_value_acts_on_the_original_queue(binary: Path, tmp_path: Path) -> None:
+    x = np.linspace(-2, 5, 8, dtype=np.float32)
+    r = run_in_order(binary, 3, tmp_path, "sequential", x, np.zeros(8, np.int32))
+    assert r.rc == 0 and not r.errors(), r.report
+    want = np.concatenate([x * np.float32(2), x * np.float32(3), np.full(8, 7, np.float32)])
+    assert np.array_equal(r.array(np.float32, 24), want)

@@ -5,9 +5,23 @@
 constexpr uint32_t kBlocks = 4;
 constexpr uint32_t kPer = 8;  // floats each block owns: one 32-byte DataBlock
 
+// A TQue passed by value, as apply_fused_ema_adam's ScalarPow takes its input queue: the copy's AllocTensor /
+// EnQue / DeQue / FreeTensor act on the original queue, which the caller keeps using afterwards.
+inline void scale_through(TQue<TPosition::VECIN, 1> que, GM_ADDR src, float k, const LocalTensor<float>& dst) {
+    LocalTensor<float> t = que.AllocTensor<float>();
+    GlobalTensor<float> g;
+    g.SetGlobalBuffer((__gm__ float*)src, kPer);
+    DataCopy(t, g, kPer);
+    que.EnQue(t);
+    LocalTensor<float> d = que.DeQue<float>();
+    Muls(dst, d, k, kPer);
+    que.FreeTensor(d);
+}
+
 // Case 1: a chain across blocks, as TopK's sample orders its cores: block i waits for block i-1's flag, adds its own
 // slice to block i-1's result, stores it and releases block i+1. Out slice i = a[0] + ... + a[i].
 // Case 2: block 0 waits on a flag no block sets: the hang the NPU would show.
+// Case 3 (block 0 only): scale_through on a by-value copy, twice, then the original queue's own hand-off.
 extern "C" __global__ __aicore__ void fid5o_compat(GM_ADDR a, GM_ADDR b, GM_ADDR c, GM_ADDR o) {
     (void)c;
     const int32_t idx = (int32_t)GetBlockIdx();
@@ -29,6 +43,21 @@ extern "C" __global__ __aicore__ void fid5o_compat(GM_ADDR a, GM_ADDR b, GM_ADDR
         IBSet(sync_gm, sync_buf, idx, 0);
     } else if (TILING_KEY_IS(2)) {
         if (idx == 0) IBWait(sync_gm, sync_buf, 1, 3);
+    } else if (TILING_KEY_IS(3)) {
+        if (idx != 0) return;
+        TQue<TPosition::VECIN, 1> que;
+        ub.pipe.InitBuffer(que, 1, kPer * sizeof(float));
+        LocalTensor<float> r = ub.at<float>(0);
+        scale_through(que, a, 2.0f, r);
+        scale_through(que, a, 3.0f, r[kPer]);  // the slot the first copy freed is free again in the original
+        LocalTensor<float> t = que.AllocTensor<float>();
+        Duplicate(t, 7.0f, kPer);
+        que.EnQue(t);
+        LocalTensor<float> d = que.DeQue<float>();
+        Adds(r[2 * kPer], d, 0.0f, kPer);
+        que.FreeTensor(d);
+        store(o, r, 3 * kPer);
+        if (que.HasTensorInQue() || !que.HasIdleBuffer()) Duplicate(r, -1.0f, kPer);
     }
 }
 
