@@ -58,3 +58,13 @@ def test_a_tque_passed_by_value_acts_on_the_original_queue(binary: Path, tmp_pat
     assert r.rc == 0 and not r.errors(), r.report
     want = np.concatenate([x * np.float32(2), x * np.float32(3), np.full(8, 7, np.float32)])
     assert np.array_equal(r.array(np.float32, 24), want)
+
+
+@pytest.mark.parametrize("order", ["sequential", "reverse", "interleaved"])
+def test_ffts_cross_core_sync_mode0_and_wait_flag_dev_hold_every_block(binary: Path, tmp_path: Path, order: str) -> None:
+    x = np.arange(32, dtype=np.float32) + 1
+    r = run_in_order(binary, 4, tmp_path, order, x, np.zeros(8, np.int32))
+    assert r.rc == 0 and not r.errors(), r.report
+    rows = r.array(np.float32, 5 * 32).reshape(5, 32)
+    assert np.array_equal(rows[0], x)
+    assert all(np.array_equal(rows[1 + i], x) for i in range(4))  # no block read before every block stored

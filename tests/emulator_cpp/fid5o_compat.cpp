@@ -21,6 +21,9 @@ inline void scale_through(TQue<TPosition::VECIN, 1> que, GM_ADDR src, float k, c
 // Case 1: a chain across blocks, as TopK's sample orders its cores: block i waits for block i-1's flag, adds its own
 // slice to block i-1's result, stores it and releases block i+1. Out slice i = a[0] + ... + a[i].
 // Case 2: block 0 waits on a flag no block sets: the hang the NPU would show.
+// Case 4: ffts_cross_core_sync mode 0 (all vector cores) + wait_flag_dev as stft spells them: each block stores
+// its slice, sets flag 5, waits, then copies the whole of what the 4 blocks stored to its own output row; a
+// wait_flag_dev on flag 1, which only the (not emulated) cube side raises, returns at once.
 // Case 3 (block 0 only): scale_through on a by-value copy, twice, then the original queue's own hand-off.
 extern "C" __global__ __aicore__ void fid5o_compat(GM_ADDR a, GM_ADDR b, GM_ADDR c, GM_ADDR o) {
     (void)c;
@@ -43,6 +46,17 @@ extern "C" __global__ __aicore__ void fid5o_compat(GM_ADDR a, GM_ADDR b, GM_ADDR
         IBSet(sync_gm, sync_buf, idx, 0);
     } else if (TILING_KEY_IS(2)) {
         if (idx == 0) IBWait(sync_gm, sync_buf, 1, 3);
+    } else if (TILING_KEY_IS(4)) {
+        LocalTensor<float> mine = ub.at<float>(0), all = ub.at<float>(1);
+        load(mine, a + idx * kPer * sizeof(float), kPer);
+        store(o, mine, kPer, idx * kPer * sizeof(float));
+        ffts_cross_core_sync(PIPE_MTE3, 1 | (0ull << 4) | (5ull << 8));
+        wait_flag_dev(5);
+        wait_flag_dev(1);
+        SetFlag<HardEvent::MTE3_MTE2>(EVENT_ID0);  // this block's own store before it reads the GM back
+        WaitFlag<HardEvent::MTE3_MTE2>(EVENT_ID0);
+        load(all, o, kBlocks * kPer);
+        store(o, all, kBlocks * kPer, (1 + idx) * kBlocks * kPer * sizeof(float));
     } else if (TILING_KEY_IS(3)) {
         if (idx != 0) return;
         TQue<TPosition::VECIN, 1> que;

@@ -23,6 +23,10 @@
 #include "op_def.h"
 #include "registry.h"
 #include "../tiling/platform/platform_ascendc.h"
+#include "../base/alog_pub.h"
+
+// base/alog_pub.h's CheckLogLevel, weak: an op_host source that defines its own replaces it at link time.
+__attribute__((weak)) int CheckLogLevel(int, int level) { return AlogCheckDebugLevel(0, level); }
 
 namespace {
 using ascendc_emu_host::Node;

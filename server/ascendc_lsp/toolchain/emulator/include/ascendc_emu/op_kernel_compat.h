@@ -24,6 +24,11 @@
 //   documented minimum size, coreNum * 32 B * eventID_max + blockIdx_max * 32 B + 32 B, is exactly that layout;
 //   coreNum = GetBlockNum(), x2 in MIX mode). IBSet writes 1 there after the core's earlier work; IBWait reads
 //   it until it is 1, the waiting block yielding its fibre so the others run; a wait nobody releases is the hang.
+// - ffts_cross_core_sync(pipe, config) / wait_flag_dev(flagId): the raw forms of CrossCoreSetFlag /
+//   CrossCoreWaitFlag (CrossCoreSetFlag(ISASI).md) as kernels spell them, config = 1 | mode << 4 | flagId << 8.
+//   wait_flag_dev names no mode: it waits as a mode 0/1 wait when the flag is pending on the vector side (this
+//   block's counter is raised, or a mode-0 round of it is open); otherwise it is the wait for the cube side, which
+//   the emulator does not run (as CrossCoreWaitFlag mode 2), and returns at once.
 #ifndef ASCENDC_EMU_ASCENDC_EMU_OP_KERNEL_COMPAT_H_
 #define ASCENDC_EMU_ASCENDC_EMU_OP_KERNEL_COMPAT_H_
 #include "cce.h"
@@ -126,6 +131,19 @@ inline void TransDataTo5HDImpl(uint64_t dstList[NCHW_CONV_ADDR_LIST_SIZE], uint6
     TransDataTo5HD<T>(dstList, srcList, nchwconvParams, loc);
 }
 }  // namespace AscendC
+
+// ---- ffts_cross_core_sync / wait_flag_dev (see the header comment)
+inline void ffts_cross_core_sync(pipe_t pipe, uint64_t config, EMU_LOC) {
+    if (!ascendc_emu::rt().cur) return;
+    ascendc_emu::cross_core_set((int)(config >> 4 & 3), ascendc_emu::pipe_of(pipe), (int)(config >> 8 & 15), loc);
+}
+inline void wait_flag_dev(int64_t flagId, EMU_LOC) {
+    using namespace ascendc_emu;
+    if (!rt().cur) return;
+    const int id = (int)(flagId & 15);
+    const bool vector_side = blk().xcnt[id] > 0 || rt().xarrived[id] > 0;
+    cross_core_wait(vector_side ? 0 : 2, P_S, id, loc);
+}
 
 // ---- IBSet / IBWait: GM flags between blocks (see the header comment)
 namespace ascendc_emu {
