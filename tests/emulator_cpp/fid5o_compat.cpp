@@ -2,6 +2,7 @@
 // blocks (IBSet / IBWait) or a by-value queue, run as the public kernels use them.
 #include "api_case.h"
 
+static_assert(inc == 0 && dec == 1, "LoadData_2D.md addrMode: 0 increments, 1 decrements");
 constexpr uint32_t kBlocks = 4;
 constexpr uint32_t kPer = 8;  // floats each block owns: one 32-byte DataBlock
 

@@ -1055,6 +1055,14 @@ inline void matmul_regist(const Loc& loc, AscendC::TPipe* pipe, GM_ADDR ws, MM& 
     mm.core_.init(tiling, pipe, loc);
     matmul_regist(loc, pipe, ws, std::forward<Rest>(rest)...);
 }
+// The tiling as an untyped pointer (rfft1_d passes `(void*)&tiling`): REGIST_MATMUL_OBJ.md requires it to be a
+// TCubeTiling, so it is read as one.
+template <class MM, class... Rest>
+inline void matmul_regist(const Loc& loc, AscendC::TPipe* pipe, GM_ADDR ws, MM& mm, const void* tiling,
+                          Rest&&... rest) {
+    mm.core_.init(static_cast<const TCubeTiling*>(tiling), pipe, loc);
+    matmul_regist(loc, pipe, ws, std::forward<Rest>(rest)...);
+}
 template <class MM, class... Rest>
 inline void matmul_regist(const Loc& loc, AscendC::TPipe* pipe, GM_ADDR ws, MM& mm, std::nullptr_t, Rest&&... rest) {
     mm.core_.init(nullptr, pipe, loc);

@@ -29,6 +29,8 @@
 //   wait_flag_dev names no mode: it waits as a mode 0/1 wait when the flag is pending on the vector side (this
 //   block's counter is raised, or a mode-0 round of it is open); otherwise it is the wait for the cube side, which
 //   the emulator does not run (as CrossCoreWaitFlag mode 2), and returns at once.
+// - inc / dec, the CCE names of LoadData's addrMode values (LoadData_2D.md: 0 increments the fractal index per
+//   repeat, 1 decrements it), as stft writes `LoadData2dParams param = {..., false, inc}`;
 #ifndef ASCENDC_EMU_ASCENDC_EMU_OP_KERNEL_COMPAT_H_
 #define ASCENDC_EMU_ASCENDC_EMU_OP_KERNEL_COMPAT_H_
 #include "cce.h"
@@ -225,6 +227,9 @@ namespace AscendC {
 using ::AIC;
 using ::AIV;
 }  // namespace AscendC
+
+// ---- LoadData addrMode values
+enum addr_cal_mode_t : uint8_t { inc = 0, dec = 1 };
 
 // ---- address registers (ub_addr8_t)
 enum ub_addr8_t : uint8_t { VA0 = 0, VA1, VA2, VA3, VA4, VA5, VA6, VA7 };
