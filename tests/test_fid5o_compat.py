@@ -68,3 +68,39 @@ def test_ffts_cross_core_sync_mode0_and_wait_flag_dev_hold_every_block(binary: P
     rows = r.array(np.float32, 5 * 32).reshape(5, 32)
     assert np.array_equal(rows[0], x)
     assert all(np.array_equal(rows[1 + i], x) for i in range(4))  # no block read before every block stored
+
+
+OPERATOR_PROGRAM = r"""
+#include "graph/operator.h"
+#include "base/alog_pub.h"
+#include <cstdio>
+// An op_host's own CheckLogLevel (max_pool3_d_with_argmax_v2 defines one): the shim only declares it.
+int32_t CheckLogLevel(int32_t, int32_t) { return 7; }
+int main() {
+    ge::Operator op("ReverseSequence");
+    op.UpdateInputDesc("x", ge::TensorDesc(ge::Shape({2, 3, 4}), ge::FORMAT_ND, ge::DT_FLOAT16));
+    op.SetAttr("seq_dim", int64_t(1));
+    ge::TensorDesc x = op.GetInputDescByName("x");
+    ge::TensorDesc missing = op.GetOutputDescByName("y");
+    int64_t seq = -1, absent = -1;
+    bool has_seq = op.GetAttr("seq_dim", seq) == ge::GRAPH_SUCCESS;
+    bool has_absent = op.GetAttr("batch_dim", absent) == ge::GRAPH_SUCCESS;
+    std::printf("%zu %lld %d %zu %d %lld %d %d\n", x.GetShape().GetDimNum(), (long long)x.GetShape().GetShapeSize(),
+                (int)x.GetDataType(), missing.GetShape().GetDimNum(), (int)has_seq, (long long)seq, (int)has_absent,
+                CheckLogLevel(0, 0));
+}
+"""
+
+
+def test_host_operator_reads_named_descs_and_attrs(tmp_path: Path) -> None:
+    from ascendc_lsp.toolchain.opproject.host import host_include_dir
+
+    src = tmp_path / "operator_check.cpp"
+    src.write_text(OPERATOR_PROGRAM, encoding="utf-8")
+    exe = tmp_path / "operator_check"
+    build = subprocess.run(["g++", "-std=c++17", f"-I{host_include_dir()}", str(src), "-o", str(exe)],
+                           capture_output=True, text=True, timeout=300)
+    assert build.returncode == 0, build.stderr[-3000:]
+    out = subprocess.run([str(exe)], capture_output=True, text=True, timeout=60).stdout.split()
+    # x: 3 dims, 24 elements, DT_FLOAT16 (1); y unknown: empty; seq_dim read back; batch_dim absent; own CheckLogLevel
+    assert out == ["3", "24", "1", "0", "1", "1", "0", "7"]
