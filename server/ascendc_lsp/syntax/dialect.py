@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 import yaml
@@ -637,7 +637,12 @@ def _statement_macros_defined_in(data: bytes) -> list[bytes]:
     return names
 
 
-@cache
+# Keyed by names taken from the document: bounded, or an editor session (every keystroke in a macro name is a new
+# key) and a long-lived worker grow one compiled pattern per distinct set of names, forever.
+STATEMENT_MACRO_PATTERNS = 64
+
+
+@lru_cache(maxsize=STATEMENT_MACRO_PATTERNS)
 def _statement_macro_use(names: tuple[bytes, ...]) -> re.Pattern[bytes]:
     """A use of one of `names` with its arguments, alone on its line and not followed by `;`.
 

@@ -382,6 +382,7 @@ class Frame:
     locals: dict[str, int] = field(default_factory=dict)  # name -> token id (or _UNKNOWN / 0 for none)
     declared_none: dict[str, Site] = field(default_factory=dict)  # tensors declared with nothing behind them
     returned: int | None = None
+    returned_none: Site | None = None  # returns a tensor declared with nothing behind it (declared there)
     references: dict[str, str] = field(default_factory=dict)  # reference parameter -> the caller's variable
     constants: dict[str, int] = field(default_factory=dict)  # parameters called with a constant argument
 
@@ -400,8 +401,8 @@ class State:
             tokens={k: Token(**vars(v)) for k, v in self.tokens.items()},
             fifo={k: (list(v) if v is not None else None) for k, v in self.fifo.items()},
             members=dict(self.members),
-            frames=[Frame(f.function, dict(f.locals), dict(f.declared_none), f.returned, f.references, f.constants)
-                    for f in self.frames],
+            frames=[Frame(f.function, dict(f.locals), dict(f.declared_none), f.returned, f.returned_none,
+                          f.references, f.constants) for f in self.frames],
             signal=self.signal,
             constexpr_taken=self.constexpr_taken,
         )
@@ -412,7 +413,9 @@ class Analysis:
                  queues: set[str], skip_end_checks: set[str]) -> None:
         self.context = context
         self.owner = owner
-        self.functions = {f.name: f for f in functions}
+        self.functions: dict[str, list[Function]] = {}
+        for function in functions:
+            self.functions.setdefault(function.name, []).append(function)
         self.queues = queues
         self.skip_end_checks = skip_end_checks
         self.builder = _Builder(context, queues, set(self.functions))
@@ -424,6 +427,8 @@ class Analysis:
         self.unhanded_queues: set[str] = set()
         self.loop_depth = 0
         self.iteration = 0  # >0 while re-running a loop body whose trip count is not known to be >= 2
+        self.plain_give_backs: bool | None = None  # every EnQue/FreeTensor of the file names a plain variable
+        self.instantiation: dict[str, str] = {}  # type parameter -> the type this run assumes for it
 
     # -- entry ------------------------------------------------------------------------------------------------
 
@@ -534,6 +539,11 @@ class Analysis:
                 self.bind(result, target, returned, site)
             elif (token := self.token(result, returned)) is not None:
                 token.known = False  # handed to an expression the analysis does not follow
+        elif frame.returned_none is not None and target and caller is not None and self.lookup(result, target) <= 0:
+            # `LocalTensor<T> Get() { LocalTensor<T> t; return t; }`: the caller's tensor has no queue behind
+            # it either; a give-back of it names where it was declared with nothing.
+            self.bind(result, target, 0, site)
+            caller.declared_none[strip_this(target)] = frame.returned_none
         self.end_scope(result, frame, list(frame.locals), Site(body.site.end - 1, body.site.end), final=True)
         result.signal = ""
         if caller is not None:
@@ -573,8 +583,10 @@ class Analysis:
     def bind(self, state: State, name: str, token: int, site: Site) -> None:
         name = strip_this(name)
         if not re.fullmatch(r"[A-Za-z_]\w*", name):
-            if token > 0:
+            if token > 0 and not (re.fullmatch(r"[A-Za-z_]\w*\.[A-Za-z_]\w*", name) and self.gives_back_plain_names()):
                 state.tokens[token].known = False  # stored in an array or another object's field
+            # A copy in a struct's field (`info.x = x;`) when every EnQue/FreeTensor names a plain variable:
+            # the field cannot give it back, the variable still holds it.
             return
         old = self.lookup(state, name)
         if self.is_local(state, name) or (state.frames and name in _local_names(state.frames[-1])):
@@ -595,6 +607,13 @@ class Analysis:
             state.frames[-1].locals[name] = token
         if old > 0 and old != token:
             self.check_lost(state, old, site, f"{name} is overwritten")
+
+    def gives_back_plain_names(self) -> bool:
+        if self.plain_give_backs is None:
+            self.plain_give_backs = all(
+                re.fullmatch(r"\s*(?:this\s*->\s*)?[A-Za-z_]\w*\s*", c.args[0].text if c.args else "") is not None
+                for c in self.context.model.calls if c.name in ("EnQue", "FreeTensor"))
+        return self.plain_give_backs
 
     def holders(self, state: State, token: int, ignore: Frame | None = None) -> int:
         count = sum(1 for v in state.members.values() if v == token)
@@ -660,6 +679,9 @@ class Analysis:
                 # cannot pair up: what it finds after this point is reported as a warning, not an error.
                 state.constexpr_taken = True
             decided = _decide(stmt.condition, state.frames[-1].constants) if state.frames and stmt.condition else None
+            if decided is None and self.instantiation and stmt.condition:
+                # `if (std::is_same<T, half>::value)`: fixed by the instantiation this run follows.
+                decided = _decide_traits(stmt.condition, self.instantiation)
             if decided is not None:
                 # `if (direction == 0)` in a helper called with a constant: only one branch runs.
                 chosen = stmt.children[0] if decided else (stmt.children[1] if len(stmt.children) > 1 else None)
@@ -683,6 +705,8 @@ class Analysis:
                 if stmt.returned:
                     token = self.lookup(state, stmt.returned)
                     frame.returned = token if token > 0 else None
+                    if token == 0 and stmt.returned in frame.declared_none:
+                        frame.returned_none = frame.declared_none[stmt.returned]
                 # Everything the function's own variables still hold is lost on this path.
                 for token in set(frame.locals.values()):
                     if token > 0 and token != frame.returned:
@@ -763,10 +787,15 @@ class Analysis:
                 token_held.known = False
             return state
         if kind == "call":
-            function = self.functions.get(event.method)
-            if function is None:
-                return state
-            return self.call(state, function, event.args, event.var, event.site)
+            overloads = self.functions.get(event.method, [])
+            by_arity = [f for f in overloads if len(f.params) == len(event.args)]
+            candidates = by_arity or overloads
+            if len(candidates) <= 1:
+                return self.call(state, candidates[0], event.args, event.var, event.site) if candidates else state
+            # Overloads the analysis cannot choose between (they differ in parameter types): each may be the
+            # one called, so each runs, as the branches of an `if` do.
+            outcomes = [self.call(state.copy(), f, event.args, event.var, event.site) for f in candidates]
+            return self.join(outcomes)
         queue = event.queue
         if kind == "alloc":
             token = self.new_token(state, queue, ALLOC, event.site, event.var, stmt.site)
@@ -1036,6 +1065,72 @@ def _decide(condition: str, constants: dict[str, int]) -> bool | None:
             "<=": value <= other, ">=": value >= other}[match.group(3)]
 
 
+_TRAIT = re.compile(r"(?:std\s*::\s*)?(?:is_same_v|is_same|IsSameType)\s*<\s*([\w:]+)\s*,\s*([\w:]+)\s*>"
+                    r"(?:\s*::\s*value)?(?:\s*\(\s*\))?")
+_MAX_INSTANTIATIONS = 6
+
+
+def _trait_pairs(text: str) -> Iterator[tuple[str, str]]:
+    """(type parameter, concrete type) of every `std::is_same<T, half>::value` in `text`: the parameter is the
+    side that is a bare name other than a known scalar type."""
+    for match in _TRAIT.finditer(text):
+        a, b = match.group(1).split("::")[-1], match.group(2).split("::")[-1]
+        if a in _SCALAR_TYPES and b not in _SCALAR_TYPES:
+            a, b = b, a
+        if a not in _SCALAR_TYPES:
+            yield a, b
+
+
+def _instantiations(context: CheckContext, functions: list[Function]) -> list[dict[str, str]]:
+    """The instantiations a run per type parameter tested by `is_same` in these functions follows: one per
+    type it is compared with, and one where it is none of them. Conditions on the same trait in two places go
+    together in a real instantiation (`if (is_same<T, half>) x = q.DeQue(); ... if (is_same<T, half>)
+    q.FreeTensor(x);`), which one run over both branches cannot see. Too many combinations: one run, as before."""
+    data = context.document.data
+    candidates: dict[str, list[str]] = {}
+    for function in functions:
+        body = data[function.body_start:function.body_end].decode("utf-8", "replace")
+        for param, concrete in _trait_pairs(body):
+            types = candidates.setdefault(param, [])
+            if concrete not in types:
+                types.append(concrete)
+    runs: list[dict[str, str]] = [{}]
+    for param, types in candidates.items():
+        runs = [{**run, param: t} for run in runs for t in [*types, ""]]
+        if len(runs) > _MAX_INSTANTIATIONS:
+            return [{}]
+    return runs
+
+
+def _decide_traits(condition: str, instantiation: dict[str, str]) -> bool | None:
+    """The value of a condition made only of `is_same` traits of the instantiated parameters, `!`, `&&`, `||`."""
+    undecided = False
+
+    def value(match: re.Match[str]) -> str:
+        nonlocal undecided
+        a, b = match.group(1).split("::")[-1], match.group(2).split("::")[-1]
+        if a in _SCALAR_TYPES and b not in _SCALAR_TYPES:
+            a, b = b, a
+        if a not in instantiation:
+            undecided = True
+            return "False"
+        return "True" if instantiation[a] == b else "False"
+
+    expression = _TRAIT.sub(value, condition)
+    expression = expression.replace("&&", " and ").replace("||", " or ")
+    expression = re.sub(r"!(?!=)", " not ", expression)
+    if undecided or not re.fullmatch(r"[\s()]*(?:(?:True|False|and|or|not)[\s()]*)+", expression):
+        return None
+    return bool(eval(expression, {"__builtins__": {}}, {}))  # only True/False/and/or/not/parens remain
+
+
+_SCALAR_TYPES = frozenset({
+    "half", "float", "double", "bfloat16_t", "float16_t", "float32_t", "int8_t", "uint8_t", "int16_t", "uint16_t",
+    "int32_t", "uint32_t", "int64_t", "uint64_t", "bool", "int", "char", "hifloat8_t", "fp8_e4m3fn_t",
+    "fp8_e5m2_t", "int4b_t",
+})
+
+
 def _bound(state: State, token: int) -> bool:
     return token in state.members.values() or any(token in frame.locals.values() for frame in state.frames)
 
@@ -1099,11 +1194,23 @@ def analyse(context: CheckContext) -> list[Problem]:
         others = [r for r in roots if all(r is not f for f in sequence)]
         if not sequence and not others:
             continue
-        analysis = Analysis(context, owner, functions, queues, skip_end)
-        try:
-            problems.extend(analysis.run(sequence, others))
-        except (_GiveUp, RecursionError):
-            continue
+        found: dict[tuple[str, int], Problem] = {}
+        for instantiation in _instantiations(context, functions):
+            analysis = Analysis(context, owner, functions, queues, skip_end)
+            analysis.instantiation = instantiation
+            try:
+                for problem in analysis.run(sequence, others):
+                    # The same problem in several instantiations: the give-back must follow every one's last
+                    # use (a use under `if constexpr (!is_same<T, double>)` counts though `double` skips it).
+                    key = (problem.kind, problem.site.start)
+                    seen = found.get(key)
+                    if seen is None or (problem.last_use is not None and (
+                            seen.last_use is None or problem.last_use.start > seen.last_use.start)):
+                        found[key] = problem
+            except (_GiveUp, RecursionError):
+                found = {}
+                break
+        problems.extend(found.values())
     context.__dict__["_lifecycle"] = problems
     return problems
 
@@ -1147,10 +1254,9 @@ def _units(context: CheckContext) -> Iterator[tuple[ClassInfo | None, list[Funct
         functions: list[Function] = []
         seen: set[str] = set()
         for name in chain:  # own methods first: they hide the bases' ones of the same name
-            for function in by_class.get(name, []):
-                if function.name not in seen and function.body_end > function.body_start:
-                    functions.append(function)
-                    seen.add(function.name)
+            own = [f for f in by_class.get(name, []) if f.name not in seen and f.body_end > f.body_start]
+            functions.extend(own)  # overloads of one class are all kept: a call may reach any of them
+            seen.update(f.name for f in own)
         shared: set[str] = set()
         if is_header:
             shared = {q for q in queues if _non_private(context, cls, q)}

@@ -32,7 +32,7 @@ from ascendc_lsp.checks.rules._common import (
 )
 from ascendc_lsp.checks.rules._lifecycle import Problem, Site, analyse
 from ascendc_lsp.diagnostics import Diagnostic, Fix, Related, Severity
-from ascendc_lsp.syntax.model import ApiCall, BufferDecl, DocumentModel
+from ascendc_lsp.syntax.model import ApiCall, BufferDecl, DocumentModel, Function
 from ascendc_lsp.syntax.positions import Span
 
 _QUEUE_KINDS = frozenset({"TQue", "TQueBind"})
@@ -146,38 +146,80 @@ _REGION_LINES = 12
 
 def _give_back_region(context: CheckContext, problem: Problem) -> Span:
     """Where the missing give-back belongs: anywhere from the tensor's last use to where it is lost. The
-    finding covers that region when it is short; in a long one it points at the first give-back of the same
-    kind that follows the last use (tensors of a stage are usually given back together), else at the last use."""
+    finding covers that region when it is short, or from the last use to the next give-back run (EnQue or
+    FreeTensor, of any queue: `outQ.EnQue(y); inQ.FreeTensor(x);`) when that is near. In a long one it points
+    at the first FreeTensor run that follows the last use on its path (a dequeued tensor is freed with the
+    stage's others), else at the last use (a producer enqueues what it filled at once)."""
     last = problem.last_use
     lines = context.document.lines
     if last is None or last.start > problem.site.start:
         return _span(context, problem.site)
     if lines.line_of(problem.site.end) - lines.line_of(last.start) <= _REGION_LINES:
         return lines.span(last.start, problem.site.end)
-    kinds = ("EnQue", "FreeTensor") if problem.state == "allocated" else ("FreeTensor",)
     function = context.model.function_at(last.start)
     if function is not None:
-        calls = [c for c in calls_by_function(context).get(function.start_byte, []) if c.name in kinds]
-        for index, call in enumerate(calls):
-            if not last.end <= call.start_byte <= problem.site.start:
-                continue
-            # Only a give-back on the path of the last use (its block holds the last use): one in another
-            # branch is on another path.
-            block = _innermost_block(context, Site(call.start_byte, call.end_byte))
-            if not block[0] <= last.start < block[1]:
-                continue
-            # The whole run of give-backs that starts there (the missing one belongs among them).
-            end = call
-            for following in calls[index + 1 :]:
-                if lines.line_of(following.start_byte) - lines.line_of(end.end_byte) > 1:
-                    break
-                end = following
-            return lines.span(call.start_byte, end.end_byte)
+        # A near run of give-backs of any kind (the missing one goes between the last use and it); else, far
+        # away, a run of FreeTensors for a dequeued tensor. An allocated one is enqueued at once by its producer.
+        near = _give_back_run(context, function, problem, ("EnQue", "FreeTensor"))
+        if near is not None and lines.line_of(near[1]) - lines.line_of(last.start) <= _REGION_LINES:
+            return lines.span(last.start, near[1])
+        far = _give_back_run(context, function, problem, ("FreeTensor",)) if problem.state != "allocated" else None
+        if far is not None:
+            return lines.span(far[0], far[1])
     # None follows: the give-back belongs after the last use in its block (before the block closes, or just after).
     block = _innermost_block(context, last)
     if lines.line_of(block[1]) - lines.line_of(last.start) <= _REGION_LINES:
         return lines.span(last.start, block[1])
     return _span(context, last)
+
+
+def _give_back_run(context: CheckContext, function: Function, problem: Problem,
+                   kinds: tuple[str, ...]) -> tuple[int, int] | None:
+    """The first run of `kinds` calls after the last use, on its path (in a block that holds the last use)."""
+    last = problem.last_use
+    assert last is not None
+    lines = context.document.lines
+    calls = [c for c in calls_by_function(context).get(function.start_byte, []) if c.name in kinds]
+    for index, call in enumerate(calls):
+        if not last.end <= call.start_byte <= problem.site.start:
+            continue
+        # Only a give-back on the path of the last use: one in another branch is on another path.
+        block = _innermost_block(context, Site(call.start_byte, call.end_byte))
+        if not block[0] <= last.start < block[1]:
+            continue
+        end = call
+        for following in calls[index + 1 :]:
+            if lines.line_of(following.start_byte) - lines.line_of(end.end_byte) > 1:
+                break
+            end = following
+        return call.start_byte, end.end_byte
+    return None
+
+
+def _first_use_between(context: CheckContext, var: str, start: int, end: int) -> ApiCall | None:
+    """The first call of the function around `start` that names `var` in its arguments, within [start, end)."""
+    function = context.model.function_at(start)
+    if function is None or not var:
+        return None
+    word = re.compile(rf"(?<![\w.]){re.escape(var)}\b")
+    for call in calls_by_function(context).get(function.start_byte, []):
+        if start <= call.start_byte < end and call.name not in ("EnQue", "FreeTensor") \
+                and any(word.search(a.text) for a in call.args):
+            return call
+    return None
+
+
+def _missing_deque_region(context: CheckContext, problem: Problem, start: int, end: int) -> Span:
+    """A DeQue is missing: it belongs before the first use of the tensor after `start` (its empty declaration,
+    or the function's start); the finding spans from there to the give-back at `end` when that is short."""
+    lines = context.document.lines
+    first = _first_use_between(context, problem.var, start, end)
+    begin = first.start_byte if first is not None else start
+    if 0 <= lines.line_of(end) - lines.line_of(begin) <= _REGION_LINES:
+        return lines.span(min(begin, problem.site.start), max(end, problem.site.end))
+    if first is not None and lines.line_of(first.end_byte) - lines.line_of(start) <= _REGION_LINES:
+        return lines.span(min(start, problem.site.start), max(first.end_byte, problem.site.end))
+    return _span(context, problem.site)
 
 
 def _innermost_block(context: CheckContext, site: Site) -> tuple[int, int]:
@@ -248,11 +290,20 @@ def enque_deque_unpaired(context: CheckContext) -> Iterator[Diagnostic]:
                        f"{queue}.DeQue() (or AllocTensor) that should fill it is missing")
             if problem.origin is not None:
                 related.append(Related(_span(context, problem.origin), f"{problem.detail} here"))
+                if problem.origin.start > problem.site.start:
+                    span = _missing_deque_region(context, problem, problem.site.start, problem.origin.end)
         elif problem.kind == "freed-while-queued":
             message = (f"{queue}.FreeTensor({var}) frees a tensor that is still in {queue}: it was enqueued and no "
                        f"DeQue took it out (in {problem.function}()); DeQue it before using and freeing it")
             if problem.origin is not None:
                 related.append(Related(_span(context, problem.origin), f"{var} was enqueued here"))
+            function = context.model.function_at(problem.site.start)
+            if function is not None:
+                # The DeQue belongs before the tensor's first use after its EnQue (or in this function).
+                enqueued = problem.origin
+                start = enqueued.end if enqueued is not None and function.body_start <= enqueued.start < problem.site.start \
+                    else function.body_start
+                span = _missing_deque_region(context, problem, start, problem.site.end)
         elif problem.kind == "never-dequeued":
             message = (f"{var} is enqueued on {queue} but never dequeued: it never reaches the next stage"
                        + (" and, since this repeats, the queue runs out of buffers" if problem.repeated else ""))
