@@ -70,6 +70,12 @@ def test_ffts_cross_core_sync_mode0_and_wait_flag_dev_hold_every_block(binary: P
     assert all(np.array_equal(rows[1 + i], x) for i in range(4))  # no block read before every block stored
 
 
+def test_paramoffset_is_the_blocks_own_slice(binary: Path, tmp_path: Path) -> None:
+    r = run_in_order(binary, 5, tmp_path, "reverse", np.zeros(8, np.float32), np.zeros(8, np.int32))
+    assert r.rc == 0 and not r.errors(), r.report
+    assert np.array_equal(r.array(np.float32, 32), np.repeat(np.arange(4, dtype=np.float32), 8))
+
+
 OPERATOR_PROGRAM = r"""
 #include "graph/operator.h"
 #include "base/alog_pub.h"

@@ -25,6 +25,7 @@ inline void scale_through(TQue<TPosition::VECIN, 1> que, GM_ADDR src, float k, c
 // Case 4: ffts_cross_core_sync mode 0 (all vector cores) + wait_flag_dev as stft spells them: each block stores
 // its slice, sets flag 5, waits, then copies the whole of what the 4 blocks stored to its own output row; a
 // wait_flag_dev on flag 1, which only the (not emulated) cube side raises, returns at once.
+// Case 5: ParamOffset<float>(o, 8) is block idx's slice of o: each block fills its own with its index.
 // Case 3 (block 0 only): scale_through on a by-value copy, twice, then the original queue's own hand-off.
 extern "C" __global__ __aicore__ void fid5o_compat(GM_ADDR a, GM_ADDR b, GM_ADDR c, GM_ADDR o) {
     (void)c;
@@ -58,6 +59,10 @@ extern "C" __global__ __aicore__ void fid5o_compat(GM_ADDR a, GM_ADDR b, GM_ADDR
         WaitFlag<HardEvent::MTE3_MTE2>(EVENT_ID0);
         load(all, o, kBlocks * kPer);
         store(o, all, kBlocks * kPer, (1 + idx) * kBlocks * kPer * sizeof(float));
+    } else if (TILING_KEY_IS(5)) {
+        LocalTensor<float> t = ub.at<float>(0);
+        fill(t, (float)idx, kPer);
+        store(ParamOffset<float>(o, kPer), t, kPer);
     } else if (TILING_KEY_IS(3)) {
         if (idx != 0) return;
         TQue<TPosition::VECIN, 1> que;

@@ -384,11 +384,13 @@ int run(const char* in_path, const char* out_path) {
     bool inferred = false;
     std::string error;
     try {
-        if (impl && impl->parse) {
+        ascendc_emu_host::TilingParseFn parse =
+            impl && impl->parse ? impl->parse : (def ? def->aicore_.tiling_parse_ : nullptr);
+        if (parse) {
             stage = "TilingParse";
-            n.compile_info = impl->new_compile_info ? impl->new_compile_info() : nullptr;
+            n.compile_info = impl && impl->new_compile_info ? impl->new_compile_info() : nullptr;
             gert::TilingParseContext pc(&n);
-            ret = impl->parse(&pc);
+            ret = parse(&pc);
         }
         bool need_infer = false;
         for (bool k : n.out_shape_known) need_infer |= !k;

@@ -31,6 +31,9 @@
 //   the emulator does not run (as CrossCoreWaitFlag mode 2), and returns at once.
 // - inc / dec, the CCE names of LoadData's addrMode values (LoadData_2D.md: 0 increments the fractal index per
 //   repeat, 1 decrements it), as stft writes `LoadData2dParams param = {..., false, inc}`;
+// - ParamOffset<T>(addr, blockLength): the first releases' per-block GM offset, undocumented; the Add samples that
+//   call it (samples' kernel_invocation/Add, acl_invocation) are later written `x + blockLength * GetBlockIdx()`,
+//   which is what it returns (in elements of T);
 #ifndef ASCENDC_EMU_ASCENDC_EMU_OP_KERNEL_COMPAT_H_
 #define ASCENDC_EMU_ASCENDC_EMU_OP_KERNEL_COMPAT_H_
 #include "cce.h"
@@ -89,6 +92,11 @@ inline bool PopStackBuffer(LocalTensor<T>& popLocal, EMU_LOC) {
     if (start >= cap) return false;
     popLocal.bind(pos, (uint32_t)start, (uint32_t)((cap - start) / sizeof(T)), false);
     return true;
+}
+
+template <typename T>
+inline GM_ADDR ParamOffset(GM_ADDR addr, uint64_t blockLength) {
+    return addr + (uint64_t)GetBlockIdx() * blockLength * sizeof(T);
 }
 
 // ---- the SDK's internal raw-pointer forms, as op libraries call them
