@@ -32,9 +32,11 @@ constexpr RegTrait RegTraitNumTwo = {2};
 struct DefaultType {};
 enum class MaskPattern { ALL, VL1, VL2, VL3, VL4, VL8, VL16, VL32, VL64, VL128, M3, M4, H, Q, ALLF = 15 };
 enum class MaskMergeMode { UNKNOWN, MERGING, ZEROING };
-enum class LoadDist { DIST_NORM };
+// DIST_UNPACK_B16 / DIST_PACK_B32: Reg数据搬入/连续对齐搬入（LoadAlign）.md, Reg数据搬出/连续对齐搬出（StoreAlign）.md (the
+// half-VL forms Reg::Cast between b16 and b32 pairs with, reg_cast.h).
+enum class LoadDist { DIST_NORM, DIST_UNPACK_B16 };
 enum class PostLiteral { POST_MODE_NORMAL, POST_MODE_UPDATE };
-enum class StoreDist { DIST_NORM };
+enum class StoreDist { DIST_NORM, DIST_PACK_B32, DIST_FIRST_ELEMENT_B32 };
 enum class IndexOrder { INCREASE_ORDER, DECREASE_ORDER };
 
 struct MaskReg {
@@ -146,14 +148,43 @@ inline void LoadAlign(U& dstReg, E* srcAddr, EMU_LOC) {
                   "LoadAlign: the UB pointer's element type must be the RegTensor's");
     reg::trace<V>("LoadAlign", U::kLanes, loc);
     LocalTensor<uint8_t> ub = raw_local((const uint8_t*)srcAddr, "LoadAlign", loc);
-    if (!ub.emu_check_bytes(0, VL_BYTES, false, P_V, "LoadAlign", loc, 32)) return;
-    memcpy(dstReg.bytes, ub.ptr_, VL_BYTES);
+    if constexpr (dist == LoadDist::DIST_UNPACK_B16) {
+        // VL/2 bytes read as u16; each element followed by a zero u16 (VL/2 bytes, 32-byte aligned).
+        if (!ub.emu_check_bytes(0, VL_BYTES / 2, false, P_V, "LoadAlign", loc, 32)) return;
+        memset(dstReg.bytes, 0, VL_BYTES);
+        for (uint32_t i = 0; i < VL_BYTES / 4; i++) memcpy(dstReg.bytes + 4 * i, ub.ptr_ + 2 * i, 2);
+    } else {
+        if (!ub.emu_check_bytes(0, VL_BYTES, false, P_V, "LoadAlign", loc, 32)) return;
+        memcpy(dstReg.bytes, ub.ptr_, VL_BYTES);
+    }
 }
 template <typename T = DefaultType, StoreDist dist = StoreDist::DIST_NORM, typename U, typename E>
 inline void StoreAlign(E* dstAddr, U& srcReg, MaskReg& mask, EMU_LOC) {
     using namespace ascendc_emu;
     using V = typename U::ElemType;
     static_assert(std::is_same<E, V>::value, "StoreAlign: the UB pointer's element type must be the RegTensor's");
+    if constexpr (dist == StoreDist::DIST_FIRST_ELEMENT_B32) {
+        // the register's first b32 element, the mask ignored (4 bytes, 4-byte aligned).
+        static_assert(sizeof(V) == 4, "StoreAlign DIST_FIRST_ELEMENT_B32 stores a b32 element");
+        reg::trace<V>("StoreAlign", 1, loc);
+        LocalTensor<uint8_t> ub = raw_local((uint8_t*)dstAddr, "StoreAlign", loc);
+        if (!ub.emu_check_bytes(0, 4, true, P_V, "StoreAlign", loc, 4)) return;
+        memcpy(ub.ptr_, srcReg.bytes, 4);
+        return;
+    }
+    if constexpr (dist == StoreDist::DIST_PACK_B32) {
+        // the low half of each selected b32 element, element i to half-slot i of dst (VL/2 bytes at most).
+        reg::trace<uint32_t>("StoreAlign", reg::active<uint32_t>(mask), loc);
+        uint32_t last = 0;
+        for (uint32_t i = 0; i < VL_BYTES / 4; i++)
+            if (reg::lane_on<uint32_t>(mask, i)) last = i + 1;
+        if (!last) return;
+        LocalTensor<uint8_t> ub = raw_local((uint8_t*)dstAddr, "StoreAlign", loc);
+        if (!ub.emu_check_bytes(0, (uint64_t)last * 2, true, P_V, "StoreAlign", loc, 32)) return;
+        for (uint32_t i = 0; i < last; i++)
+            if (reg::lane_on<uint32_t>(mask, i)) memcpy(ub.ptr_ + 2 * i, srcReg.bytes + 4 * i, 2);
+        return;
+    }
     reg::trace<V>("StoreAlign", reg::active<V>(mask), loc);
     uint32_t last = 0;
     for (uint32_t i = 0; i < U::kLanes; i++)
@@ -222,14 +253,14 @@ inline void MaskGenWithRegTensor(MaskReg& dst, U& srcReg, EMU_LOC) {
 template <typename T = DefaultType, PostLiteral postMode, LoadDist dist = LoadDist::DIST_NORM, typename U, typename E>
 inline void LoadAlign(U& dstReg, E*& srcAddr, int32_t postUpdateStride, EMU_LOC) {
     static_assert(postMode == PostLiteral::POST_MODE_UPDATE, "LoadAlign: POST_MODE_NORMAL is not supported");
-    LoadAlign(dstReg, srcAddr, loc);
+    LoadAlign<T, dist>(dstReg, srcAddr, loc);
     srcAddr += postUpdateStride;
 }
 template <typename T = DefaultType, PostLiteral postMode, StoreDist dist = StoreDist::DIST_NORM, typename U,
           typename E>
 inline void StoreAlign(E*& dstAddr, U& srcReg, int32_t postUpdateStride, MaskReg& mask, EMU_LOC) {
     static_assert(postMode == PostLiteral::POST_MODE_UPDATE, "StoreAlign: POST_MODE_NORMAL is not supported");
-    StoreAlign(dstAddr, srcReg, mask, loc);
+    StoreAlign<T, dist>(dstAddr, srcReg, mask, loc);
     dstAddr += postUpdateStride;
 }
 

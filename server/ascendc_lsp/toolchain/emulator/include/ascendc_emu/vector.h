@@ -33,7 +33,8 @@ struct BrcbRepeatParams {
     BrcbRepeatParams() {}
     BrcbRepeatParams(uint16_t dB, uint16_t dR) : dstBlkStride(dB), dstRepStride(dR) {}
 };
-enum class RoundMode : uint8_t { CAST_NONE = 0, CAST_RINT, CAST_FLOOR, CAST_CEIL, CAST_ROUND, CAST_TRUNC, CAST_ODD };
+// UNKNOWN: the Reg::CastTrait default (辅助数据类型/RoundMode.md), no rounding asked for (rounds like CAST_NONE).
+enum class RoundMode : uint8_t { CAST_NONE = 0, CAST_RINT, CAST_FLOOR, CAST_CEIL, CAST_ROUND, CAST_TRUNC, CAST_ODD, UNKNOWN };
 enum class CMPMODE : uint8_t { LT = 0, GT, EQ, LE, GE, NE };
 enum class SELMODE : uint8_t { VSEL_CMPMASK_SPR = 0, VSEL_TENSOR_SCALAR_MODE, VSEL_TENSOR_TENSOR_MODE };
 enum class MaskMode : uint8_t { NORMAL = 0, COUNTER };

@@ -3,4 +3,5 @@
 #define ASCENDC_EMU_C_API_ASC_SIMD_H_
 #include "../kernel_operator.h"
 #include "../ascendc_emu/c_api.h"
+#include "../ascendc_emu/c_api_reg.h"
 #endif
