@@ -23,6 +23,10 @@
 #include "op_def.h"
 #include "registry.h"
 #include "../tiling/platform/platform_ascendc.h"
+#include "../base/alog_pub.h"
+
+// base/alog_pub.h's CheckLogLevel, weak: an op_host source that defines its own replaces it at link time.
+__attribute__((weak)) int CheckLogLevel(int, int level) { return AlogCheckDebugLevel(0, level); }
 
 namespace {
 using ascendc_emu_host::Node;
@@ -380,11 +384,13 @@ int run(const char* in_path, const char* out_path) {
     bool inferred = false;
     std::string error;
     try {
-        if (impl && impl->parse) {
+        ascendc_emu_host::TilingParseFn parse =
+            impl && impl->parse ? impl->parse : (def ? def->aicore_.tiling_parse_ : nullptr);
+        if (parse) {
             stage = "TilingParse";
-            n.compile_info = impl->new_compile_info ? impl->new_compile_info() : nullptr;
+            n.compile_info = impl && impl->new_compile_info ? impl->new_compile_info() : nullptr;
             gert::TilingParseContext pc(&n);
-            ret = impl->parse(&pc);
+            ret = parse(&pc);
         }
         bool need_infer = false;
         for (bool k : n.out_shape_known) need_infer |= !k;

@@ -11,6 +11,8 @@
 #include <cstring>
 #include <initializer_list>
 #include <string>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 // X(name, number, bytes): bytes is the element size GetSizeByDataType reports (0 where it is not a whole byte).
@@ -205,7 +207,34 @@ private:
     std::vector<int64_t> dims_;
 };
 
-// The graph operator of the older proto API; op_host code only names it.
+// ge::TensorDesc (graph/tensor.h): the shape, dtype and format of one operator input or output, as the older
+// proto-API checks (CheckSupported, op_select_format callbacks) read them from a ge::Operator.
+class TensorDesc {
+public:
+    TensorDesc() = default;
+    TensorDesc(const Shape& shape, Format format = FORMAT_ND, DataType dt = DT_FLOAT)
+        : shape_(shape), origin_shape_(shape), format_(format), origin_format_(format), dtype_(dt) {}
+    Shape GetShape() const { return shape_; }
+    void SetShape(const Shape& s) { shape_ = s; }
+    Shape GetOriginShape() const { return origin_shape_; }
+    void SetOriginShape(const Shape& s) { origin_shape_ = s; }
+    DataType GetDataType() const { return dtype_; }
+    void SetDataType(DataType dt) { dtype_ = dt; }
+    Format GetFormat() const { return format_; }
+    void SetFormat(Format f) { format_ = f; }
+    Format GetOriginFormat() const { return origin_format_; }
+    void SetOriginFormat(Format f) { origin_format_ = f; }
+
+private:
+    Shape shape_;
+    Shape origin_shape_;
+    Format format_ = FORMAT_ND;
+    Format origin_format_ = FORMAT_ND;
+    DataType dtype_ = DT_FLOAT;
+};
+
+// The graph operator of the older proto API: named input/output descs and attributes. A name the operator does
+// not have reads as an empty TensorDesc (GetAttr: GRAPH_FAILED), as the proto-API checks expect.
 class Operator {
 public:
     Operator() = default;
@@ -216,8 +245,102 @@ public:
     }
     graphStatus GetOpType(AscendString& type) const { return GetName(type); }
 
+    TensorDesc GetInputDescByName(const char* name) const { return find_desc(inputs_, name); }
+    TensorDesc GetOutputDescByName(const char* name) const { return find_desc(outputs_, name); }
+    graphStatus UpdateInputDesc(const char* name, const TensorDesc& d) { return put_desc(inputs_, name, d); }
+    graphStatus UpdateOutputDesc(const char* name, const TensorDesc& d) { return put_desc(outputs_, name, d); }
+
+    template <typename T>
+    graphStatus SetAttr(const char* name, const T& value) {
+        attrs_.push_back({name ? name : "", AttrValue::of(value)});
+        return GRAPH_SUCCESS;
+    }
+    template <typename T>
+    graphStatus GetAttr(const char* name, T& value) const {
+        const std::string key = name ? name : "";
+        for (auto it = attrs_.rbegin(); it != attrs_.rend(); ++it) {
+            if (it->first == key) return it->second.get(value);
+        }
+        return GRAPH_FAILED;
+    }
+
 private:
+    // One attribute value of the kinds op_host code reads: integer, float, bool, string, integer list.
+    struct AttrValue {
+        enum Kind { INT, FLOAT, BOOL, STR, INTS } kind = INT;
+        int64_t i = 0;
+        double f = 0.0;
+        std::string s;
+        std::vector<int64_t> ints;
+        template <typename T>
+        static AttrValue of(const T& v) {
+            AttrValue a;
+            if constexpr (std::is_same_v<T, bool>) {
+                a.kind = BOOL;
+                a.i = v ? 1 : 0;
+            } else if constexpr (std::is_integral_v<T>) {
+                a.kind = INT;
+                a.i = static_cast<int64_t>(v);
+            } else if constexpr (std::is_floating_point_v<T>) {
+                a.kind = FLOAT;
+                a.f = static_cast<double>(v);
+            } else if constexpr (std::is_convertible_v<T, std::string>) {
+                a.kind = STR;
+                a.s = std::string(v);
+            } else {
+                a.kind = INTS;
+                a.ints.assign(v.begin(), v.end());
+            }
+            return a;
+        }
+        template <typename T>
+        graphStatus get(T& out) const {
+            if constexpr (std::is_same_v<T, bool>) {
+                if (kind != BOOL) return GRAPH_FAILED;
+                out = i != 0;
+            } else if constexpr (std::is_integral_v<T>) {
+                if (kind != INT) return GRAPH_FAILED;
+                out = static_cast<T>(i);
+            } else if constexpr (std::is_floating_point_v<T>) {
+                if (kind != FLOAT) return GRAPH_FAILED;
+                out = static_cast<T>(f);
+            } else if constexpr (std::is_same_v<T, std::string>) {
+                if (kind != STR) return GRAPH_FAILED;
+                out = s;
+            } else if constexpr (std::is_same_v<T, AscendString>) {
+                if (kind != STR) return GRAPH_FAILED;
+                out = AscendString(s);
+            } else {
+                if (kind != INTS) return GRAPH_FAILED;
+                out.assign(ints.begin(), ints.end());
+            }
+            return GRAPH_SUCCESS;
+        }
+    };
+    using NamedDescs = std::vector<std::pair<std::string, TensorDesc>>;
+    static TensorDesc find_desc(const NamedDescs& descs, const char* name) {
+        const std::string key = name ? name : "";
+        for (const auto& nd : descs) {
+            if (nd.first == key) return nd.second;
+        }
+        return TensorDesc();
+    }
+    static graphStatus put_desc(NamedDescs& descs, const char* name, const TensorDesc& d) {
+        const std::string key = name ? name : "";
+        for (auto& nd : descs) {
+            if (nd.first == key) {
+                nd.second = d;
+                return GRAPH_SUCCESS;
+            }
+        }
+        descs.emplace_back(key, d);
+        return GRAPH_SUCCESS;
+    }
+
     std::string type_;
+    NamedDescs inputs_;
+    NamedDescs outputs_;
+    std::vector<std::pair<std::string, AttrValue>> attrs_;
 };
 
 class TypeUtils {

@@ -183,6 +183,9 @@ public:
     OpAICoreConfig& NeedCheckSupportFlag(bool) { return *this; }
     OpAICoreConfig& PrecisionReduceFlag(bool) { return *this; }
     OpAICoreConfig& ExtendCfgInfo(const char*, const char*) { return *this; }
+    // older graph-compiler flags (the acl_invocation samples set them); like the flags above, no kernel effect
+    OpAICoreConfig& AsyncFlag(bool) { return *this; }
+    OpAICoreConfig& RangeLimitValue(const char*) { return *this; }
 
     std::vector<OpParamDef> inputs_, outputs_;
 
@@ -203,6 +206,12 @@ public:
         tiling_ = static_cast<ascendc_emu_host::TilingFn>(f);
         tiling_file_ = file;
         tiling_line_ = line;
+        return *this;
+    }
+    // SetCheckSupport.md's example registers the compile-info parser here too: the driver runs it before tiling,
+    // as it runs an IMPL_OP TilingParse.
+    OpAICoreDef& SetTilingParse(ascendc_emu_host::TilingParseFn f) {
+        tiling_parse_ = f;
         return *this;
     }
     template <class F>
@@ -238,6 +247,7 @@ public:
     OpAICoreDef& LaunchWithZeroEleOutputTensors(bool) { return *this; }
 
     ascendc_emu_host::TilingFn tiling_ = nullptr;
+    ascendc_emu_host::TilingParseFn tiling_parse_ = nullptr;
     std::string tiling_file_;
     int tiling_line_ = 0;
     std::vector<std::pair<std::string, OpAICoreConfig>> configs_;

@@ -27,7 +27,9 @@ inline void AlogRecord(int, int, int level, const char* fmt, ...) {
     va_end(ap);
     std::fputc('\n', stderr);
 }
-inline int CheckLogLevel(int, int level) { return AlogCheckDebugLevel(0, level); }
+// The log library's export: declared here, defined weakly in ascendc_emu_host/driver.cpp, so an op_host that
+// defines its own CheckLogLevel (max_pool3_d_with_argmax_v2 does) compiles and links with its definition.
+int CheckLogLevel(int moduleId, int logLevel);
 #define dlog_error(mod, fmt, ...) AlogRecord(mod, DLOG_TYPE_DEBUG, DLOG_ERROR, fmt, ##__VA_ARGS__)
 #define dlog_warn(mod, fmt, ...) AlogRecord(mod, DLOG_TYPE_DEBUG, DLOG_WARN, fmt, ##__VA_ARGS__)
 #define dlog_info(mod, fmt, ...) ((void)0)

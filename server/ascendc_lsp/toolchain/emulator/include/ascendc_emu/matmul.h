@@ -652,7 +652,10 @@ public:
         core_.quant_local = quantTensor.template ReinterpretCast<uint8_t>();
     }
 
-    // The whole single-core C to GM (row stride orgN, or orgKc when set).
+    // The whole single-core C to GM (row stride orgN, or orgKc when set). IterateAll.md's `sync` template
+    // parameter: the emulated cube computes at once, so the asynchronous form (<false>, then WaitIterateAll) has its
+    // result in place when it returns.
+    template <bool sync = true>
     void IterateAll(const GlobalTensor<DstT>& gm, uint8_t enAtomic = 0, bool enSequentialWrite = false,
                     bool waitIterateAll = false, bool fakeMsg = false, EMU_LOC) {
         (void)enSequentialWrite; (void)waitIterateAll; (void)fakeMsg;
@@ -664,6 +667,7 @@ public:
         });
     }
     // The whole single-core C to a local tensor (ND, row stride singleN).
+    template <bool sync = true>
     void IterateAll(const LocalTensor<DstT>& ub, uint8_t enAtomic = 0, EMU_LOC) {
         if (!core_.ready("IterateAll", loc) || !operands_ok("IterateAll", loc)) return;
         run_blocks(0, 0, core_.sM, core_.sN, loc, "IterateAll", [&](int32_t m0, int32_t n0, int32_t ml, int32_t nl,
@@ -1049,6 +1053,14 @@ template <class MM, class... Rest>
 inline void matmul_regist(const Loc& loc, AscendC::TPipe* pipe, GM_ADDR ws, MM& mm, const TCubeTiling* tiling,
                           Rest&&... rest) {
     mm.core_.init(tiling, pipe, loc);
+    matmul_regist(loc, pipe, ws, std::forward<Rest>(rest)...);
+}
+// The tiling as an untyped pointer (rfft1_d passes `(void*)&tiling`): REGIST_MATMUL_OBJ.md requires it to be a
+// TCubeTiling, so it is read as one.
+template <class MM, class... Rest>
+inline void matmul_regist(const Loc& loc, AscendC::TPipe* pipe, GM_ADDR ws, MM& mm, const void* tiling,
+                          Rest&&... rest) {
+    mm.core_.init(static_cast<const TCubeTiling*>(tiling), pipe, loc);
     matmul_regist(loc, pipe, ws, std::forward<Rest>(rest)...);
 }
 template <class MM, class... Rest>

@@ -19,6 +19,21 @@
 //   DataCopyUB2GMImpl, DataCopyPadGm2UBImpl, DataCopyPadUB2GMImpl, TransDataTo5HDImpl of uint64_t lists): each is the documented API
 //   of the same name without `Impl` (Duplicate.md, DataCopy.md, DataCopyPad.md, TransDataTo5HD.md) on the tensors
 //   the pointers address (cce.h raw_local / raw_global), so the same checks and traces apply.
+// - IBSet / IBWait (docs/zh/api/SIMD-API/基础API/同步控制/核间同步/IBSet.md, IBWait.md): GM-flag inter-block
+//   sync. The flag of (blockIdx, eventID) is the 32-byte slot eventID * coreNum + blockIdx of gmWorkspace (the
+//   documented minimum size, coreNum * 32 B * eventID_max + blockIdx_max * 32 B + 32 B, is exactly that layout;
+//   coreNum = GetBlockNum(), x2 in MIX mode). IBSet writes 1 there after the core's earlier work; IBWait reads
+//   it until it is 1, the waiting block yielding its fibre so the others run; a wait nobody releases is the hang.
+// - ffts_cross_core_sync(pipe, config) / wait_flag_dev(flagId): the raw forms of CrossCoreSetFlag /
+//   CrossCoreWaitFlag (CrossCoreSetFlag(ISASI).md) as kernels spell them, config = 1 | mode << 4 | flagId << 8.
+//   wait_flag_dev names no mode: it waits as a mode 0/1 wait when the flag is pending on the vector side (this
+//   block's counter is raised, or a mode-0 round of it is open); otherwise it is the wait for the cube side, which
+//   the emulator does not run (as CrossCoreWaitFlag mode 2), and returns at once.
+// - inc / dec, the CCE names of LoadData's addrMode values (LoadData_2D.md: 0 increments the fractal index per
+//   repeat, 1 decrements it), as stft writes `LoadData2dParams param = {..., false, inc}`;
+// - ParamOffset<T>(addr, blockLength): the first releases' per-block GM offset, undocumented; the Add samples that
+//   call it (samples' kernel_invocation/Add, acl_invocation) are later written `x + blockLength * GetBlockIdx()`,
+//   which is what it returns (in elements of T);
 #ifndef ASCENDC_EMU_ASCENDC_EMU_OP_KERNEL_COMPAT_H_
 #define ASCENDC_EMU_ASCENDC_EMU_OP_KERNEL_COMPAT_H_
 #include "cce.h"
@@ -79,6 +94,11 @@ inline bool PopStackBuffer(LocalTensor<T>& popLocal, EMU_LOC) {
     return true;
 }
 
+template <typename T>
+inline GM_ADDR ParamOffset(GM_ADDR addr, uint64_t blockLength) {
+    return addr + (uint64_t)GetBlockIdx() * blockLength * sizeof(T);
+}
+
 // ---- the SDK's internal raw-pointer forms, as op libraries call them
 template <typename T>
 inline void DuplicateImpl(T* dst, const T& scalarValue, const int32_t& count, EMU_LOC) {
@@ -122,12 +142,102 @@ inline void TransDataTo5HDImpl(uint64_t dstList[NCHW_CONV_ADDR_LIST_SIZE], uint6
 }
 }  // namespace AscendC
 
+// ---- ffts_cross_core_sync / wait_flag_dev (see the header comment)
+inline void ffts_cross_core_sync(pipe_t pipe, uint64_t config, EMU_LOC) {
+    if (!ascendc_emu::rt().cur) return;
+    ascendc_emu::cross_core_set((int)(config >> 4 & 3), ascendc_emu::pipe_of(pipe), (int)(config >> 8 & 15), loc);
+}
+inline void wait_flag_dev(int64_t flagId, EMU_LOC) {
+    using namespace ascendc_emu;
+    if (!rt().cur) return;
+    const int id = (int)(flagId & 15);
+    const bool vector_side = blk().xcnt[id] > 0 || rt().xarrived[id] > 0;
+    cross_core_wait(vector_side ? 0 : 2, P_S, id, loc);
+}
+
+// ---- IBSet / IBWait: GM flags between blocks (see the header comment)
+namespace ascendc_emu {
+constexpr int kIbWaitId = -3;  // Block::xwait_id of a block parked in IBWait (tpipe.h reports it if never released)
+inline int32_t* ib_flag(const AscendC::GlobalTensor<int32_t>& gm, const AscendC::LocalTensor<int32_t>& ub,
+                        int32_t blockIdx, int32_t eventID, bool aivOnly, bool write, const char* api,
+                        const Loc& loc) {
+    Runtime& r = rt();
+    const int64_t core_num = AscendC::GetBlockNum() * (aivOnly ? 1 : 2);
+    if (blockIdx < 0 || blockIdx >= r.block_dim || eventID < 0) {
+        report_error("ib-sync", "invalid-argument", P_S, api, loc,
+                     "%s(blockIdx=%d, eventID=%d): blockIdx must be a running block, in [0, %d], and eventID >= 0",
+                     api, blockIdx, eventID, r.block_dim - 1);
+        return nullptr;
+    }
+    if (ub.GetSize() * sizeof(int32_t) < 32)
+        report_error("ib-sync", "invalid-argument", P_S, api, loc,
+                     "%s: ubWorkspace holds %u B; it needs at least 32 B", api,
+                     (unsigned)(ub.GetSize() * sizeof(int32_t)));
+    int32_t* flag = gm.GetPhyAddr((uint64_t)eventID * (uint64_t)core_num * 8 + (uint64_t)blockIdx * 8);
+    uint64_t lo = 0, hi = 0;
+    if (!gm_check(flag, sizeof(int32_t), write, P_S, api, loc, &lo, &hi) || lo != 0 || hi != sizeof(int32_t))
+        return nullptr;
+    return flag;
+}
+template <bool isAIVOnly>
+inline void ib_set(const AscendC::GlobalTensor<int32_t>& gm, const AscendC::LocalTensor<int32_t>& ub,
+                   int32_t blockIdx, int32_t eventID, const Loc& loc) {
+    if (!rt().cur) return;
+    pipe_barrier(P_ALL, loc);  // the flag leaves after the core's earlier GM writes
+    int32_t* flag = ib_flag(gm, ub, blockIdx, eventID, isAIVOnly, true, "IBSet", loc);
+    Ev ev;
+    trace_begin(ev, P_MTE3, "IBSet", loc);
+    if (ev.on) ev.j.i("blockIdx", blockIdx).i("eventID", eventID);
+    trace_end(ev);
+    if (!flag) return;
+    *flag = 1;
+    for (Block* o : rt().blocks)
+        if (o->state == BS_XWAIT && o->xwait_id == kIbWaitId) o->state = BS_RUNNABLE;
+}
+template <bool isAIVOnly>
+inline void ib_wait(const AscendC::GlobalTensor<int32_t>& gm, const AscendC::LocalTensor<int32_t>& ub,
+                    int32_t blockIdx, int32_t eventID, const Loc& loc) {
+    if (!rt().cur) return;
+    Runtime& r = rt();
+    Block& b = blk();
+    volatile int32_t* flag = ib_flag(gm, ub, blockIdx, eventID, isAIVOnly, false, "IBWait", loc);
+    if (!flag) return;
+    b.sync_loc = loc;
+    while (*flag != 1) {
+        b.state = BS_XWAIT;
+        b.xwait_id = kIbWaitId;
+        swapcontext(&b.ctx, &r.main_ctx);
+    }
+    b.xwait_id = -1;
+    Ev ev;
+    trace_begin(ev, P_MTE2, "IBWait", loc);
+    if (ev.on) ev.j.i("blockIdx", blockIdx).i("eventID", eventID);
+    trace_end(ev);
+    pipe_barrier(P_ALL, loc);  // the core's later work starts after the flag was seen
+}
+}  // namespace ascendc_emu
+namespace AscendC {
+template <bool isAIVOnly = true>
+inline void IBSet(const GlobalTensor<int32_t>& gmWorkspace, const LocalTensor<int32_t>& ubWorkspace, int32_t blockIdx,
+                  int32_t eventID, EMU_LOC) {
+    ascendc_emu::ib_set<isAIVOnly>(gmWorkspace, ubWorkspace, blockIdx, eventID, loc);
+}
+template <bool isAIVOnly = true>
+inline void IBWait(const GlobalTensor<int32_t>& gmWorkspace, const LocalTensor<int32_t>& ubWorkspace,
+                   int32_t blockIdx, int32_t eventID, EMU_LOC) {
+    ascendc_emu::ib_wait<isAIVOnly>(gmWorkspace, ubWorkspace, blockIdx, eventID, loc);
+}
+}  // namespace AscendC
+
 // The core types under the SDK's namespace too (catlass kernels write AscendC::AIC / AscendC::AIV): the same
 // entities as cce.h's, so unqualified uses stay unambiguous.
 namespace AscendC {
 using ::AIC;
 using ::AIV;
 }  // namespace AscendC
+
+// ---- LoadData addrMode values
+enum addr_cal_mode_t : uint8_t { inc = 0, dec = 1 };
 
 // ---- address registers (ub_addr8_t)
 enum ub_addr8_t : uint8_t { VA0 = 0, VA1, VA2, VA3, VA4, VA5, VA6, VA7 };

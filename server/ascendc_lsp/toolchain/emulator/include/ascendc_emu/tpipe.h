@@ -687,52 +687,64 @@ public:
         info = ascendc_emu::que_info(src_, dst_);
         depth = depth_;
     }
-    TQueBind(const TQueBind&) = delete;
+    // A copy (apply_fused_ema_adam passes a TQue by value to a helper, as the NPU build allows: the object is a
+    // handle to its buffers) is a view of the original queue, as a TBuf copy is: every call acts on the original.
+    TQueBind(const TQueBind& other) : TQueBind() {
+        shared_ = other.shared_ ? other.shared_ : const_cast<TQueBind*>(&other);
+        memcpy(name, other.name, sizeof name);
+    }
+    TQueBind& operator=(const TQueBind&) = delete;
     // AllocTensor.md / DeQue.md / EnQue.md: the non-inplace forms return a tensor, the inplace forms fill the
     // caller's; the <srcUserPos, dstUserPos> forms of a VECIN/VECOUT-bound queue say which hand-off it is (GM ->
     // UB: MTE2 -> V; UB -> GM: V -> MTE3).
     template <typename T>
     LocalTensor<T> AllocTensor(EMU_LOC) {
-        ascendc_emu::Slot* s = alloc(loc);
-        return tensor<T>(s);
+        ascendc_emu::Slot* s = q().alloc(loc);
+        return q().template tensor<T>(s);
     }
     template <typename T>
-    void AllocTensor(LocalTensor<T>& t, EMU_LOC) { t = tensor<T>(alloc(loc)); }
+    void AllocTensor(LocalTensor<T>& t, EMU_LOC) { t = q().template tensor<T>(q().alloc(loc)); }
     template <typename T>
-    bool EnQue(const LocalTensor<T>& t, EMU_LOC) { return enque(t.slot_, t.gen_, loc); }
+    bool EnQue(const LocalTensor<T>& t, EMU_LOC) { return q().enque(t.slot_, t.gen_, loc); }
     template <TPosition srcUserPos, TPosition dstUserPos, typename T>
     bool EnQue(const LocalTensor<T>& t, EMU_LOC) {
-        return enque(t.slot_, t.gen_, loc, srcUserPos == TPosition::GM ? ascendc_emu::P_MTE2 : ascendc_emu::P_V);
+        return q().enque(t.slot_, t.gen_, loc, srcUserPos == TPosition::GM ? ascendc_emu::P_MTE2 : ascendc_emu::P_V);
     }
     template <typename T>
-    LocalTensor<T> DeQue(EMU_LOC) { return tensor<T>(deque(loc)); }
+    LocalTensor<T> DeQue(EMU_LOC) { return q().template tensor<T>(q().deque(loc)); }
     template <typename T>
-    void DeQue(LocalTensor<T>& t, EMU_LOC) { t = tensor<T>(deque(loc)); }
+    void DeQue(LocalTensor<T>& t, EMU_LOC) { t = q().template tensor<T>(q().deque(loc)); }
     // DeQue() without a type (public kernels whose tensor from AllocTensor stays in use): the hand-off alone; the
     // dequeued buffer's address (TBufHandle) is returned.
     uint8_t* DeQue(EMU_LOC) {
-        ascendc_emu::Slot* s = deque(loc);
+        ascendc_emu::Slot* s = q().deque(loc);
         return s ? s->host : nullptr;
     }
     template <TPosition srcUserPos, TPosition dstUserPos, typename T>
     LocalTensor<T> DeQue(EMU_LOC) {
-        return tensor<T>(deque(loc, dstUserPos == TPosition::GM ? ascendc_emu::P_MTE3 : ascendc_emu::P_V));
+        return q().template tensor<T>(
+            q().deque(loc, dstUserPos == TPosition::GM ? ascendc_emu::P_MTE3 : ascendc_emu::P_V));
     }
     template <typename T>
-    void FreeTensor(LocalTensor<T>& t, EMU_LOC) { free_(t.slot_, t.gen_, loc); }
-    void InitStartBufHandle(uint8_t*, uint8_t num, uint32_t len, EMU_LOC) { start_handles(num, len, loc); }
+    void FreeTensor(LocalTensor<T>& t, EMU_LOC) { q().free_(t.slot_, t.gen_, loc); }
+    void InitStartBufHandle(uint8_t*, uint8_t num, uint32_t len, EMU_LOC) { q().start_handles(num, len, loc); }
     template <class P>
     void InitBufHandle(P* bufPool, uint32_t index, uint8_t*, uint32_t curPoolAddr, uint32_t len, EMU_LOC) {
-        handle_at(bufPool->emu_pool_, index, curPoolAddr, len, loc);
+        q().handle_at(bufPool->emu_pool_, index, curPoolAddr, len, loc);
     }
-    bool VacantInQue() const { return depth == 0 || (int)fifo.size() < depth; }
-    bool HasTensorInQue() const { return !fifo.empty(); }
-    int32_t GetTensorCountInQue() const { return (int32_t)fifo.size(); }
+    bool VacantInQue() const { return q().depth == 0 || (int)q().fifo.size() < q().depth; }
+    bool HasTensorInQue() const { return !q().fifo.empty(); }
+    int32_t GetTensorCountInQue() const { return (int32_t)q().fifo.size(); }
     bool HasIdleBuffer() const {
-        for (auto& s : slots) if (s.state == ascendc_emu::SL_FREE) return true;
+        for (auto& s : q().slots) if (s.state == ascendc_emu::SL_FREE) return true;
         return false;
     }
     void FreeAllEvent() {}
+
+private:
+    TQueBind* shared_ = nullptr;  // the queue this one is a copy of
+    ascendc_emu::QueBase& q() { return shared_ ? *shared_ : *this; }
+    const ascendc_emu::QueBase& q() const { return shared_ ? *shared_ : *this; }
 };
 
 template <TPosition pos, int32_t depth, auto mask = 0>
@@ -1158,7 +1170,11 @@ EMU_RT_FN void report_crosscore_deadlock(std::vector<Block*>& blocks)
     for (Block* b : blocks) {
         if (b->state != BS_XWAIT) continue;
         r.cur = b;
-        if (b->xwait_id == -2)
+        if (b->xwait_id == -3)  // op_kernel_compat.h IBWait
+            report_hang("ib-wait", "sync-deadlock", P_S, "IBWait", b->sync_loc,
+                        "IBWait on block %d waits forever: no block called IBSet with the same blockIdx and "
+                        "eventID", b->idx);
+        else if (b->xwait_id == -2)
             report_hang("group-barrier", "sync-deadlock", P_S, "GroupBarrier::Wait", b->sync_loc,
                         "GroupBarrier::Wait on block %d waits forever: fewer cores called Arrive than the barrier's "
                         "arriving group", b->idx);
