@@ -190,13 +190,14 @@ def _last_use_in_other_branch(context: CheckContext, problem: Problem, last: Sit
     """The analysis follows one `#if` branch; when a `#else`/`#elif` lies between the last use it saw and where
     the tensor is lost, the other branch's later uses of the tensor count too (the give-back follows them)."""
     data = context.document.data
-    if not re.fullmatch(r"[A-Za-z_]\w*", problem.var or "") or not _PREPROCESSOR_BRANCH.search(
-            data, last.end, problem.site.start):
+    branch = _PREPROCESSOR_BRANCH.search(data, last.end, problem.site.start)
+    if not re.fullmatch(r"[A-Za-z_]\w*", problem.var or "") or branch is None:
         return last
     word = re.compile(rb"(?<![\w.])" + re.escape(problem.var.encode()) + rb"\b")
     give_back = re.compile(rb"\.\s*(?:EnQue|FreeTensor)\s*(?:<[^>]*>)?\s*\(\s*$")
     later = last
-    for match in word.finditer(data, last.end, problem.site.start):
+    # Only uses inside the other branch (from its `#else` on): ones before it are on the path already followed.
+    for match in word.finditer(data, branch.end(), problem.site.start):
         if not give_back.search(data, max(0, match.start() - 40), match.start()):
             later = Site(match.start(), match.end())
     return later
