@@ -299,3 +299,13 @@ def test_an_enque_deleted_in_one_branch_is_reported_for_that_path() -> None:
         mutant = branches[:which] + " " * (len(enque) - 1) + "\n" + branches[which + len(enque):]
         findings = queue_findings(mutant)
         assert any(f.code == "ASC008" and near(f, planted) and "on some paths" in f.message for f in findings), findings
+
+
+def test_a_malformed_or_deeply_nested_type_condition_stays_undecided() -> None:
+    """Two traits side by side, or 300 nested parentheses, must not raise out of the check (no verdict instead)."""
+    from ascendc_lsp.checks.rules._lifecycle import _decide_traits
+
+    trait = "std::is_same<T, half>::value"
+    assert _decide_traits(f"{trait} && !std::is_same<T, float>::value", {"T": "half"}) is True
+    assert _decide_traits(f"{trait} ({trait})", {"T": "half"}) is None
+    assert _decide_traits("(" * 300 + trait + ")" * 300, {"T": "half"}) is None

@@ -27,6 +27,7 @@ been given back: the statement of its last use on the path that loses it.
 from __future__ import annotations
 
 import re
+import warnings
 from bisect import bisect_right
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
@@ -1128,7 +1129,12 @@ def _decide_traits(condition: str, instantiation: dict[str, str]) -> bool | None
     expression = re.sub(r"!(?!=)", " not ", expression)
     if undecided or not re.fullmatch(r"[\s()]*(?:(?:True|False|and|or|not)[\s()]*)+", expression):
         return None
-    return bool(eval(expression, {"__builtins__": {}}, {}))  # only True/False/and/or/not/parens remain
+    try:  # only True/False/and/or/not/parens remain; a malformed or too deeply nested mix stays undecided
+        with warnings.catch_warnings():  # "True (False)" compiles with a SyntaxWarning before its TypeError
+            warnings.simplefilter("ignore")
+            return bool(eval(expression, {"__builtins__": {}}, {}))
+    except (SyntaxError, TypeError, RecursionError, MemoryError):
+        return None
 
 
 _SCALAR_TYPES = frozenset({
