@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import gc
 import os
 import sys
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +31,17 @@ os.environ.setdefault("ASCENDC_CORPUS", str(_REAL_CACHE / "ascendc-lsp" / "corpu
 _TEST_HOME = tempfile.mkdtemp(prefix="ascendc-lsp-test-home-")
 os.environ.setdefault("XDG_CACHE_HOME", os.path.join(_TEST_HOME, ".cache"))
 os.environ["HOME"] = _TEST_HOME
+
+
+@pytest.fixture
+def collections_by_the_server_only() -> Iterator[None]:
+    """LSP memory and edit-trace tests: as under `serve` (gc thresholds far apart): only the server's own collections free cycles."""
+    gc.collect()
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
 
 
 @pytest.fixture

@@ -8,10 +8,8 @@ The server is the real one, in process (the Session harness of test_lsp_state.py
 from __future__ import annotations
 
 import asyncio
-import gc
 import json
 import re
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -72,17 +70,6 @@ def test_the_work_log_lists_what_overlapped_a_stretch() -> None:
     log.add("after", 5.0, 6.0)  # the oldest ("before") is dropped: the log is bounded
     assert [what for what, *_ in log.during(2.0, 4.0)] == ["across the start", "inside"]
     assert [what for what, *_ in log.during(0.0, 10.0)] == ["across the start", "inside", "after"]
-
-
-@pytest.fixture
-def collections_by_the_server_only() -> Iterator[None]:
-    """As under `serve` (gc thresholds far apart): only the server's own collections free cycles."""
-    gc.collect()
-    gc.disable()
-    try:
-        yield
-    finally:
-        gc.enable()
 
 
 def test_dropped_versions_are_collected_after_publishes_a_few_at_a_time(collections_by_the_server_only: None) -> None:

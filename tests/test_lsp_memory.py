@@ -9,10 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import gc
-from collections.abc import Iterator
 from pathlib import Path
-
-import pytest
 
 from ascendc_lsp.lsp.server import COLLECT_EVERY_VERSIONS, live_counts
 from tests.lsp_wire import Peer, notification
@@ -24,17 +21,6 @@ TRACKED = ("DocumentState", "DocumentHistory", "SourceDocument", "DocumentModel"
 def _counts() -> dict[str, int]:
     counts = live_counts()
     return {name: counts[name] for name in TRACKED}
-
-
-@pytest.fixture
-def collections_by_the_server_only() -> Iterator[None]:
-    """As under `serve` (gc thresholds far apart): only the server's own collections free cycles."""
-    gc.collect()
-    gc.disable()
-    try:
-        yield
-    finally:
-        gc.enable()
 
 
 def _edit(session: Session, uri: str, version: int, text: str) -> None:
