@@ -473,6 +473,8 @@ def run_cli_section(args: argparse.Namespace) -> dict[str, Any]:
             print(f"  {done} of {total} runs, {dict(tally.verdicts)}, {time.monotonic() - t_start:.0f} s",
                   file=sys.stderr)  # fmt: skip
             if args.json:  # a long run leaves its numbers so far behind it
+                for each in slots:
+                    tally.keep_life(each.life)
                 Path(args.json).write_text(json.dumps(_summary(args, tally, done, t_start, passes), indent=2))
 
     while True:
