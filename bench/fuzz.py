@@ -33,12 +33,16 @@ Measured (2 cores shared at load 4-6, seed 16, 10,000 inputs, 0 crash / 0 traceb
 --jobs 2, run inputs with their kernel: 1073 s, RSS 40 -> 108 and 43 -> 108 MiB, slopes 237 and 1272 KiB per 1,000.
 The RSS rises in steps, on single large inputs, and stays at that high-water mark: not a leak. A second and third
 pass over the same 800 inputs in one process stays at 83.4 / 83.3 / 84.0 MiB after the first pass's 60 -> 83 MiB,
-whose largest step (+21 MiB) is one 800 KB `kb import` record (`a/` x 400,000: the path-stripping re.sub of
-knowledge/embedding.py peaks at 48 MiB of lists). The slope of a 5,000-input life is therefore dominated by where
-such steps fall; a growing cache would show on every pass (tests/test_fuzz_cli.py checks that none does). The run
-path the same way: six passes over the first 57 run inputs (12 built and emulated per pass) in one process, RSS
-81 / 82 / 103 / 103.4 / 103.4 / 103.5 MiB, while tracemalloc's Python heap went 9,954 -> 9,985 KiB (the largest
-growth between passes 1 and 5: 3 KiB of numpy file-writer small objects).
+whose largest step (+21 MiB) was one 800 KB `kb import` record (`a/` x 400,000: the path regex of
+knowledge/embedding.py kept a backtracking frame per directory, 48 MiB; now under 1 MiB). The run path the same
+way: six passes over the first 57 run inputs (12 built and emulated per pass) in one process, RSS
+81 / 82 / 103 / 103.4 / 103.4 / 103.5 MiB, while tracemalloc's Python heap went 9,954 -> 9,985 KiB.
+With the warm-up pass (--jobs 2, --passes 2, 10,000 inputs = 20,000 runs, 1,060 s at load ~6; inputs per index,
+validate inputs named after their id): 0 crash / 0 traceback / 0 hang; peaks per pass 92.8 / 95.3 MiB and
+88.9 / 90.2 MiB (before the regex fix one pass reached 106 and 107), slopes after the warm-up 616 and 212 KiB per
+1,000: "not flat" by the thresholds above (+2.5 MiB over 4,900 repeated inputs, about 0.5 KiB each). The ten largest
+steps are all in the warm-up: first use of the knowledge index (explain 18.5, import 12.6 MiB), of numpy and the
+emulator (run 12.3, 10.4), of the checks (check 10.3, 7.5, 7.2), then 2 MB sources (4.8 MiB each).
 """
 
 from __future__ import annotations
