@@ -94,8 +94,8 @@ class OutputCheck:
             "compared": self.compared,
             "elements": self.elements,
             "mismatches": self.mismatches,
-            "max_abs_error": _finite(self.max_abs_error),
-            "max_rel_error": _finite(self.max_rel_error),
+            "max_abs_error": json_number(self.max_abs_error),
+            "max_rel_error": json_number(self.max_rel_error),
             "first_mismatch": self.first_mismatch,
             "rtol": self.rtol,
             "atol": self.atol,
@@ -103,8 +103,9 @@ class OutputCheck:
         }
 
 
-def _finite(x: float) -> float | str:
-    """JSON has no inf/nan: spell them as strings."""
+def json_number(value: Any) -> float | str:
+    """A float for JSON, which has no inf/nan: those are spelled as strings ("inf", "-inf", "nan")."""
+    x = float(value)
     if math.isnan(x):
         return "nan"
     if math.isinf(x):
@@ -175,12 +176,12 @@ class RunResult:
             "ran": self.ran,
             "correct": self.correct,
             "diagnostics": [d.to_json() for d in self.diagnostics],
-            "max_abs_error": None if self.max_abs_error is None else _finite(self.max_abs_error),
+            "max_abs_error": None if self.max_abs_error is None else json_number(self.max_abs_error),
             "mismatches": self.mismatches,
             "estimate": None if self.estimate is None else self.estimate.to_json(),
             # extras
             "category": self.category,
-            "max_rel_error": None if self.max_rel_error is None else _finite(self.max_rel_error),
+            "max_rel_error": None if self.max_rel_error is None else json_number(self.max_rel_error),
             "first_mismatch": self.first_mismatch,
             "outputs": [o.to_json() for o in self.outputs],
             "backend": self.backend,
