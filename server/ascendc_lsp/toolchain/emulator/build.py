@@ -41,8 +41,11 @@ from ascendc_lsp.toolchain.spec import KernelSpec
 # name is resolved lazily where the kernel expands GET_TILING_DATA.
 TILING_MACRO = "ASCENDC_EMU_TILING_STRUCT"
 SPLIT_FLAG = "-DASCENDC_EMU_SPLIT_RUNTIME"
+CXX_STANDARD = "-std=c++17"  # of every compile of kernel and host code, and of the editor's clangd flags
+# What a kernel's code sees of the emulator build beyond its include path: the build and clangd share them.
+EMULATOR_MACROS = (f"-DASCENDC_EMU_TILING_TYPE={TILING_MACRO}", SPLIT_FLAG)
 BASE_FLAGS = (
-    "-std=c++17",
+    CXX_STANDARD,
     "-O1",
     "-g0",
     "-w",
@@ -50,8 +53,7 @@ BASE_FLAGS = (
     # one IEEE rounding per operation, as the emulated vector units and cost.py's float arithmetic do (aarch64
     # hosts would otherwise fuse a*b+c)
     "-ffp-contract=off",
-    f"-DASCENDC_EMU_TILING_TYPE={TILING_MACRO}",
-    SPLIT_FLAG,
+    *EMULATOR_MACROS,
 )
 # The runtime object (race detector, cost model, queues: the per-event work) is compiled once per header version,
 # so it gets -O2; kernels keep -O1, where compile time is what an edit costs.

@@ -32,7 +32,7 @@ from ascendc_lsp.toolchain.opproject.discovery import (
     tiling_registrations,
 )
 
-HOST_FLAGS = ("-std=c++17", "-O0", "-g0", "-w", "-pthread")
+HOST_FLAGS = (build.CXX_STANDARD, "-O0", "-g0", "-w", "-pthread")
 HOST_BINARY = "host"
 HOST_MEMORY = 2 << 30
 DRIVER = "ascendc_emu_host/driver.cpp"
