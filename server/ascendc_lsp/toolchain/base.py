@@ -70,6 +70,38 @@ class Estimate:
             "events": self.events,
         }
 
+    @classmethod
+    def in_sequence(cls, parts: list[Estimate], notes: list[str]) -> Estimate:
+        """The estimate of launches that run one after another (a program's, or a spec's several launches): cycles,
+        times, pipe cycles and events add up; blocks and cores used are the largest; the bottleneck, clock, cores
+        available, ratios and provenance are the longest launch's. One part is returned as it is."""
+        if len(parts) == 1:
+            return parts[0]
+        longest = max(parts, key=lambda e: e.cycles)
+        pipes = dict.fromkeys((k for e in parts for k in e.pipes), 0)
+        for e in parts:
+            for k, v in e.pipes.items():
+                pipes[k] += v
+        return cls(
+            cycles=sum(e.cycles for e in parts),
+            microseconds=sum(e.microseconds for e in parts),
+            bottleneck=longest.bottleneck,
+            pipes=pipes,
+            lower_cycles=sum(e.lower_cycles for e in parts),
+            upper_cycles=sum(e.upper_cycles for e in parts),
+            lower_microseconds=sum(e.lower_microseconds for e in parts),
+            upper_microseconds=sum(e.upper_microseconds for e in parts),
+            launch_microseconds=sum(e.launch_microseconds for e in parts),
+            clock_ghz=longest.clock_ghz,
+            blocks=max(e.blocks for e in parts),
+            cores_used=max(e.cores_used for e in parts),
+            cores_available=longest.cores_available,
+            ratios=dict(longest.ratios),
+            notes=notes,
+            provenance=longest.provenance,
+            events=sum(e.events for e in parts),
+        )
+
 
 @dataclass
 class OutputCheck:

@@ -463,30 +463,7 @@ def _collect(
 def _total_estimate(parts: list[Estimate]) -> Estimate | None:
     if not parts:
         return None
-    if len(parts) == 1:
-        return parts[0]
-    longest = max(parts, key=lambda e: e.cycles)
-    pipes: dict[str, int] = {}
-    for e in parts:
-        for k, v in e.pipes.items():
-            pipes[k] = pipes.get(k, 0) + v
-    return Estimate(
-        cycles=sum(e.cycles for e in parts),
-        microseconds=sum(e.microseconds for e in parts),
-        bottleneck=longest.bottleneck,
-        pipes=pipes,
-        lower_cycles=sum(e.lower_cycles for e in parts),
-        upper_cycles=sum(e.upper_cycles for e in parts),
-        lower_microseconds=sum(e.lower_microseconds for e in parts),
-        upper_microseconds=sum(e.upper_microseconds for e in parts),
-        launch_microseconds=sum(e.launch_microseconds for e in parts),
-        clock_ghz=longest.clock_ghz,
-        blocks=max(e.blocks for e in parts),
-        cores_used=max(e.cores_used for e in parts),
-        cores_available=longest.cores_available,
-        notes=[f"sum of {len(parts)} launches run one after another; see each launch's estimate"],
-        provenance=longest.provenance,
-    )
+    return Estimate.in_sequence(parts, [f"sum of {len(parts)} launches run one after another; see each launch's estimate"])
 
 
 def write_program_trace(schedules: list[cost.Schedule], path: Path) -> None:
