@@ -23,6 +23,7 @@ from ascendc_lsp.hardware.soc import (
     HardwareProblem,
     UnknownSocError,
     get_soc,
+    listed_items,
     load_soc_profiles,
 )
 from ascendc_lsp.hardware.yaml_cache import read_folder
@@ -512,18 +513,8 @@ def _load_entries(folder: Path, socs: tuple[str, ...]) -> list[ApiEntry]:
         problems.append(HardwareProblem(str(folder), "(folder)", "no API catalogue files (*.yaml) found"))
     for parsed in files:
         file = str(parsed.path)
-        data = parsed.data
-        if parsed.error is not None:
-            problems.append(HardwareProblem(file, "(file)", parsed.error))
-            continue
-        if not isinstance(data, dict) or not isinstance(data.get("apis"), list):
-            problems.append(HardwareProblem(file, "apis", "expected a mapping with `schema: 1` and a list `apis:`"))
-            continue
-        if data.get("schema") != SCHEMA_VERSION:
-            problems.append(HardwareProblem(file, "schema", f"expected schema: {SCHEMA_VERSION}"))
-        for key in sorted(set(data) - {"schema", "apis"}):
-            problems.append(HardwareProblem(file, key, "unknown top-level field"))
-        for i, raw in enumerate(data["apis"]):
+        items = listed_items(parsed, "apis", SCHEMA_VERSION, problems)
+        for i, raw in enumerate(items or []):
             entry = _entry(raw, f"apis[{i}]", file, socs, problems)
             if entry is not None:
                 entries.append(entry)

@@ -50,6 +50,25 @@ class HardwareDataError(ValueError):
         super().__init__(head + ":\n" + "\n".join(f"  {p}" for p in problems))
 
 
+def listed_items(parsed: Parsed, key: str, schema: int, problems: list[HardwareProblem]) -> list[Any] | None:
+    """The list of a catalogue file shaped `{schema: N, <key>: [...]}` (the API catalogue, the snippets), each
+    problem of that frame added to `problems`; None when the file has no usable list."""
+    file = str(parsed.path)
+    data = parsed.data
+    if parsed.error is not None:
+        problems.append(HardwareProblem(file, "(file)", parsed.error))
+        return None
+    if not isinstance(data, dict) or not isinstance(data.get(key), list):
+        problems.append(HardwareProblem(file, key, f"expected a mapping with `schema: {schema}` and a list `{key}:`"))
+        return None
+    if data.get("schema") != schema:
+        problems.append(HardwareProblem(file, "schema", f"expected schema: {schema}"))
+    for extra in sorted(set(data) - {"schema", key}):
+        problems.append(HardwareProblem(file, extra, "unknown top-level field"))
+    items: list[Any] = data[key]
+    return items
+
+
 # --------------------------------------------------------------------------------------------- model
 
 
