@@ -12,9 +12,10 @@ from __future__ import annotations
 import abc
 import math
 import threading
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, TextIO
 
 from ascendc_lsp.diagnostics import Diagnostic
 
@@ -133,6 +134,17 @@ class OutputCheck:
             "atol": self.atol,
             "unwritten": self.unwritten,
         }
+
+
+def write_trace_and_diagnostics(out: TextIO, trace_file: str | None, diagnostics: Sequence[Diagnostic]) -> None:
+    """The end of a run's text report, for a spec's run and a direct-launch program's alike: where the trace went
+    and the diagnostics."""
+    if trace_file:
+        out.write(f"trace: wrote {trace_file} (open it in https://ui.perfetto.dev or chrome://tracing)\n")
+    if diagnostics:
+        out.write("diagnostics:\n")
+        for d in diagnostics:
+            out.write(d.to_text())
 
 
 def json_number(value: Any) -> float | str:

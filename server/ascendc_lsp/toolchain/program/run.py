@@ -30,7 +30,7 @@ from typing import Any, TextIO
 
 from ascendc_lsp.diagnostics import Diagnostic, display_path
 from ascendc_lsp.toolchain import sandbox
-from ascendc_lsp.toolchain.base import EMULATOR_SOURCE, Estimate, RunResult
+from ascendc_lsp.toolchain.base import EMULATOR_SOURCE, Estimate, RunResult, write_trace_and_diagnostics
 from ascendc_lsp.toolchain.emulator import cost, report
 from ascendc_lsp.toolchain.emulator.soc import load_soc
 from ascendc_lsp.toolchain.program import scripts
@@ -604,12 +604,7 @@ def print_text(r: ProgramRunResult, out: TextIO) -> None:
         out.write(f"  total estimate: {r.estimate.microseconds:.2f} us over {len(r.launches)} launches\n")
     for n in r.notes:
         out.write(f"  note: {n}\n")
-    if r.trace_file:
-        out.write(f"trace: wrote {r.trace_file} (open it in https://ui.perfetto.dev or chrome://tracing)\n")
-    if r.diagnostics:
-        out.write("diagnostics:\n")
-        for d in r.diagnostics:
-            out.write(d.to_text())
+    write_trace_and_diagnostics(out, r.trace_file, r.diagnostics)
 
 
 __all__ = ["LaunchResult", "ProgramOptions", "ProgramRunResult", "StepResult", "print_text", "run_program"]
