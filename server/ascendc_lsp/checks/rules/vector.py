@@ -110,7 +110,8 @@ def mask_count_mode_not_reset(context: CheckContext) -> Iterator[Diagnostic]:
 
 _ARITH = frozenset({"int16_t", "half", "int32_t", "float"})
 _FLOATS = frozenset({"half", "float"})
-# Fallback when the API catalogue is not available (hardware-constraints.md section 6).
+# Fallback when the API catalogue is not available (docs/zh/api/SIMD-API/基础API/.../基础算术/Add.md, Exp.md,
+# 归约计算/ReduceSum.md; atomic add: 原子操作/SetAtomicAdd.md).
 _FALLBACK_DTYPES: dict[str, frozenset[str]] = {
     **dict.fromkeys(("Add", "Sub", "Mul", "Max", "Min"), _ARITH),
     **dict.fromkeys(("Exp", "Ln", "Sqrt", "Rsqrt", "Reciprocal"), _FLOATS),
