@@ -745,6 +745,20 @@ def soc_version(name: str | None) -> str:
     return profile.variant or profile.soc_version or profile.name
 
 
+# Families in the spelling an op's `AddConfig("ascend910b")` and the platform's short SoC version use, longest
+# first where one is a prefix of another.
+_SHORT_SOC_FAMILIES = (
+    "ascend910_93", "ascend910_95", "ascend910b", "ascend910", "ascend310p", "ascend310b", "ascend950",
+)  # fmt: skip
+
+
+def short_soc_version(name: str) -> str:
+    """A SoC's short version, as an op's `AddConfig` names it: Ascend910B2 -> ascend910b, Ascend910_9392 ->
+    ascend910_93; another name lower-cased as it is."""
+    lowered = name.strip().lower()
+    return next((family for family in _SHORT_SOC_FAMILIES if lowered.startswith(family)), lowered)
+
+
 def vector_core_target(name: str | None) -> str | None:
     """The compiler target (`--cce-aicore-arch`) of a SoC's vector code: the AIV target of a split SoC, the one
     AI Core target of a coupled one; None when unknown."""
