@@ -354,35 +354,11 @@ def ensure_pch(cxx: str, timeout: float, extra_flags: Sequence[str] = ()) -> Pat
     if not (inc / "kernel_operator.h").is_file():
         return None
     flags = [*BASE_FLAGS, *extra_flags]
-    key = hashlib.sha256(
-        "\0".join([compiler_id(cxx), json.dumps(flags), headers_digest(inc), str(inc)]).encode()
-    ).hexdigest()[:40]
-    root = cache_root() / "pch"
-    final = root / key
+    folder = cache_root() / "pch" / cache_key(compiler_id(cxx), json.dumps(flags), headers_digest(inc), str(inc))
     gch = f"{PCH_HEADER}.gch"
-    if (final / gch).is_file():
-        return final
-    try:
-        root.mkdir(parents=True, exist_ok=True)
-        tmp = Path(tempfile.mkdtemp(prefix=".build-", dir=root))
-    except OSError:
-        return None
-    try:
-        (tmp / PCH_HEADER).write_text(PCH_WRAPPER, encoding="utf-8")
-        cmd = gxx_command(cxx, [PCH_HEADER], flags=flags, include_dirs=[inc], output=gch, mode="header")
-        limits = sandbox.Limits(timeout=max(timeout, 60.0), memory_bytes=COMPILE_MEMORY)
-        res = sandbox.run_sandboxed(cmd, tmp, limits, read_paths=[inc], env=_compile_env(), untrusted=False)
-        if res.returncode != 0 or not (tmp / gch).is_file():
-            return None
-        try:
-            tmp.rename(final)
-        except OSError:
-            if not (final / gch).is_file():
-                return None
-        return final
-    finally:
-        if tmp.exists():
-            shutil.rmtree(tmp, ignore_errors=True)
+    cmd = gxx_command(cxx, [PCH_HEADER], flags=flags, include_dirs=[inc], output=gch, mode="header")
+    limits = sandbox.Limits(timeout=max(timeout, 60.0), memory_bytes=COMPILE_MEMORY)
+    return build_once(folder, gch, cmd, limits, [inc], {PCH_HEADER: PCH_WRAPPER}, untrusted=False)
 
 
 def ensure_runtime(cxx: str, timeout: float) -> Path | None:
@@ -390,36 +366,55 @@ def ensure_runtime(cxx: str, timeout: float) -> Path | None:
     inc = include_dir()
     if not (inc / "ascendc_emu" / "harness.h").is_file():
         return None
-    key = hashlib.sha256(
-        "\0".join(
-            [compiler_id(cxx), json.dumps(RUNTIME_FLAGS), headers_digest(inc), str(inc), RUNTIME_SOURCE]
-        ).encode()
-    ).hexdigest()[:40]
-    root = cache_root() / "rt"
-    final = root / key
-    if (final / RUNTIME_OBJ).is_file():
-        return final / RUNTIME_OBJ
+    folder = cache_root() / "rt" / cache_key(
+        compiler_id(cxx), json.dumps(RUNTIME_FLAGS), headers_digest(inc), str(inc), RUNTIME_SOURCE
+    )
+    cmd = gxx_command(cxx, ["runtime.cpp"], flags=RUNTIME_FLAGS, include_dirs=[inc], output=RUNTIME_OBJ, mode="object")
+    limits = sandbox.Limits(timeout=max(timeout, 60.0), memory_bytes=COMPILE_MEMORY)
+    built = build_once(folder, RUNTIME_OBJ, cmd, limits, [inc], {"runtime.cpp": RUNTIME_SOURCE}, untrusted=False)
+    return built / RUNTIME_OBJ if built is not None else None
+
+
+def cache_key(*parts: str) -> str:
+    """The name of a content-keyed cache folder: a digest of what its artifact depends on (compiler id, flags,
+    header digests, sources)."""
+    return hashlib.sha256("\0".join(parts).encode()).hexdigest()[:40]
+
+
+def build_once(
+    folder: Path,
+    artifact: str,
+    cmd: Sequence[str],
+    limits: sandbox.Limits,
+    read_paths: Sequence[Path],
+    sources: Mapping[str, str] | None = None,
+    untrusted: bool = True,
+) -> Path | None:
+    """`folder` (content-keyed, see `cache_key`) holding `artifact`, which `cmd` builds on first use: in a
+    temporary sibling folder with `sources` written there first (they stay beside the artifact: a precompiled
+    header's wrapper must), then renamed into place, so concurrent builders and readers never see half a
+    folder. None when it cannot be built. The emulator's PCH and runtime object and the op_host driver and PCH."""
+    if (folder / artifact).is_file():
+        return folder
     try:
-        root.mkdir(parents=True, exist_ok=True)
-        tmp = Path(tempfile.mkdtemp(prefix=".build-", dir=root))
+        folder.parent.mkdir(parents=True, exist_ok=True)
+        tmp = Path(tempfile.mkdtemp(prefix=".build-", dir=folder.parent))
     except OSError:
         return None
     try:
-        (tmp / "runtime.cpp").write_text(RUNTIME_SOURCE, encoding="utf-8")
-        cmd = gxx_command(
-            cxx, ["runtime.cpp"], flags=RUNTIME_FLAGS, include_dirs=[inc], output=RUNTIME_OBJ, mode="object"
+        for name, text in (sources or {}).items():
+            (tmp / name).write_text(text, encoding="utf-8")
+        res = sandbox.run_sandboxed(
+            list(cmd), tmp, limits, read_paths=read_paths, env=compile_env(), untrusted=untrusted
         )
-        limits = sandbox.Limits(timeout=max(timeout, 60.0), memory_bytes=COMPILE_MEMORY)
-        res = sandbox.run_sandboxed(cmd, tmp, limits, read_paths=[inc], env=_compile_env(), untrusted=False)
-        if res.returncode != 0 or not (tmp / RUNTIME_OBJ).is_file():
+        if res.returncode != 0 or not (tmp / artifact).is_file():
             return None
-        (tmp / "runtime.cpp").unlink()
         try:
-            tmp.rename(final)
+            tmp.rename(folder)
         except OSError:
-            if not (final / RUNTIME_OBJ).is_file():
+            if not (folder / artifact).is_file():
                 return None
-        return final / RUNTIME_OBJ
+        return folder
     finally:
         if tmp.exists():
             shutil.rmtree(tmp, ignore_errors=True)
@@ -430,9 +425,10 @@ def cached_binary(key: str, name: str = "kernel") -> Path | None:
     return _lookup(cache_root() / "bin" / key, name)
 
 
-def _compile_env() -> dict[str, str]:
-    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LC_ALL": "C", "LANG": "C"}
-    return env
+def compile_env() -> dict[str, str]:
+    """The environment of every compile: the user's PATH (the compiler's assembler and linker), the C locale (the
+    diagnostics' wording that gccdiag and the log parsers read)."""
+    return {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LC_ALL": "C", "LANG": "C"}
 
 
 def gxx_command(
@@ -535,7 +531,7 @@ def build(
             workdir,
             sandbox.Limits(timeout=timeout, memory_bytes=COMPILE_MEMORY),
             read_paths=read,
-            env=_compile_env(),
+            env=compile_env(),
         )
         log = res.stderr + res.stdout
         if res.timed_out or res.error or res.returncode != 0 or not (workdir / "kernel").is_file():
@@ -684,7 +680,7 @@ def syntax_check(
             workdir,
             sandbox.Limits(timeout=timeout, memory_bytes=COMPILE_MEMORY),
             read_paths=read,
-            env=_compile_env(),
+            env=compile_env(),
         )
         ok = res.returncode == 0 and not res.timed_out and not res.error
         return SyntaxResult(ok, res.error or res.stderr, time.monotonic() - t0, res.timed_out)

@@ -448,7 +448,7 @@ def build_program(layout: ProgramLayout, timeout: float = 120.0, use_cache: bool
                 workdir,
                 sandbox.Limits(timeout=timeout, memory_bytes=emu_build.COMPILE_MEMORY),
                 read_paths=read,
-                env=emu_build._compile_env(),
+                env=emu_build.compile_env(),
             )
             log += res.stderr + res.stdout
             if res.timed_out or res.error or res.returncode != 0 or not (workdir / obj).is_file():
@@ -469,7 +469,7 @@ def build_program(layout: ProgramLayout, timeout: float = 120.0, use_cache: bool
             workdir,
             sandbox.Limits(timeout=timeout, memory_bytes=emu_build.COMPILE_MEMORY),
             read_paths=read,
-            env=emu_build._compile_env(),
+            env=emu_build.compile_env(),
         )
         log += res.stderr + res.stdout
         if res.returncode != 0 or not (workdir / "program").is_file():
