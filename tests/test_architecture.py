@@ -257,3 +257,29 @@ def test_one_utf16_conversion_and_one_error_hierarchy() -> None:
         if isinstance(node, ast.ClassDef) and node.name in shared
     )
     assert classes == sorted((name, "ascendc_lsp.errors") for name in shared), classes
+
+
+# Modules that start a process without the sandbox, and why that is not untrusted code. Every kernel, generated
+# program, reference script and op_host build runs through toolchain/sandbox.py; a new entry needs a reason.
+DIRECT_PROCESS_STARTS = {
+    "ascendc_lsp.toolchain.emulator.build": "the compiler's own --version and include-path queries",
+    "ascendc_lsp.toolchain.program.cmake": "a CMake execute_process that asks the compiler a fixed query",
+    "ascendc_lsp.toolchain.program.run": "addr2line reading a built binary's symbols (never running it)",
+}
+_PROCESS_MODULES = {"subprocess", "multiprocessing", "pty"}
+_PROCESS_CALLS = {"system", "popen", "fork", "forkpty", "execv", "execve", "execvp", "execvpe", "spawnv", "spawnve",
+                  "posix_spawn", "posix_spawnp", "create_subprocess_exec", "create_subprocess_shell"}  # fmt: skip
+
+
+def test_untrusted_code_runs_only_through_the_sandbox() -> None:
+    starting = set()
+    for module, path in _modules().items():
+        tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+        imports = {alias.name.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.Import) for alias in n.names}
+        imports |= {(n.module or "").split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)}
+        calls = {n.attr for n in ast.walk(tree) if isinstance(n, ast.Attribute)}
+        if imports & _PROCESS_MODULES or calls & _PROCESS_CALLS:
+            starting.add(module)
+    unexpected = starting - set(DIRECT_PROCESS_STARTS) - {"ascendc_lsp.toolchain.sandbox"}
+    assert not unexpected, f"{sorted(unexpected)} start processes outside toolchain/sandbox.py"
+    assert "ascendc_lsp.toolchain.sandbox" in starting and set(DIRECT_PROCESS_STARTS) <= starting, "stale entries"
