@@ -166,7 +166,7 @@ def _sha(path: Path) -> str | None:
         return None
 
 
-def _project_root(paths: list[Path]) -> list[Path]:
+def readable_roots(paths: list[Path]) -> list[Path]:
     """Directories the compiler may read: those of the inputs and their nearest project root."""
     out: list[Path] = []
     home = Path.home().resolve()
@@ -247,7 +247,7 @@ def _dialect_copy(source: Path) -> Path:
     return copy
 
 
-def _lookup(entry: Path, name: str = "kernel") -> Path | None:
+def lookup_binary(entry: Path, name: str = "kernel") -> Path | None:
     binary = entry / name
     manifest = entry / "manifest.json"
     if not binary.is_file() or not manifest.is_file():
@@ -264,7 +264,7 @@ def _lookup(entry: Path, name: str = "kernel") -> Path | None:
     return binary
 
 
-def _parse_depfile(text: str) -> list[str]:
+def parse_depfile(text: str) -> list[str]:
     body = text.replace("\\\n", " ")
     _, _, rest = body.partition(":")
     deps: list[str] = []
@@ -302,7 +302,7 @@ def store_binary(
     deps: dict[str, str] = {}
     skip_roots = [Path(x).resolve() for x in skip]
     with contextlib.suppress(OSError):
-        for d in _parse_depfile((workdir / "deps.d").read_text()):
+        for d in parse_depfile((workdir / "deps.d").read_text()):
             p = (workdir / d).resolve()
             if any(p.is_relative_to(r) for r in skip_roots) or p.parent == workdir.resolve():
                 continue
@@ -422,7 +422,7 @@ def build_once(
 
 def cached_binary(key: str, name: str = "kernel") -> Path | None:
     """The linked binary stored under `key` when it and every dependency it was built from are unchanged."""
-    return _lookup(cache_root() / "bin" / key, name)
+    return lookup_binary(cache_root() / "bin" / key, name)
 
 
 def compile_env() -> dict[str, str]:
@@ -499,7 +499,7 @@ def build(
     bin_dir = cache_root() / "bin"
     entry = bin_dir / bp.key
     if use_cache:
-        hit = _lookup(entry)
+        hit = lookup_binary(entry)
         if hit is not None:
             return CompileResult(ok=True, binary=hit, cached=True, seconds=time.monotonic() - t0)
     pch = ensure_pch(cxx, timeout) if use_cache else None
@@ -519,7 +519,7 @@ def build(
             output="kernel",
             depfile="deps.d",
         )
-        read = [inc, source, (bp.included or source).parent, *spec.include_dirs, *_project_root([source, spec.base_dir])]
+        read = [inc, source, (bp.included or source).parent, *spec.include_dirs, *readable_roots([source, spec.base_dir])]
         if pch is not None:
             read.append(pch)
         if runtime is not None:

@@ -251,7 +251,7 @@ def build_host(
         h.update(s.read_bytes())
     entry = build.cache_root() / "host" / h.hexdigest()[:40]
     if use_cache:
-        hit = build._lookup(entry, HOST_BINARY)
+        hit = build.lookup_binary(entry, HOST_BINARY)
         if hit is not None:
             return HostBuild(hit, seconds=time.monotonic() - t0, cached=True, include_dirs=incs)
     driver = ensure_driver(cxx, timeout)
