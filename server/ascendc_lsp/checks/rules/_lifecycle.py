@@ -439,7 +439,7 @@ class Analysis:
         whose earlier contents are unknown (code elsewhere may enqueue before them)."""
         # Constructors and `Init` first (they run before the others): what they leave in members is where
         # the other roots start from.
-        owner = re.sub(r"<.*", "", self.owner.name) if self.owner is not None else None
+        owner = re.sub(r"<.*", "", self.owner.name, flags=re.S) if self.owner is not None else None
         setup = [r for r in others if r.name == owner] + [r for r in others if r.name.lower().startswith("init")]
         # A queue that Init gives its memory (`pipe.InitBuffer(q, ...)`) starts empty there: nothing can be
         # in a queue before its InitBuffer.
@@ -653,14 +653,15 @@ class Analysis:
     # -- statements -------------------------------------------------------------------------------------------
 
     def block(self, state: State, stmt: Stmt, function_body: bool = False) -> State:
-        frame = state.frames[-1] if state.frames else None
-        before = set(frame.locals) if frame is not None else set()
+        depth = len(state.frames)
+        before = set(state.frames[-1].locals) if state.frames else set()
         for child in stmt.children:
             if state.signal:
                 break
             state = self.statement(state, child)
-        if frame is not None and not function_body and stmt.scope and state.frames and state.frames[-1] is frame \
-                and not state.signal:
+        # By depth, not identity: the branches of an `if` run on copies of the frame, and the join keeps one.
+        if depth and not function_body and stmt.scope and len(state.frames) == depth and not state.signal:
+            frame = state.frames[-1]
             self.end_scope(state, frame, [n for n in frame.locals if n not in before], Site(stmt.site.end - 1, stmt.site.end))
         return state
 
@@ -1164,7 +1165,7 @@ def _all_names(state: State) -> set[str]:
 
 def _class_name(function: Function) -> str | None:
     name = function.class_name
-    return re.sub(r"<.*", "", name).strip() if name else None
+    return re.sub(r"<.*", "", name, flags=re.S).strip() if name else None
 
 
 def _bases(context: CheckContext, cls: ClassInfo) -> list[str]:
@@ -1172,7 +1173,7 @@ def _bases(context: CheckContext, cls: ClassInfo) -> list[str]:
     match = re.match(r"[^{;]*?\b(?:class|struct)\s+\w+[^:{;]*:([^{;]*)\{", head, re.S)
     if match is None:
         return []
-    return [re.sub(r"<.*", "", b).split("::")[-1].strip() for b in re.findall(
+    return [re.sub(r"<.*", "", b, flags=re.S).split("::")[-1].strip() for b in re.findall(
         r"(?:public|protected|private)?\s*([\w:]+(?:<[^{}]*?>)?)", match.group(1)) if b.strip()]
 
 
@@ -1247,7 +1248,7 @@ def _units(context: CheckContext) -> Iterator[tuple[ClassInfo | None, list[Funct
     # Queue names per owning class, under its exact and its template-stripped name (one pass, not one per class).
     queues_of: dict[str, set[str]] = {}
     for b in queue_decls:
-        for owner_name in {b.class_name, re.sub(r"<.*", "", b.class_name or "").strip()}:
+        for owner_name in {b.class_name, re.sub(r"<.*", "", b.class_name or "", flags=re.S).strip()}:
             if owner_name is not None:
                 queues_of.setdefault(owner_name, set()).add(b.name)
     extended = {b for names in bases.values() for b in names}
