@@ -309,3 +309,150 @@ def test_a_malformed_or_deeply_nested_type_condition_stays_undecided() -> None:
     assert _decide_traits(f"{trait} && !std::is_same<T, float>::value", {"T": "half"}) is True
     assert _decide_traits(f"{trait} ({trait})", {"T": "half"}) is None
     assert _decide_traits("(" * 300 + trait + ")" * 300, {"T": "half"}) is None
+
+
+def test_a_block_s_tensors_die_at_its_end_after_an_if_inside_it() -> None:
+    # add_layer_norm_special_kernel.h: `{ x = AllocTensor; if constexpr (...) {...} EnQue(x) ... }`: the branches
+    # ran on copies of the frame, so the block's end did not see x die; it was reported far below.
+    block = PIPELINE.replace(
+        "        LocalTensor<half> x = inQ.AllocTensor<half>();\n        DataCopy(x, xGm[i * 256], 256);\n"
+        "        inQ.EnQue(x);\n",
+        "        {\n            LocalTensor<half> x = inQ.AllocTensor<half>();\n            if (n > 3) {\n"
+        "                DataCopy(x, xGm[i * 256], 256);\n            }\n" + "            PipeBarrier<PIPE_ALL>();\n" * 5
+        + "            inQ.EnQue(x);\n        }\n"
+        + BARRIERS + "        LocalTensor<half> z = outQ.AllocTensor<half>();\n        outQ.FreeTensor(z);\n")
+    assert_placed(block, "            inQ.EnQue(x);\n")
+
+
+def test_an_out_of_line_method_of_a_template_spelled_over_two_lines_is_followed() -> None:
+    # weight_quant_batch_matmul_v2_common.h: `Kernel<T,\n U>::Method()` and `Kernel<T>::\n    Method()`.
+    text = TWO_LINE_TEMPLATE
+    assert queue_findings(text) == []
+    enque = "    inQ.EnQue(x);\n"
+    planted = line_of(text, enque)
+    findings = queue_findings(blank(text, enque))
+    assert any(near(f, planted) for f in findings), findings
+
+
+TWO_LINE_TEMPLATE = """#include "kernel_operator.h"
+using namespace AscendC;
+template <typename T, typename U>
+class K {
+public:
+    __aicore__ inline void Init(GM_ADDR x, uint32_t n);
+    __aicore__ inline void Process();
+private:
+    __aicore__ inline void CopyIn(int i);
+    __aicore__ inline void Compute(int i);
+    TPipe pipe;
+    TQue<QuePosition::VECIN, 2> inQ;
+    GlobalTensor<T> xGm;
+};
+template <typename T, typename U>
+__aicore__ inline void K<T,
+    U>::Init(GM_ADDR x, uint32_t n) {
+    xGm.SetGlobalBuffer((__gm__ T*)x, n);
+    pipe.InitBuffer(inQ, 2, 256 * sizeof(T));
+}
+template <typename T, typename U>
+__aicore__ inline void K<T,
+    U>::Process() {
+    for (int i = 0; i < 4; i++) {
+        CopyIn(i);
+        Compute(i);
+    }
+}
+template <typename T, typename U>
+__aicore__ inline void K<T,
+    U>::
+    CopyIn(int i) {
+    LocalTensor<T> x = inQ.AllocTensor<T>();
+    DataCopy(x, xGm[i * 256], 256);
+    inQ.EnQue(x);
+}
+template <typename T, typename U>
+__aicore__ inline void K<T,
+    U>::Compute(int i) {
+    LocalTensor<T> x = inQ.DeQue<T>();
+    Abs(x, x, 256);
+    inQ.FreeTensor(x);
+}
+extern "C" __global__ __aicore__ void k(GM_ADDR x) {
+    K<half, float> op; op.Init(x, 1024); op.Process();
+}
+"""
+
+
+def test_an_assignment_of_a_new_tensor_is_no_use_of_the_old_one() -> None:
+    # layer_norm_grad_v3_common.h: member `buf = q.AllocTensor()` in CopyIn, EnQue deleted, `buf = q.DeQue()` far
+    # below in Compute: the missing EnQue goes after the last use in CopyIn, not at the DeQue that overwrites.
+    members = PIPELINE.replace("LocalTensor<half> x = inQ.AllocTensor<half>();", "xm = inQ.AllocTensor<half>();")
+    members = members.replace("        DataCopy(x, xGm[i * 256], 256);\n        inQ.EnQue(x);\n",
+                              "        DataCopy(xm, xGm[i * 256], 256);\n        inQ.EnQue(xm);\n")
+    members = members.replace("    __aicore__ inline void Compute(int i) {\n        LocalTensor<half> x = inQ.DeQue<half>();\n",
+                              "    __aicore__ inline void Compute(int i) {\n" + BARRIERS + "        xm = inQ.DeQue<half>();\n"
+                              "        LocalTensor<half> x = xm;\n")
+    members = members.replace("    GlobalTensor<half> xGm, yGm;\n", "    GlobalTensor<half> xGm, yGm;\n    LocalTensor<half> xm;\n")
+    assert_placed_any(members, "        inQ.EnQue(xm);\n")
+
+
+def assert_placed_any(text: str, deleted: str) -> None:
+    """Like assert_placed, for a finding of either code (a missing EnQue may show as the DeQue waiting)."""
+    assert queue_findings(text) == []
+    planted = line_of(text, deleted)
+    findings = queue_findings(blank(text, deleted))
+    assert any(near(f, planted) for f in findings), findings
+
+
+def test_a_deque_waiting_for_a_held_tensor_spans_from_its_last_use() -> None:
+    # instance_norm_nchw_kernel_cut_reduce.h: alloc, a branch, EnQue (deleted), DeQue in one function.
+    # t is never used: its last use is its AllocTensor, 11 lines above the DeQue that waits for it.
+    body = ("        LocalTensor<half> x = inQ.DeQue<half>();\n        LocalTensor<half> t = tmpQ.AllocTensor<half>();\n"
+            + "        PipeBarrier<PIPE_V>();\n" * 10 + "        tmpQ.EnQue(t);\n        LocalTensor<half> u = tmpQ.DeQue<half>();\n"
+            + "        Abs(u, u, 16);\n" * 4 + "        tmpQ.FreeTensor(u);\n        LocalTensor<half> y = outQ.AllocTensor<half>();\n"
+            "        Adds(y, x, (half)1, 256);\n        outQ.EnQue(y);\n" + FREE_X)
+    assert_placed_any(with_compute(body), "        tmpQ.EnQue(t);\n")
+
+
+def test_a_give_back_in_each_preprocessor_branch_keeps_the_finding_on_the_followed_one() -> None:
+    # softmaxgrad.asc: `#ifdef A ... q.EnQue(y); #else ... q.EnQue(y); #endif`, the first branch's EnQue deleted.
+    branches = PIPELINE.replace(
+        "        outQ.EnQue(y);\n        inQ.FreeTensor(x);\n",
+        "#ifdef FRONT_MODE\n        Abs(y, x, 256);\n        outQ.EnQue(y);\n        inQ.FreeTensor(x);\n#else\n"
+        + "        Abs(y, x, 128);\n" * 4 + "        outQ.EnQue(y);\n        inQ.FreeTensor(x);\n#endif\n")
+    assert_placed_any(branches, "        outQ.EnQue(y);\n")
+
+
+def test_a_missing_enque_goes_with_the_stage_s_enqueues_after_a_free_run() -> None:
+    # layernorm_v2.asc: last use, a FreeTensor run, a blank line, then the EnQue run the deleted one was in.
+    body = (STAGE_HEAD + "        LocalTensor<half> v = outQ.AllocTensor<half>();\n        Muls(v, x, (half)2, 256);\n"
+            + "        PipeBarrier<PIPE_V>();\n" * 12 + "        Adds(v, v, (half)1, 256);\n        Adds(t, y, (half)1, 256);\n"
+            "        tmpQ.FreeTensor(t);\n\n        // results\n\n        outQ.EnQue(y);\n        outQ.EnQue(v);\n\n" + FREE_X + BARRIERS)
+    text = with_compute(body).replace("        LocalTensor<half> y = outQ.DeQue<half>();\n        DataCopy(yGm[i * 256], y, 256);\n"
+                                      "        outQ.FreeTensor(y);\n",
+                                      "        LocalTensor<half> y = outQ.DeQue<half>();\n        DataCopy(yGm[i * 256], y, 256);\n"
+                                      "        outQ.FreeTensor(y);\n        y = outQ.DeQue<half>();\n        outQ.FreeTensor(y);\n")
+    assert_placed(text, "        outQ.EnQue(v);\n")
+
+
+def test_a_give_back_missing_from_one_branch_is_placed_in_that_branch() -> None:
+    # upsample_bicubic2d_aa_grad.h: `if (c) { ...; q.FreeTensor(t); } else { q.EnQue(t); }` far below t's last use.
+    body = (STAGE_HEAD + "        for (int k = 0; k < 8; k++) {\n            t.SetValue(k, (half)1);\n        }\n" + BARRIERS
+            + "        if (n > 3) {\n            Abs(y, x, 256);\n            tmpQ.FreeTensor(t);\n        } else {\n"
+            "            tmpQ.EnQue(t);\n            t = tmpQ.DeQue<half>();\n            tmpQ.FreeTensor(t);\n        }\n"
+            "        outQ.EnQue(y);\n" + FREE_X)
+    text = with_compute(body)
+    assert queue_findings(text) == []
+    enque = "            tmpQ.EnQue(t);\n            t = tmpQ.DeQue<half>();\n            tmpQ.FreeTensor(t);\n"
+    planted = line_of(text, enque)
+    findings = queue_findings(text.replace(enque, " " * 20 + "\n" * 3, 1))
+    assert any(f.code == "ASC008" and near(f, planted) for f in findings), findings
+
+
+def test_an_empty_tensor_made_a_view_by_a_base_class_helper_extends_the_last_use() -> None:
+    # diag_v2_b32.h: `LocalTensor<int16_t> v; this->ToView(v, y);` then v used for many lines; y's EnQue deleted.
+    body = ("        LocalTensor<half> x = inQ.DeQue<half>();\n        LocalTensor<half> y = outQ.AllocTensor<half>();\n"
+            "        LocalTensor<int16_t> v;\n        this->ToView(v, y);\n        Abs(y, x, 256);\n" + FREE_X
+            + "        for (int k = 2; k < 256; k = k * 2) {\n            PipeBarrier<PIPE_V>();\n"
+            + "            Or(v, v, v, 16);\n" * 10 + "        }\n        outQ.EnQue(y);\n")
+    assert_placed(with_compute(body), "        outQ.EnQue(y);\n")

@@ -106,6 +106,7 @@ class Stmt:
     condition: str = ""  # if: the condition's text (decided when it compares a constant parameter)
     trips: int | None = None  # loop: a constant trip count when the header says so
     returned: str = ""  # return: the variable returned
+    assigned: frozenset[str] = frozenset()  # simple: `x = ...` without x on the right: not a use of what x held
 
 
 class _Builder:
@@ -217,11 +218,25 @@ class _Builder:
         if _INDIRECT_CALL.search(text):
             # `(obj->*fn)(x)`: some method runs, the analysis cannot tell which.
             events.append(Event("havoc", site=site))
+        assigned: frozenset[str] = frozenset()
         if node is not None and node.type == "expression_statement" and node.named_children:
             assign = self.alias_assignment(node.named_children[0])
             if assign is not None:
                 events.append(assign)
-        return Stmt("simple", site, events=events, names=frozenset(_NAME.findall(text)))
+            assigned = self.overwritten(node.named_children[0])
+        return Stmt("simple", site, events=events, names=frozenset(_NAME.findall(text)), assigned=assigned)
+
+    def overwritten(self, node: tree_sitter.Node) -> frozenset[str]:
+        """`x = <expression without x>`: the statement overwrites x without reading it."""
+        if node.type != "assignment_expression":
+            return frozenset()
+        op, left, right = (node.child_by_field_name(f) for f in ("operator", "left", "right"))
+        if op is None or op.type != "=" or left is None or right is None or left.type not in ("identifier", "field_expression"):
+            return frozenset()
+        name = strip_this(self.text(left))
+        if not re.fullmatch(r"[A-Za-z_]\w*", name) or name in _NAME.findall(self.text(right)):
+            return frozenset()
+        return frozenset({name})
 
     def declaration(self, node: tree_sitter.Node) -> list[Event]:
         type_node = node.child_by_field_name("type")
@@ -278,6 +293,9 @@ class _Builder:
             target = _assigned_var(self.context, call) or ""
             return Event("call", method=call.name, args=tuple(strip_this(a.text) for a in call.args), site=site,
                          var=target)
+        if receiver is not None and receiver.strip() == "this" and len(call.args) >= 2:
+            # `this->ToView(dst, src)`: a method of a base elsewhere; an empty dst now views src's buffer.
+            return Event("view", args=tuple(strip_this(a.text) for a in call.args), site=site)
         return None
 
 
@@ -746,7 +764,7 @@ class Analysis:
         return self.join([state, *[o for o in outcomes if not o.signal]]) if outcomes else state
 
     def simple(self, state: State, stmt: Stmt) -> State:
-        self.mark_uses(state, stmt)
+        self.mark_uses(state, stmt, skip=stmt.assigned)
         if stmt.events:
             for event in stmt.events:
                 state = self.event(state, event, stmt)
@@ -755,11 +773,12 @@ class Analysis:
             self.mark_uses(state, stmt)
         return state
 
-    def mark_uses(self, state: State, stmt: Stmt) -> None:
-        """Every tensor named in the statement is used here: its give-back belongs after it."""
+    def mark_uses(self, state: State, stmt: Stmt, skip: frozenset[str] = frozenset()) -> None:
+        """Every tensor named in the statement is used here: its give-back belongs after it (not one the
+        statement overwrites: `x = q.DeQue<T>()` is no use of the tensor x held before)."""
         if not state.frames:
             return
-        for name in stmt.names & (state.frames[-1].locals.keys() | state.members.keys()):
+        for name in (stmt.names - skip) & (state.frames[-1].locals.keys() | state.members.keys()):
             token = self.token(state, self.lookup(state, name))
             if token is not None and token.state != FREED:
                 token.last_use = stmt.site
@@ -781,6 +800,17 @@ class Analysis:
             source = self.lookup(state, event.source)
             if source > 0 or event.source in _all_names(state):
                 self.bind(state, event.var, source, stmt.site)
+            return state
+        if kind == "view":
+            current = state.frames[-1] if state.frames else None
+            target = event.args[0]
+            if current is None or target not in current.declared_none or current.locals.get(target) != 0:
+                return state
+            sources = {self.lookup(state, a) for a in event.args[1:]}
+            viewed = [t for t in sources if (tok := self.token(state, t)) is not None and tok.known and tok.state in (ALLOC, DEQUED)]
+            if len(viewed) == 1:
+                current.locals[target] = viewed[0]
+                current.declared_none.pop(target, None)
             return state
         if kind == "havoc":
             for queue in state.fifo:
