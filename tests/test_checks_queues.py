@@ -456,3 +456,107 @@ def test_an_empty_tensor_made_a_view_by_a_base_class_helper_extends_the_last_use
             + "        for (int k = 2; k < 256; k = k * 2) {\n            PipeBarrier<PIPE_V>();\n"
             + "            Or(v, v, v, 16);\n" * 10 + "        }\n        outQ.EnQue(y);\n")
     assert_placed(with_compute(body), "        outQ.EnQue(y);\n")
+
+
+def test_a_missing_sync_deque_is_placed_between_the_enque_and_the_first_use() -> None:
+    # weight_quant_batch_matmul_v2_common.h: `q.EnQue(t); t = q.DeQue<T>();` (deleted) then uses well below.
+    body = ("        LocalTensor<half> x = inQ.DeQue<half>();\n        LocalTensor<half> t = tmpQ.AllocTensor<half>();\n"
+            "        Duplicate(t, (half)0, 256);\n        tmpQ.EnQue(t);\n        t = tmpQ.DeQue<half>();\n"
+            + "        PipeBarrier<PIPE_V>();\n" * 5 + "        Abs(t, t, 16);\n" * 3 + "        PipeBarrier<PIPE_V>();\n" * 4
+            + FREE_T + "        LocalTensor<half> y = outQ.AllocTensor<half>();\n        Adds(y, x, (half)1, 256);\n"
+            "        outQ.EnQue(y);\n" + FREE_X)
+    text = with_compute(body)
+    assert queue_findings(text) == []
+    deque = "        t = tmpQ.DeQue<half>();\n"
+    planted = line_of(text, deque)
+    findings = queue_findings(blank(text, deque))
+    assert any("frees a tensor that is still in tmpQ" in f.message and near(f, planted) for f in findings), findings
+
+
+CALLEE_ENQUEUES = """#include "kernel_operator.h"
+using namespace AscendC;
+class K {
+public:
+    __aicore__ inline void Init(GM_ADDR x, uint32_t n) {
+        xGm.SetGlobalBuffer((__gm__ float*)x, n);
+        pipe.InitBuffer(inQ, 1, 256 * sizeof(float));
+        pipe.InitBuffer(accQ, 1, 256 * sizeof(float));
+    }
+    __aicore__ inline void Process() {
+        LocalTensor<float> acc = accQ.AllocTensor<float>();
+        for (int i = 0; i < 4; i++) {
+            Step(i, acc);
+        }
+        accQ.FreeTensor(acc);
+    }
+private:
+    __aicore__ inline void CopyIn(int i, LocalTensor<float> t) {
+        DataCopy(t, xGm[i * 256], 256);
+        inQ.EnQue(t);
+    }
+    __aicore__ inline void Step(int i, LocalTensor<float>& acc) {
+        LocalTensor<float> x = inQ.AllocTensor<float>();
+        PipeBarrier<PIPE_ALL>();
+        CopyIn(i, x);
+        x = inQ.DeQue<float>();
+        float a = 1.0f;
+        float b = 2.0f;
+        float c = 3.0f;
+        float d = 4.0f;
+        Muls(acc, x, a, 64);
+        Muls(acc, x, b, 64);
+        Muls(acc, x, c, 64);
+        Muls(acc, x, d, 64);
+        PipeBarrier<PIPE_V>();
+        PipeBarrier<PIPE_V>();
+        PipeBarrier<PIPE_V>();
+        PipeBarrier<PIPE_V>();
+        inQ.FreeTensor(x);
+    }
+    TPipe pipe;
+    TQue<QuePosition::VECIN, 1> inQ;
+    TQue<QuePosition::VECCALC, 1> accQ;
+    GlobalTensor<float> xGm;
+};
+extern "C" __global__ __aicore__ void k(GM_ADDR x) {
+    K op; op.Init(x, 1024); op.Process();
+}
+"""
+
+
+def test_a_tensor_a_callee_enqueued_and_the_caller_frees_without_deque_is_reported() -> None:
+    # roi_align_rotated.h: `CopyIn(i, x);` enqueues its by-value copy of x; the caller's `x = q.DeQue()` deleted.
+    assert queue_findings(CALLEE_ENQUEUES) == []
+    deque = "        x = inQ.DeQue<float>();\n"
+    planted = line_of(CALLEE_ENQUEUES, deque)
+    findings = queue_findings(blank(CALLEE_ENQUEUES, deque))
+    assert any(f.code == "ASC009" and near(f, planted) for f in findings), findings
+
+
+def test_an_empty_tensor_freed_after_a_callee_enqueued_is_placed_after_that_call() -> None:
+    # upsample_nearest.h: `LocalTensor<T> x;` far above, `CopyIn(...)` enqueues, `x = q.DeQue()` deleted, free.
+    text = CALLEE_ENQUEUES.replace(
+        "        LocalTensor<float> x = inQ.AllocTensor<float>();\n        PipeBarrier<PIPE_ALL>();\n"
+        "        CopyIn(i, x);\n",
+        "        LocalTensor<float> x;\n" + "        PipeBarrier<PIPE_ALL>();\n" * 8
+        + "        CopyIn(i, inQ.AllocTensor<float>());\n")
+    text = text.replace("        Muls(acc, x, a, 64);\n        Muls(acc, x, b, 64);\n        Muls(acc, x, c, 64);\n"
+                        "        Muls(acc, x, d, 64);\n", "")
+    text = text.replace("        inQ.FreeTensor(x);\n", "        inQ.FreeTensor(x);\n        Muls(acc, x, a, 64);\n")
+    deque = "        x = inQ.DeQue<float>();\n"
+    planted = line_of(text, deque)
+    findings = queue_findings(blank(text, deque))
+    assert any(f.code == "ASC009" and near(f, planted) for f in findings), findings
+
+
+def test_a_deque_into_a_view_gives_the_buffer_back_to_every_alias() -> None:
+    # batch_norm_v3_welford.h: `q.EnQue(view); view = q.DeQue<T>();` in a helper, and the caller frees the tensor
+    # under its own name: no tensor is lost.
+    text = CALLEE_ENQUEUES.replace(
+        "    __aicore__ inline void CopyIn(int i, LocalTensor<float> t) {\n        DataCopy(t, xGm[i * 256], 256);\n"
+        "        inQ.EnQue(t);\n    }\n",
+        "    __aicore__ inline void CopyIn(int i, LocalTensor<float>& t) {\n"
+        "        LocalTensor<float> v = t.ReinterpretCast<float>();\n        DataCopy(v, xGm[i * 256], 256);\n"
+        "        inQ.EnQue(v);\n        v = inQ.DeQue<float>();\n        Adds(t, v[128], 1.0f, 128);\n    }\n")
+    text = text.replace("        x = inQ.DeQue<float>();\n", "")
+    assert queue_findings(text) == []

@@ -77,6 +77,8 @@ class Problem:
     partial: bool = False  # lost tensors: given back on some paths (a warning: the paths may not both run)
     later_iteration: bool = False  # only from the second iteration of a loop of unknown trip count
     detail: str = ""
+    enqueued_at: Site | None = None  # never-handed-out: the statement of this function that put into the queue
+    # the tensor the missing DeQue would have taken (a call whose callee enqueued it, or the EnQue itself)
 
 
 # -- statements, once per function ----------------------------------------------------------------------------
@@ -393,6 +395,8 @@ class Token:
     partial: bool = False  # given back on some paths only (conditions the analysis cannot correlate)
     enqueued_as: str = ""  # the name that held it when EnQue handed it to its queue
     holders: tuple[tuple[int, str], ...] = ()  # (frame depth, or -1 for a member; name) that held it at EnQue
+    holder_keys: frozenset[str] = frozenset()  # the same names as holder_key spells them (function-qualified)
+    enqueue_path: tuple[tuple[int, Site], ...] = ()  # per frame at EnQue: (its function, the statement it ran)
 
 
 @dataclass
@@ -404,6 +408,7 @@ class Frame:
     returned_none: Site | None = None  # returns a tensor declared with nothing behind it (declared there)
     references: dict[str, str] = field(default_factory=dict)  # reference parameter -> the caller's variable
     constants: dict[str, int] = field(default_factory=dict)  # parameters called with a constant argument
+    site: Site = Site(0, 0)  # the statement it is running (a call's, while its callee runs)
 
 
 @dataclass
@@ -421,7 +426,7 @@ class State:
             fifo={k: (list(v) if v is not None else None) for k, v in self.fifo.items()},
             members=dict(self.members),
             frames=[Frame(f.function, dict(f.locals), dict(f.declared_none), f.returned, f.returned_none,
-                          f.references, f.constants) for f in self.frames],
+                          f.references, f.constants, f.site) for f in self.frames],
             signal=self.signal,
             constexpr_taken=self.constexpr_taken,
         )
@@ -764,6 +769,8 @@ class Analysis:
         return self.join([state, *[o for o in outcomes if not o.signal]]) if outcomes else state
 
     def simple(self, state: State, stmt: Stmt) -> State:
+        if state.frames:
+            state.frames[-1].site = stmt.site
         self.mark_uses(state, stmt, skip=stmt.assigned)
         if stmt.events:
             for event in stmt.events:
@@ -867,6 +874,16 @@ class Analysis:
                     popped.last_use = stmt.site
             if event.var:
                 self.bind(state, event.var, token, stmt.site)
+                popped = self.token(state, token)
+                if popped is not None:
+                    # `a = q.DeQue<T>()` after `q.EnQue(b)` where b and c held it: the same buffer is back, so
+                    # the aliases that held it at EnQue (a caller's variable, a view) hold it again.
+                    for depth, name in popped.holders:
+                        if 0 <= depth < len(state.frames) and state.frames[depth].locals.get(name) == 0 and \
+                                f"{state.frames[depth].function.start_byte}:{name}" in popped.holder_keys:
+                            state.frames[depth].locals[name] = token
+                        elif depth < 0 and state.members.get(name) == 0:
+                            state.members[name] = token
             else:
                 # A bare `q.DeQue<T>()` (a sync): the tensor is back under the names that held it at EnQue (a
                 # caller's variable too, when a callee enqueued its by-value copy).
@@ -890,7 +907,9 @@ class Analysis:
                 # Something the analysis does not follow goes in: the queue's contents are unknown.
                 contents = state.fifo.get(queue)
                 if contents is not None:
-                    contents.append(self.new_token(state, queue, QUEUED, event.site, event.var, stmt.site, known=False))
+                    unfollowed = self.new_token(state, queue, QUEUED, event.site, event.var, stmt.site, known=False)
+                    state.tokens[unfollowed].enqueue_path = tuple((f.function.start_byte, f.site) for f in state.frames)
+                    contents.append(unfollowed)
                 return state
             tok = self.token(state, token)
             if tok is None:
@@ -911,6 +930,9 @@ class Analysis:
                     state.members[name] = 0
                     holders.append((-1, name))
             tok.holders = tuple(holders)
+            tok.holder_keys = frozenset(name if depth < 0 else f"{state.frames[depth].function.start_byte}:{name}"
+                                        for depth, name in holders) | {tok.enqueued_as}
+            tok.enqueue_path = tuple((f.function.start_byte, f.site) for f in state.frames)
             contents = state.fifo.get(queue)
             if contents is not None:
                 if token in contents:
@@ -948,11 +970,13 @@ class Analysis:
         that should hand it back is missing (the tensor is freed while the queue still holds it)."""
         holder = self.holder_key(state, event.var)
         queued = [t for t in state.tokens.values() if t.known and t.state == QUEUED and t.queue == event.queue
-                  and t.enqueued_as == holder]
+                  and holder in t.holder_keys]
         if len(queued) != 1:
             return
         held = queued[0]
-        self.report(Problem("freed-while-queued", event.queue, event.var, event.site, held.last_use,
+        # Where it went in, as this function sees it: the EnQue, or the call whose callee enqueued it.
+        origin = self.enqueued_here(state, held) or held.last_use
+        self.report(Problem("freed-while-queued", event.queue, event.var, event.site, origin,
                             function=state.frames[-1].function.name if state.frames else "",
                             repeated=self.loop_depth > 0, later_iteration=self.iteration > 0,
                             uncertain=state.constexpr_taken))
@@ -965,10 +989,22 @@ class Analysis:
         declared = frame.declared_none[event.var]
         self.unhanded_queues.add(event.queue)
         action = "frees" if event.kind == "free" else "enqueues"
+        contents = state.fifo.get(event.queue)
+        waiting = self.token(state, contents[0]) if contents else None
         self.report(Problem("never-handed-out", event.queue, event.var, declared, event.site,
                             function=frame.function.name, repeated=self.loop_depth > 0,
-                            later_iteration=self.iteration > 0, detail=action, uncertain=state.constexpr_taken))
+                            later_iteration=self.iteration > 0, detail=action, uncertain=state.constexpr_taken,
+                            enqueued_at=self.enqueued_here(state, waiting) if waiting is not None else None))
         return True
+
+    @staticmethod
+    def enqueued_here(state: State, token: Token) -> Site | None:
+        """The statement of the current function that enqueued `token` (itself, or a call that led to it)."""
+        depth = len(state.frames) - 1
+        if depth < 0 or depth >= len(token.enqueue_path) or token.state != QUEUED:
+            return None
+        function, site = token.enqueue_path[depth]
+        return site if function == state.frames[depth].function.start_byte else None
 
     def new_token(self, state: State, queue: str, kind: str, site: Site, var: str, stmt_site: Site,
                   known: bool = True) -> int:

@@ -327,7 +327,7 @@ def _first_use_between(context: CheckContext, var: str, start: int, end: int) ->
     word = re.compile(rf"(?<![\w.]){re.escape(var)}\b")
     for call in calls_by_function(context).get(function.start_byte, []):
         if start <= call.start_byte < end and call.name not in ("EnQue", "FreeTensor") \
-                and any(word.search(a.text) for a in call.args):
+                and (any(word.search(a.text) for a in call.args) or strip_this(call.receiver or "") == var):
             return call
     return None
 
@@ -336,12 +336,19 @@ def _missing_deque_region(context: CheckContext, problem: Problem, start: int, e
     """A DeQue is missing: it belongs before the first use of the tensor after `start` (its empty declaration,
     or the function's start); the finding spans from there to the give-back at `end` when that is short."""
     lines = context.document.lines
+    if re.fullmatch(r"[A-Za-z_]\w*", problem.var or ""):
+        # `LocalTensor<T> x;` in between: the DeQue that should fill x belongs at its declaration or after.
+        declared = re.compile(rb"\bLocalTensor\s*<[^;{}()]*>\s+" + re.escape(problem.var.encode()) + rb"\s*;")
+        match = declared.search(context.document.data, start, end)
+        if match is not None:
+            start = match.start()
     first = _first_use_between(context, problem.var, start, end)
     begin = first.start_byte if first is not None else start
+    if first is not None and lines.line_of(first.end_byte) - lines.line_of(start) <= _REGION_LINES:
+        # Between where the tensor went in (or was declared empty) and its first use.
+        return lines.span(min(start, problem.site.start), max(first.end_byte, problem.site.end))
     if 0 <= lines.line_of(end) - lines.line_of(begin) <= _REGION_LINES:
         return lines.span(min(begin, problem.site.start), max(end, problem.site.end))
-    if first is not None and lines.line_of(first.end_byte) - lines.line_of(start) <= _REGION_LINES:
-        return lines.span(min(start, problem.site.start), max(first.end_byte, problem.site.end))
     return _span(context, problem.site)
 
 
@@ -414,7 +421,11 @@ def enque_deque_unpaired(context: CheckContext) -> Iterator[Diagnostic]:
             if problem.origin is not None:
                 related.append(Related(_span(context, problem.origin), f"{problem.detail} here"))
                 if problem.origin.start > problem.site.start:
-                    span = _missing_deque_region(context, problem, problem.site.start, problem.origin.end)
+                    # The DeQue belongs after what put the tensor in the queue, when that is in between.
+                    put = problem.enqueued_at
+                    start = put.end if put is not None and problem.site.start < put.start < problem.origin.start \
+                        else problem.site.start
+                    span = _missing_deque_region(context, problem, start, problem.origin.end)
         elif problem.kind == "freed-while-queued":
             message = (f"{queue}.FreeTensor({var}) frees a tensor that is still in {queue}: it was enqueued and no "
                        f"DeQue took it out (in {problem.function}()); DeQue it before using and freeing it")
