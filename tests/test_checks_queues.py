@@ -560,3 +560,36 @@ def test_a_deque_into_a_view_gives_the_buffer_back_to_every_alias() -> None:
         "        inQ.EnQue(v);\n        v = inQ.DeQue<float>();\n        Adds(t, v[128], 1.0f, 128);\n    }\n")
     text = text.replace("        x = inQ.DeQue<float>();\n", "")
     assert queue_findings(text) == []
+
+
+def test_has_tensor_in_que_is_decided_when_the_queue_s_contents_are_known() -> None:
+    # pad_v3_grad_replicate_h.h: `if (q.HasTensorInQue()) { a = q.DeQue(); } else { a = q.AllocTensor(); ... }`
+    # accumulates over calls; the first call allocates, the next ones dequeue (no DeQue on an empty queue).
+    body = ("        LocalTensor<half> x = inQ.DeQue<half>();\n        LocalTensor<half> t;\n"
+            "        if (tmpQ.HasTensorInQue()) {\n            t = tmpQ.DeQue<half>();\n        } else {\n"
+            "            t = tmpQ.AllocTensor<half>();\n            Duplicate(t, (half)0, 256);\n        }\n"
+            "        Add(t, t, x, 256);\n        tmpQ.EnQue(t);\n" + FREE_X)
+    text = with_compute(body).replace("            CopyOut(i);\n        }\n",
+                                      "        }\n        Flush();\n").replace(
+        "    __aicore__ inline void CopyOut(int i) {", """    __aicore__ inline void Flush() {
+        LocalTensor<half> t = tmpQ.DeQue<half>();
+        DataCopy(yGm, t, 256);
+        tmpQ.FreeTensor(t);
+    }
+    __aicore__ inline void CopyOut(int i) {""")
+    assert queue_findings(text) == []
+    deque = "            t = tmpQ.DeQue<half>();\n"
+    planted = line_of(text, deque)
+    findings = queue_findings(blank(text, deque))
+    assert any(f.code == "ASC009" and near(f, planted) for f in findings), findings
+
+
+def test_namespace_qualified_type_traits_decide_their_branches() -> None:
+    # `if constexpr (AscendC::IsSameType<T, half>::value)` and a kernel's own `IsSame<T, float>`.
+    text = TRAITS.replace("std::is_same<T, half>::value", "AscendC::IsSameType<T, half>::value", 1).replace(
+        "std::is_same<T, half>::value", "IsSame<T, half>::value", 1)
+    assert queue_findings(text) == []
+    free = "            accQ.FreeTensor(acc);\n"
+    planted = line_of(text, free)
+    findings = queue_findings(blank(text, free))
+    assert any(f.code == "ASC008" and near(f, planted) for f in findings), findings

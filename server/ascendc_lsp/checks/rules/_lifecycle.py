@@ -707,6 +707,8 @@ class Analysis:
             if decided is None and self.instantiation and stmt.condition:
                 # `if (std::is_same<T, half>::value)`: fixed by the instantiation this run follows.
                 decided = _decide_traits(stmt.condition, self.instantiation)
+            if decided is None and stmt.condition:
+                decided = self.decide_has_tensor(state, stmt.condition)
             if decided is not None:
                 # `if (direction == 0)` in a helper called with a constant: only one branch runs.
                 chosen = stmt.children[0] if decided else (stmt.children[1] if len(stmt.children) > 1 else None)
@@ -742,6 +744,17 @@ class Analysis:
             state.signal = kind
             return state
         return state
+
+    def decide_has_tensor(self, state: State, condition: str) -> bool | None:
+        """`if (q.HasTensorInQue())` / `if (!q.HasTensorInQue())` when q's contents are known (docs/zh/api/SIMD-API/
+        基础API/资源管理/Pipe和Que框架/TQue/HasTensorInQue.md: whether the queue holds an enqueued tensor)."""
+        match = _HAS_TENSOR.match(condition.strip())
+        if match is None:
+            return None
+        contents = state.fifo.get(strip_this(match.group(2)))
+        if contents is None:
+            return None
+        return bool(contents) != bool(match.group(1))
 
     def loop(self, state: State, stmt: Stmt) -> State:
         state = self.simple(state, stmt)
@@ -1115,6 +1128,7 @@ class Analysis:
                 found.known = False
 
 
+_HAS_TENSOR = re.compile(r"^\(*\s*(!?)\s*((?:this\s*->\s*)?[A-Za-z_]\w*)\s*\.\s*HasTensorInQue\s*\(\s*\)\s*\)*$")
 _COMPARISON = re.compile(r"^\(*\s*(!?)\s*([A-Za-z_]\w*)\s*(?:(==|!=|<=|>=|<|>)\s*(-?\d+)[uUlL]*)?\s*\)*$")
 
 
@@ -1140,7 +1154,7 @@ def _decide(condition: str, constants: dict[str, int]) -> bool | None:
             "<=": value <= other, ">=": value >= other}[match.group(3)]
 
 
-_TRAIT = re.compile(r"(?:std\s*::\s*)?(?:is_same_v|is_same|IsSameType)\s*<\s*([\w:]+)\s*,\s*([\w:]+)\s*>"
+_TRAIT = re.compile(r"(?:\b(?:std|AscendC)\s*::\s*)?\b(?:is_same_v|is_same|IsSameType|IsSame)\s*<\s*([\w:]+)\s*,\s*([\w:]+)\s*>"
                     r"(?:\s*::\s*value)?(?:\s*\(\s*\))?")
 _MAX_INSTANTIATIONS = 6
 
