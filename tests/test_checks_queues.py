@@ -593,3 +593,17 @@ def test_namespace_qualified_type_traits_decide_their_branches() -> None:
     planted = line_of(text, free)
     findings = queue_findings(blank(text, free))
     assert any(f.code == "ASC008" and near(f, planted) for f in findings), findings
+
+
+def test_an_empty_tensor_passed_with_others_to_a_base_class_helper_is_not_made_a_view() -> None:
+    # ascend_quant_v2_fp32.h: `LocalTensor<int8_t> out;` (its DeQue deleted) then `this->MoveOutY(out, yGm, tmp,
+    # ...)`: a helper taking more than the two tensors reads out; the free of out is still reported.
+    text = with_compute(STAGE_HEAD + "        Adds(t, y, (half)1, 256);\n" + STAGE_RUN).replace(
+        "        LocalTensor<half> y = outQ.DeQue<half>();\n        DataCopy(yGm[i * 256], y, 256);\n",
+        "        LocalTensor<half> y = outQ.DeQue<half>();\n        LocalTensor<half> t = tmpQ.AllocTensor<half>();\n"
+        "        this->MoveOut(y, yGm, t, 256);\n        tmpQ.FreeTensor(t);\n")
+    assert queue_findings(text) == []
+    deque = "LocalTensor<half> y = outQ.DeQue<half>();\n        LocalTensor<half> t"
+    planted = line_of(text, deque)
+    findings = queue_findings(text.replace(deque, "LocalTensor<half> y;                     \n        LocalTensor<half> t"))
+    assert any(f.code == "ASC009" and near(f, planted) for f in findings), findings

@@ -295,8 +295,9 @@ class _Builder:
             target = _assigned_var(self.context, call) or ""
             return Event("call", method=call.name, args=tuple(strip_this(a.text) for a in call.args), site=site,
                          var=target)
-        if receiver is not None and receiver.strip() == "this" and len(call.args) >= 2:
-            # `this->ToView(dst, src)`: a method of a base elsewhere; an empty dst now views src's buffer.
+        if receiver is not None and receiver.strip() == "this" and len(call.args) == 2:
+            # `this->ToView(dst, src)`: a method of a base elsewhere; an empty dst now views src's buffer (two
+            # tensors and nothing else: `this->MoveOut(out, gm, tmp, n)` reads `out`, it does not make it a view).
             return Event("view", args=tuple(strip_this(a.text) for a in call.args), site=site)
         return None
 
