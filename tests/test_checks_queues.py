@@ -607,3 +607,29 @@ def test_an_empty_tensor_passed_with_others_to_a_base_class_helper_is_not_made_a
     planted = line_of(text, deque)
     findings = queue_findings(text.replace(deque, "LocalTensor<half> y;                     \n        LocalTensor<half> t"))
     assert any(f.code == "ASC009" and near(f, planted) for f in findings), findings
+
+
+def test_a_tensor_declared_empty_and_used_by_an_api_is_reported_at_its_declaration() -> None:
+    # add_layer_norm_single_row_less_tensor.h: `LocalTensor<float> t = q.DeQue<float>();` became `LocalTensor<float>
+    # t;` and t is only read (Cast, GetValue), never given back: the empty tensor's use is the bug.
+    body = ("        LocalTensor<half> x = inQ.DeQue<half>();\n        LocalTensor<half> t = tmpQ.AllocTensor<half>();\n"
+            "        tmpQ.EnQue(t);\n        LocalTensor<half> u = tmpQ.DeQue<half>();\n        Abs(u, x, 256);\n"
+            "        half first = u.GetValue(0);\n        LocalTensor<half> y = outQ.AllocTensor<half>();\n"
+            "        Adds(y, x, first, 256);\n        tmpQ.FreeTensor(u);\n        outQ.EnQue(y);\n" + FREE_X)
+    text = with_compute(body)
+    assert queue_findings(text) == []
+    mutant = text.replace("        LocalTensor<half> u = tmpQ.DeQue<half>();\n", "        LocalTensor<half> u;\n").replace(
+        "        tmpQ.FreeTensor(u);\n", "")
+    planted = line_of(mutant, "        LocalTensor<half> u;\n")
+    findings = queue_findings(mutant)
+    assert any("declared without a tensor and Abs() uses it" in f.message and near(f, planted) for f in findings), findings
+
+
+def test_an_empty_tensor_a_type_branch_may_fill_is_not_reported() -> None:
+    # `LocalTensor<float> g; if constexpr (is_same<T, half>) { g = q.DeQue<float>(); } Mul(..., g, ...)`: the
+    # run where T is not half leaves g empty, but that instantiation may never exist.
+    text = TRAITS.replace("        Info info;\n", "        Info info;\n        LocalTensor<float> g;\n"
+                          "        if (std::is_same<T, half>::value) {\n            g = accQ.AllocTensor<float>();\n"
+                          "        }\n        Abs(g, g, 8);\n        if (std::is_same<T, half>::value) {\n"
+                          "            accQ.FreeTensor(g);\n        }\n")
+    assert queue_findings(text) == []

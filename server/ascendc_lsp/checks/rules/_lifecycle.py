@@ -64,7 +64,7 @@ class Site:
 
 @dataclass
 class Problem:
-    kind: str  # "lost" | "empty-deque" | "never-handed-out" | "never-dequeued"
+    kind: str  # "lost" | "empty-deque" | "never-handed-out" | "never-dequeued" | "freed-while-queued" | "used-empty"
     queue: str
     var: str
     site: Site  # the primary location: where the tensor is lost (its scope ends, a return, an overwrite)
@@ -240,6 +240,30 @@ class _Builder:
             return frozenset()
         return frozenset({name})
 
+    def used_tensors(self, call: ApiCall) -> tuple[str, ...]:
+        """The variables an AscendC API call reads or writes as tensors: the plain (or indexed) arguments of a
+        free API function (`Cast(y, x[8], ...)`), or the tensor whose data `x.GetValue(i)` reads. Helpers and
+        unknown functions are not uses (they may fill an empty tensor through a reference)."""
+        catalogue = self.context.catalogue
+        lookup = getattr(catalogue, "by_name", None)
+        if not callable(lookup) or call.name in self.methods:
+            return ()
+        receiver = call.receiver.strip() if call.receiver is not None else None
+        if receiver is not None and call.name in _DATA_ACCESS:
+            match = _TENSOR_ARG.fullmatch(receiver)
+            return (match.group(1),) if match else ()
+        if receiver is not None and receiver not in ("AscendC",):
+            return ()
+        entry = lookup(call.name)
+        if entry is None or getattr(entry, "kind", "") != "function" or getattr(entry, "class_name", None):
+            return ()
+        names = []
+        for arg in call.args:
+            match = _TENSOR_ARG.fullmatch(arg.text)
+            if match is not None:
+                names.append(match.group(1))
+        return tuple(names)
+
     def declaration(self, node: tree_sitter.Node) -> list[Event]:
         type_node = node.child_by_field_name("type")
         type_text = self.text(type_node) if type_node is not None else ""
@@ -295,11 +319,18 @@ class _Builder:
             target = _assigned_var(self.context, call) or ""
             return Event("call", method=call.name, args=tuple(strip_this(a.text) for a in call.args), site=site,
                          var=target)
+        used = self.used_tensors(call)
+        if used:
+            return Event("use", method=call.name, args=used, site=site)
         if receiver is not None and receiver.strip() == "this" and len(call.args) == 2:
             # `this->ToView(dst, src)`: a method of a base elsewhere; an empty dst now views src's buffer (two
             # tensors and nothing else: `this->MoveOut(out, gm, tmp, n)` reads `out`, it does not make it a view).
             return Event("view", args=tuple(strip_this(a.text) for a in call.args), site=site)
         return None
+
+
+_TENSOR_ARG = re.compile(r"\s*(?:this\s*->\s*)?([A-Za-z_]\w*)\s*(?:\[[^;]*\])?\s*")
+_DATA_ACCESS = frozenset({"GetValue", "SetValue"})
 
 
 _INDIRECT_CALL = re.compile(r"(?:->|\.)\*\s*[A-Za-z_]\w*\s*\)\s*\(")
@@ -420,6 +451,7 @@ class State:
     frames: list[Frame]
     signal: str = ""  # "", "return", "break", "continue"
     constexpr_taken: bool = False  # the path went through an `if constexpr`
+    trait_decided: bool = False  # the path took a branch this run's type instantiation decided
 
     def copy(self) -> State:
         return State(
@@ -430,6 +462,7 @@ class State:
                           f.references, f.constants, f.site) for f in self.frames],
             signal=self.signal,
             constexpr_taken=self.constexpr_taken,
+            trait_decided=self.trait_decided,
         )
 
 
@@ -708,6 +741,7 @@ class Analysis:
             if decided is None and self.instantiation and stmt.condition:
                 # `if (std::is_same<T, half>::value)`: fixed by the instantiation this run follows.
                 decided = _decide_traits(stmt.condition, self.instantiation)
+                state.trait_decided = state.trait_decided or decided is not None
             if decided is None and stmt.condition:
                 decided = self.decide_has_tensor(state, stmt.condition)
             if decided is not None:
@@ -745,6 +779,10 @@ class Analysis:
             state.signal = kind
             return state
         return state
+
+    def never_assigned(self, function: Function, name: str) -> bool:
+        body = self.context.document.data[function.body_start:function.body_end]
+        return re.search(rb"(?<![\w.])" + re.escape(name.encode()) + rb"\s*=(?!=)", body) is None
 
     def decide_has_tensor(self, state: State, condition: str) -> bool | None:
         """`if (q.HasTensorInQue())` / `if (!q.HasTensorInQue())` when q's contents are known (docs/zh/api/SIMD-API/
@@ -821,6 +859,20 @@ class Analysis:
             source = self.lookup(state, event.source)
             if source > 0 or event.source in _all_names(state):
                 self.bind(state, event.var, source, stmt.site)
+            return state
+        if kind == "use":
+            if not state.frames:
+                return state
+            frame = state.frames[-1]
+            for name in event.args:
+                # After a branch this run's types chose, only a tensor nothing ever assigns is surely empty (the
+                # instantiation that leaves it empty may never exist).
+                if frame.locals.get(name) == 0 and name in frame.declared_none and (
+                        not state.trait_decided or self.never_assigned(frame.function, name)):
+                    self.report(Problem("used-empty", "", name, frame.declared_none[name], event.site,
+                                        function=frame.function.name, repeated=self.loop_depth > 0,
+                                        later_iteration=self.iteration > 0, detail=event.method,
+                                        uncertain=state.constexpr_taken))
             return state
         if kind == "view":
             current = state.frames[-1] if state.frames else None
@@ -1048,6 +1100,7 @@ class Analysis:
         if b.signal and not a.signal:
             return a
         a.constexpr_taken = a.constexpr_taken or b.constexpr_taken
+        a.trait_decided = a.trait_decided or b.trait_decided
         for token_id, token in a.tokens.items():
             if token_id not in b.tokens and _bound(b, token_id):
                 token.partial = True

@@ -399,7 +399,11 @@ def alloc_without_free(context: CheckContext) -> Iterator[Diagnostic]:
 
 @rule("ASC009")
 def enque_deque_unpaired(context: CheckContext) -> Iterator[Diagnostic]:
+    # An empty tensor that is also given back is said once, as never handed out (that names its queue).
+    given_back = {p.site.start for p in analyse(context) if p.kind == "never-handed-out"}
     for problem in analyse(context):
+        if problem.kind == "used-empty" and problem.site.start in given_back:
+            continue
         queue, var = problem.queue, problem.var or "the tensor"
         severity: Severity | None = "warning" if problem.later_iteration or problem.uncertain else None
         related: list[Related] = []
@@ -426,6 +430,14 @@ def enque_deque_unpaired(context: CheckContext) -> Iterator[Diagnostic]:
                     start = put.end if put is not None and problem.site.start < put.start < problem.origin.start \
                         else problem.site.start
                     span = _missing_deque_region(context, problem, start, problem.origin.end)
+        elif problem.kind == "used-empty":
+            message = (f"{var} is declared without a tensor and {problem.detail}() uses it: the DeQue (or AllocTensor) "
+                       f"that should fill it is missing")
+            if problem.origin is not None:
+                related.append(Related(_span(context, problem.origin), f"{problem.detail}() uses {var} here"))
+                lines = context.document.lines
+                if 0 <= lines.line_of(problem.origin.end) - lines.line_of(problem.site.start) <= _REGION_LINES:
+                    span = lines.span(problem.site.start, problem.origin.end)
         elif problem.kind == "freed-while-queued":
             message = (f"{queue}.FreeTensor({var}) frees a tensor that is still in {queue}: it was enqueued and no "
                        f"DeQue took it out (in {problem.function}()); DeQue it before using and freeing it")
