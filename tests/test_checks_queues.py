@@ -633,3 +633,80 @@ def test_an_empty_tensor_a_type_branch_may_fill_is_not_reported() -> None:
                           "        }\n        Abs(g, g, 8);\n        if (std::is_same<T, half>::value) {\n"
                           "            accQ.FreeTensor(g);\n        }\n")
     assert queue_findings(text) == []
+
+
+OVERLOADS_BY_TYPE = """#include "kernel_operator.h"
+using namespace AscendC;
+template <typename T>
+class K {
+public:
+    __aicore__ inline void Init(GM_ADDR x, uint32_t n) {
+        xGm.SetGlobalBuffer((__gm__ T*)x, n);
+        pipe.InitBuffer(inQ, 1, 256 * sizeof(float));
+        pipe.InitBuffer(fp32Buf, 256 * sizeof(float));
+    }
+    __aicore__ inline void Process() {
+        LocalTensor<T> g = fp32Buf.Get<T>();
+        for (int i = 0; i < 4; i++) {
+            CopyIn(i);
+            Compute(i, g);
+        }
+    }
+private:
+    __aicore__ inline void CopyIn(int i) {
+        LocalTensor<T> x = inQ.AllocTensor<T>();
+        DataCopy(x, xGm[i * 256], 256);
+        inQ.EnQue(x);
+        if constexpr (IsSame<T, half>::value) {
+            LocalTensor<T> h = inQ.DeQue<T>();
+            Abs(h, h, 256);
+            inQ.FreeTensor(h);
+        }
+    }
+    __aicore__ inline void Compute(int i, LocalTensor<half>& g) {
+        Abs(g, g, 256);
+    }
+    __aicore__ inline void Compute(int i, LocalTensor<float>& g) {
+        LocalTensor<float> x = inQ.DeQue<float>();
+        Add(g, g, x, 256);
+        inQ.FreeTensor(x);
+    }
+    TPipe pipe;
+    TQue<QuePosition::VECIN, 1> inQ;
+    TBuf<TPosition::VECCALC> fp32Buf;
+    GlobalTensor<T> xGm;
+};
+extern "C" __global__ __aicore__ void k(GM_ADDR x) {
+    K<float> op; op.Init(x, 1024); op.Process();
+}
+"""
+
+
+def test_an_overload_is_chosen_by_the_instantiated_element_type() -> None:
+    # add_rms_norm_split_d.h: CopyIn dequeues itself when T is half; ComputeY(LocalTensor<float>&) dequeues when
+    # it is float. Each instantiation runs its own overload (a run where T is neither has none and says nothing).
+    assert queue_findings(OVERLOADS_BY_TYPE) == []
+    free = "        inQ.FreeTensor(x);\n    }\n    TPipe"
+    planted = line_of(OVERLOADS_BY_TYPE, free)
+    findings = queue_findings(OVERLOADS_BY_TYPE.replace(free, "                          \n    }\n    TPipe"))
+    assert any(f.code == "ASC008" and near(f, planted) for f in findings), findings
+
+
+def test_a_later_stage_s_deque_does_not_give_the_producer_s_name_back() -> None:
+    # mmad_custom.h: Process allocates c, enqueues it and calls CopyOut, whose `c = q.DeQue()` (FreeTensor deleted)
+    # loses it at CopyOut's end, not at Process's.
+    text = PIPELINE.replace("            Compute(i);\n            CopyOut(i);\n", "            Compute(i);\n            Stage(i);\n")
+    text = text.replace("    __aicore__ inline void CopyOut(int i) {", """    __aicore__ inline void Stage(int i) {
+        LocalTensor<half> y = outQ.DeQue<half>();
+        LocalTensor<half> z = outQ.AllocTensor<half>();
+        Abs(z, y, 256);
+        outQ.FreeTensor(y);
+        outQ.EnQue(z);
+""" + BARRIERS + """        CopyOut(i);
+    }
+    __aicore__ inline void CopyOut(int i) {""")
+    free = "        outQ.FreeTensor(y);\n    }\n    TPipe"
+    assert queue_findings(text) == []
+    planted = line_of(text, free)
+    findings = queue_findings(text.replace(free, "                          \n    }\n    TPipe"))
+    assert any(f.code == "ASC008" and near(f, planted) for f in findings), findings

@@ -53,6 +53,10 @@ class _GiveUp(Exception):
     """The class is too big or too strange to follow: report nothing for it."""
 
 
+class _NoSuchInstantiation(Exception):
+    """This run's type instantiation cannot compile (a call no overload takes): its findings say nothing."""
+
+
 # -- findings --------------------------------------------------------------------------------------------------
 
 
@@ -487,6 +491,7 @@ class Analysis:
         self.iteration = 0  # >0 while re-running a loop body whose trip count is not known to be >= 2
         self.plain_give_backs: bool | None = None  # every EnQue/FreeTensor of the file names a plain variable
         self.instantiation: dict[str, str] = {}  # type parameter -> the type this run assumes for it
+        self.compared: dict[str, list[str]] = {}  # type parameter -> the types its `is_same` tests name
 
     # -- entry ------------------------------------------------------------------------------------------------
 
@@ -780,6 +785,23 @@ class Analysis:
             return state
         return state
 
+    def overload_fits(self, function: Function, args: tuple[str, ...], site: Site) -> bool:
+        """No tensor argument whose element type, as this run instantiates it, differs from the parameter's."""
+        from ascendc_lsp.checks.rules._common import tensor_of
+
+        for param, arg in zip(function.params, args, strict=False):
+            wanted = _ELEMENT.search(param.type_text)
+            tensor = tensor_of(self.context, arg, site.start) if wanted is not None else None
+            if wanted is None or tensor is None or not tensor.dtype:
+                continue
+            want, have = wanted.group(1).split("::")[-1], tensor.dtype.split("::")[-1].strip()
+            if self.instantiation.get(have) == "" and want in self.compared.get(have, ()):
+                return False  # this run's T is none of the types it is compared with, so not this one either
+            want, have = self.instantiation.get(want, want), self.instantiation.get(have, have)
+            if want in _SCALAR_TYPES and have in _SCALAR_TYPES and want != have:
+                return False
+        return True
+
     def never_assigned(self, function: Function, name: str) -> bool:
         body = self.context.document.data[function.body_start:function.body_end]
         return re.search(rb"(?<![\w.])" + re.escape(name.encode()) + rb"\s*=(?!=)", body) is None
@@ -895,6 +917,13 @@ class Analysis:
             overloads = self.functions.get(event.method, [])
             by_arity = [f for f in overloads if len(f.params) == len(event.args)]
             candidates = by_arity or overloads
+            if len(candidates) > 1 and self.instantiation:
+                # `ComputeY(i, gammaLocal)` with `LocalTensor<T> gammaLocal` and overloads taking LocalTensor<half>
+                # and LocalTensor<float>: this run's T chooses one.
+                fitting = [f for f in candidates if self.overload_fits(f, event.args, event.site)]
+                if not fitting:
+                    raise _NoSuchInstantiation()  # no overload takes this run's types: the kernel never has them
+                candidates = fitting
             if len(candidates) <= 1:
                 return self.call(state, candidates[0], event.args, event.var, event.site) if candidates else state
             # Overloads the analysis cannot choose between (they differ in parameter types): each may be the
@@ -941,9 +970,11 @@ class Analysis:
             if event.var:
                 self.bind(state, event.var, token, stmt.site)
                 popped = self.token(state, token)
-                if popped is not None:
-                    # `a = q.DeQue<T>()` after `q.EnQue(b)` where b and c held it: the same buffer is back, so
-                    # the aliases that held it at EnQue (a caller's variable, a view) hold it again.
+                path = popped.enqueue_path if popped is not None else ()
+                if popped is not None and len(path) == len(state.frames) and path[-1][0] == state.frames[-1].function.start_byte:
+                    # `q.EnQue(b); a = q.DeQue<T>();` in one function (a sync): the same buffer is back, so the
+                    # aliases that held it at EnQue (a caller's variable, a view) hold it again. Not so when a
+                    # later stage dequeues it: the producer's names are stale handles.
                     for depth, name in popped.holders:
                         if 0 <= depth < len(state.frames) and state.frames[depth].locals.get(name) == 0 and \
                                 f"{state.frames[depth].function.start_byte}:{name}" in popped.holder_keys:
@@ -1182,6 +1213,7 @@ class Analysis:
                 found.known = False
 
 
+_ELEMENT = re.compile(r"LocalTensor\s*<\s*([\w:]+)\s*>")
 _HAS_TENSOR = re.compile(r"^\(*\s*(!?)\s*((?:this\s*->\s*)?[A-Za-z_]\w*)\s*\.\s*HasTensorInQue\s*\(\s*\)\s*\)*$")
 _COMPARISON = re.compile(r"^\(*\s*(!?)\s*([A-Za-z_]\w*)\s*(?:(==|!=|<=|>=|<|>)\s*(-?\d+)[uUlL]*)?\s*\)*$")
 
@@ -1229,6 +1261,17 @@ def _instantiations(context: CheckContext, functions: list[Function]) -> list[di
     type it is compared with, and one where it is none of them. Conditions on the same trait in two places go
     together in a real instantiation (`if (is_same<T, half>) x = q.DeQue(); ... if (is_same<T, half>)
     q.FreeTensor(x);`), which one run over both branches cannot see. Too many combinations: one run, as before."""
+    candidates = _compared_types(context, functions)
+    runs: list[dict[str, str]] = [{}]
+    for param, types in candidates.items():
+        runs = [{**run, param: t} for run in runs for t in [*types, ""]]
+        if len(runs) > _MAX_INSTANTIATIONS:
+            return [{}]
+    return runs
+
+
+def _compared_types(context: CheckContext, functions: list[Function]) -> dict[str, list[str]]:
+    """Per type parameter, the types `is_same` compares it with in these functions."""
     data = context.document.data
     candidates: dict[str, list[str]] = {}
     for function in functions:
@@ -1237,12 +1280,7 @@ def _instantiations(context: CheckContext, functions: list[Function]) -> list[di
             types = candidates.setdefault(param, [])
             if concrete not in types:
                 types.append(concrete)
-    runs: list[dict[str, str]] = [{}]
-    for param, types in candidates.items():
-        runs = [{**run, param: t} for run in runs for t in [*types, ""]]
-        if len(runs) > _MAX_INSTANTIATIONS:
-            return [{}]
-    return runs
+    return candidates
 
 
 def _decide_traits(condition: str, instantiation: dict[str, str]) -> bool | None:
@@ -1343,9 +1381,11 @@ def analyse(context: CheckContext) -> list[Problem]:
         if not sequence and not others:
             continue
         found: dict[tuple[str, int], Problem] = {}
+        compared = _compared_types(context, functions)
         for instantiation in _instantiations(context, functions):
             analysis = Analysis(context, owner, functions, queues, skip_end)
             analysis.instantiation = instantiation
+            analysis.compared = compared
             try:
                 for problem in analysis.run(sequence, others):
                     # The same problem in several instantiations: the give-back must follow every one's last
@@ -1355,6 +1395,8 @@ def analyse(context: CheckContext) -> list[Problem]:
                     if seen is None or (problem.last_use is not None and (
                             seen.last_use is None or problem.last_use.start > seen.last_use.start)):
                         found[key] = problem
+            except _NoSuchInstantiation:
+                continue
             except (_GiveUp, RecursionError):
                 found = {}
                 break
