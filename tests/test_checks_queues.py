@@ -710,3 +710,12 @@ def test_a_later_stage_s_deque_does_not_give_the_producer_s_name_back() -> None:
     planted = line_of(text, free)
     findings = queue_findings(text.replace(free, "                          \n    }\n    TPipe"))
     assert any(f.code == "ASC008" and near(f, planted) for f in findings), findings
+
+
+def test_a_helper_returning_alloc_tensor_hands_the_tensor_to_its_caller() -> None:
+    # gather_v3_tmpl_0.h: `LocalTensor<T> GetTensorData() { return q.template AllocTensor<T>(); }`.
+    text = PIPELINE.replace("        LocalTensor<half> x = inQ.AllocTensor<half>();\n        DataCopy(x,",
+                            "        LocalTensor<half> x = NewX();\n        DataCopy(x,").replace(
+        "    __aicore__ inline void Helper(", "    __aicore__ inline LocalTensor<half> NewX() {\n"
+        "        return inQ.AllocTensor<half>();\n    }\n    __aicore__ inline void Helper(")
+    assert_placed(text, "        inQ.EnQue(x);\n")

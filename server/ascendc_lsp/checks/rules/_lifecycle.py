@@ -198,6 +198,9 @@ class _Builder:
             simple = self.simple(node)
             value = node.named_children[0] if node.named_children else None
             returned = strip_this(self.text(value)) if value is not None and value.type in ("identifier", "field_expression") else ""
+            if value is not None and value.type == "call_expression" and any(
+                    e.kind in ("alloc", "deque") and not e.var and e.site.start == value.start_byte for e in simple.events):
+                returned = _RETURNED_CALL  # `return q.AllocTensor<T>();`: the caller gets what the queue hands out
             return Stmt("return", site, events=simple.events, names=simple.names, returned=returned)
         if kind == "break_statement":
             return Stmt("break", site)
@@ -337,6 +340,7 @@ _TENSOR_ARG = re.compile(r"\s*(?:this\s*->\s*)?([A-Za-z_]\w*)\s*(?:\[[^;]*\])?\s
 _DATA_ACCESS = frozenset({"GetValue", "SetValue"})
 
 
+_RETURNED_CALL = "@call"
 _INDIRECT_CALL = re.compile(r"(?:->|\.)\*\s*[A-Za-z_]\w*\s*\)\s*\(")
 _PREPROC = frozenset({"preproc_if", "preproc_ifdef", "preproc_else", "preproc_elif", "preproc_elifdef"})
 _SKIP = frozenset({"comment", "{", "}", "preproc_call", "preproc_def", "preproc_function_def", "preproc_include",
@@ -600,6 +604,9 @@ class Analysis:
         if returned is not None and returned > 0:
             if target and caller is not None:
                 self.bind(result, target, returned, site)
+                handed = self.token(result, returned)
+                if handed is not None and not handed.var:
+                    handed.var = strip_this(target)
             elif (token := self.token(result, returned)) is not None:
                 token.known = False  # handed to an expression the analysis does not follow
         elif frame.returned_none is not None and target and caller is not None and self.lookup(result, target) <= 0:
@@ -766,10 +773,14 @@ class Analysis:
         if kind == "loop":
             return self.loop(state, stmt)
         if kind == "return":
+            first_new = self.next_token
             state = self.simple(state, stmt)
             if state.frames:
                 frame = state.frames[-1]
-                if stmt.returned:
+                if stmt.returned == _RETURNED_CALL:
+                    made = [t for t in state.tokens if t >= first_new and state.tokens[t].state in (ALLOC, DEQUED)]
+                    frame.returned = made[-1] if made else None
+                elif stmt.returned:
                     token = self.lookup(state, stmt.returned)
                     frame.returned = token if token > 0 else None
                     if token == 0 and stmt.returned in frame.declared_none:
@@ -952,6 +963,11 @@ class Analysis:
                     waiting = [t for t in state.tokens.values()
                                if t.queue == queue and t.state == ALLOC and t.known]
                     held: Token | None = max(waiting, key=lambda t: t.last_use.start) if waiting else None
+                    if held is not None and len(state.frames) > 1 and held.last_use == state.frames[-2].site:
+                        # Last used by the call that runs this function (`CopyOut(t)`): its EnQue belongs in
+                        # here, before the DeQue.
+                        body = state.frames[-1].function.body_start
+                        held.last_use = Site(body, body + 1)
                     self.report(Problem("empty-deque", queue, held.var if held else event.var, event.site,
                                         held.origin if held else None,
                                         function=state.frames[-1].function.name if state.frames else "",
