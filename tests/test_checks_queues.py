@@ -719,3 +719,20 @@ def test_a_helper_returning_alloc_tensor_hands_the_tensor_to_its_caller() -> Non
         "    __aicore__ inline void Helper(", "    __aicore__ inline LocalTensor<half> NewX() {\n"
         "        return inQ.AllocTensor<half>();\n    }\n    __aicore__ inline void Helper(")
     assert_placed(text, "        inQ.EnQue(x);\n")
+
+
+def test_a_tensor_used_while_it_is_in_its_queue_is_reported_at_the_use() -> None:
+    # batch_norm_v3_welford.h: `q.EnQue(view); view = q.DeQue<T>();` (deleted) then `Cast(x, view[n], ...)` in a
+    # helper; the caller frees x far away.
+    text = CALLEE_ENQUEUES.replace(
+        "    __aicore__ inline void CopyIn(int i, LocalTensor<float> t) {\n        DataCopy(t, xGm[i * 256], 256);\n"
+        "        inQ.EnQue(t);\n    }\n",
+        "    __aicore__ inline void CopyIn(int i, LocalTensor<float>& t) {\n"
+        "        LocalTensor<float> v = t.ReinterpretCast<float>();\n        DataCopy(v, xGm[i * 256], 256);\n"
+        "        inQ.EnQue(v);\n        v = inQ.DeQue<float>();\n        Adds(t, v[128], 1.0f, 128);\n    }\n")
+    text = text.replace("        x = inQ.DeQue<float>();\n", "")
+    assert queue_findings(text) == []
+    deque = "        v = inQ.DeQue<float>();\n"
+    planted = line_of(text, deque)
+    findings = queue_findings(blank(text, deque))
+    assert any("while it is in inQ" in f.message and near(f, planted) for f in findings), findings

@@ -68,7 +68,7 @@ class Site:
 
 @dataclass
 class Problem:
-    kind: str  # "lost" | "empty-deque" | "never-handed-out" | "never-dequeued" | "freed-while-queued" | "used-empty"
+    kind: str  # lost | empty-deque | never-handed-out | never-dequeued | freed-while-queued | used-empty | used-while-queued
     queue: str
     var: str
     site: Site  # the primary location: where the tensor is lost (its scope ends, a return, an overwrite)
@@ -906,6 +906,8 @@ class Analysis:
                                         function=frame.function.name, repeated=self.loop_depth > 0,
                                         later_iteration=self.iteration > 0, detail=event.method,
                                         uncertain=state.constexpr_taken))
+                elif frame.locals.get(name, state.members.get(name)) == 0:
+                    self.used_while_queued(state, name, event)
             return state
         if kind == "view":
             current = state.frames[-1] if state.frames else None
@@ -1077,6 +1079,17 @@ class Analysis:
         if frame is None or (name in state.members and name not in frame.locals):
             return name
         return f"{frame.function.start_byte}:{name}"
+
+    def used_while_queued(self, state: State, name: str, event: Event) -> None:
+        """An API call uses a tensor its queue holds (EnQue handed it over, no DeQue took it back)."""
+        holder = self.holder_key(state, name)
+        queued = [t for t in state.tokens.values() if t.known and t.state == QUEUED and holder in t.holder_keys]
+        if len(queued) != 1:
+            return
+        held = queued[0]
+        self.report(Problem("used-while-queued", held.queue, name, event.site, self.enqueued_here(state, held),
+                            function=state.frames[-1].function.name, repeated=self.loop_depth > 0,
+                            later_iteration=self.iteration > 0, detail=event.method, uncertain=state.constexpr_taken))
 
     def freed_while_queued(self, state: State, event: Event, stmt: Stmt) -> None:
         """FreeTensor(x) where x's tensor went into the queue by EnQue and no DeQue took it out: the DeQue

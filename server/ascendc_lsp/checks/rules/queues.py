@@ -438,6 +438,14 @@ def enque_deque_unpaired(context: CheckContext) -> Iterator[Diagnostic]:
                 lines = context.document.lines
                 if 0 <= lines.line_of(problem.origin.end) - lines.line_of(problem.site.start) <= _REGION_LINES:
                     span = lines.span(problem.site.start, problem.origin.end)
+        elif problem.kind == "used-while-queued":
+            message = (f"{var} is used by {problem.detail}() while it is in {queue}: EnQue handed it over and no DeQue "
+                       f"took it back (in {problem.function}()); DeQue it before this use")
+            if problem.origin is not None:
+                related.append(Related(_span(context, problem.origin), f"{var} went into {queue} here"))
+                lines = context.document.lines
+                if 0 <= lines.line_of(problem.site.end) - lines.line_of(problem.origin.start) <= _REGION_LINES:
+                    span = lines.span(problem.origin.start, problem.site.end)
         elif problem.kind == "freed-while-queued":
             message = (f"{queue}.FreeTensor({var}) frees a tensor that is still in {queue}: it was enqueued and no "
                        f"DeQue took it out (in {problem.function}()); DeQue it before using and freeing it")
