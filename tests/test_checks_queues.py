@@ -736,3 +736,14 @@ def test_a_tensor_used_while_it_is_in_its_queue_is_reported_at_the_use() -> None
     planted = line_of(text, deque)
     findings = queue_findings(blank(text, deque))
     assert any("while it is in inQ" in f.message and near(f, planted) for f in findings), findings
+
+
+def test_an_empty_tensor_an_api_fills_or_the_function_assigns_is_not_reported() -> None:
+    # moe_v2_init_routing_fullload.h: `LocalTensor<float> c; Concat(c, src, tmp, n);` (Concat's non-const
+    # reference output gives c its buffer); `LocalTensor<float> b; if (...) { b = buf.Get<float>(); } Add(.., b, ..)`.
+    body = ("        LocalTensor<half> x = inQ.DeQue<half>();\n        LocalTensor<half> t = tmpQ.AllocTensor<half>();\n"
+            "        LocalTensor<half> c;\n        Concat(c, x, t, 1);\n        LocalTensor<half> b;\n"
+            "        if (n > 3) {\n            b = t.ReinterpretCast<half>();\n        }\n"
+            "        LocalTensor<half> y = outQ.AllocTensor<half>();\n        Add(y, c, b, 256);\n"
+            + STAGE_RUN)
+    assert queue_findings(with_compute(body)) == []

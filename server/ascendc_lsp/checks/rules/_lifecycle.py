@@ -264,10 +264,14 @@ class _Builder:
         entry = lookup(call.name)
         if entry is None or getattr(entry, "kind", "") != "function" or getattr(entry, "class_name", None):
             return ()
+        # A non-const `LocalTensor<T>&` parameter (Concat's concat, PopStackBuffer's popLocal, per the API
+        # catalogue's signatures) may give the variable its buffer: that argument is not a use.
+        outputs = {i for overload in getattr(entry, "overloads", ()) for i, p in enumerate(overload.params)
+                   if "LocalTensor" in p.type and "&" in p.type and "const" not in p.type}
         names = []
-        for arg in call.args:
+        for index, arg in enumerate(call.args):
             match = _TENSOR_ARG.fullmatch(arg.text)
-            if match is not None:
+            if match is not None and index not in outputs:
                 names.append(match.group(1))
         return tuple(names)
 
@@ -813,9 +817,18 @@ class Analysis:
                 return False
         return True
 
-    def never_assigned(self, function: Function, name: str) -> bool:
+    def only_read(self, function: Function, name: str) -> bool:
+        """`name` is never assigned, its address never taken, and every call naming it is a data API use."""
         body = self.context.document.data[function.body_start:function.body_end]
-        return re.search(rb"(?<![\w.])" + re.escape(name.encode()) + rb"\s*=(?!=)", body) is None
+        word = re.escape(name.encode())
+        if re.search(rb"(?<![\w.])" + word + rb"\s*=(?!=)|&\s*" + word + rb"\b", body):
+            return False
+        pattern = re.compile(rf"(?<![\w.]){re.escape(name)}\b")
+        for call in calls_of(self.context, function):
+            named = any(pattern.search(a.text) for a in call.args) or pattern.search(call.receiver or "")
+            if named and name not in self.builder.used_tensors(call):
+                return False
+        return True
 
     def decide_has_tensor(self, state: State, condition: str) -> bool | None:
         """`if (q.HasTensorInQue())` / `if (!q.HasTensorInQue())` when q's contents are known (docs/zh/api/SIMD-API/
@@ -898,10 +911,12 @@ class Analysis:
                 return state
             frame = state.frames[-1]
             for name in event.args:
-                # After a branch this run's types chose, only a tensor nothing ever assigns is surely empty (the
-                # instantiation that leaves it empty may never exist).
-                if frame.locals.get(name) == 0 and name in frame.declared_none and (
-                        not state.trait_decided or self.never_assigned(frame.function, name)):
+                # Only a tensor the function never assigns nor hands to anything but data APIs is surely empty (a
+                # `x = buf.Get<T>()` or `PopStackBuffer(x)` fills it out of this analysis's sight).
+                declared = frame.declared_none.get(name)
+                if frame.locals.get(name) == 0 and declared is not None and \
+                        frame.function.body_start <= declared.start < frame.function.body_end and \
+                        self.only_read(frame.function, name):  # declared here, not a caller's (filled out of sight)
                     self.report(Problem("used-empty", "", name, frame.declared_none[name], event.site,
                                         function=frame.function.name, repeated=self.loop_depth > 0,
                                         later_iteration=self.iteration > 0, detail=event.method,
