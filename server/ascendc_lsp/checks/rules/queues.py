@@ -212,8 +212,12 @@ def _branch_without_give_back(context: CheckContext, problem: Problem, last: Sit
                 other = alternative if consequence is not None and node.id == consequence.id else (
                     consequence if alternative is not None and node.id == alternative.id else None)
                 if other is not None and alternative is not None:
-                    if lines.line_of(other.end_byte) - lines.line_of(other.start_byte) <= _REGION_LINES:
-                        return lines.span(other.start_byte, other.end_byte)
+                    block = next((c for c in other.named_children if c.type == "compound_statement"), other) \
+                        if other.type == "else_clause" else other
+                    inside = [c for c in block.named_children if c.type != "comment"] if block.type == "compound_statement" else []
+                    start = inside[0].start_byte if inside else block.start_byte  # its statements, when it has any
+                    if lines.line_of(block.end_byte) - lines.line_of(start) <= _REGION_LINES:
+                        return lines.span(start, block.end_byte)
                     return None
             node = parent
     return None
