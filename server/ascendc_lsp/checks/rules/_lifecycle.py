@@ -441,6 +441,7 @@ class Token:
     holders: tuple[tuple[int, str], ...] = ()  # (frame depth, or -1 for a member; name) that held it at EnQue
     holder_keys: frozenset[str] = frozenset()  # the same names as holder_key spells them (function-qualified)
     enqueue_path: tuple[tuple[int, Site], ...] = ()  # per frame at EnQue: (its function, the statement it ran)
+    queued_use: Problem | None = None  # the first API use while queued (reported if it is freed still queued)
 
 
 @dataclass
@@ -1096,15 +1097,18 @@ class Analysis:
         return f"{frame.function.start_byte}:{name}"
 
     def used_while_queued(self, state: State, name: str, event: Event) -> None:
-        """An API call uses a tensor its queue holds (EnQue handed it over, no DeQue took it back)."""
+        """An API call uses a tensor its queue holds (EnQue handed it over, no DeQue took it back). Real kernels
+        do touch a tensor between its EnQue and a later DeQue; only one then freed still in the queue (the DeQue
+        never came) is reported, at this first use."""
         holder = self.holder_key(state, name)
         queued = [t for t in state.tokens.values() if t.known and t.state == QUEUED and holder in t.holder_keys]
-        if len(queued) != 1:
+        if len(queued) != 1 or queued[0].queued_use is not None:
             return
         held = queued[0]
-        self.report(Problem("used-while-queued", held.queue, name, event.site, self.enqueued_here(state, held),
-                            function=state.frames[-1].function.name, repeated=self.loop_depth > 0,
-                            later_iteration=self.iteration > 0, detail=event.method, uncertain=state.constexpr_taken))
+        held.queued_use = Problem("used-while-queued", held.queue, name, event.site, self.enqueued_here(state, held),
+                                  function=state.frames[-1].function.name, repeated=self.loop_depth > 0,
+                                  later_iteration=self.iteration > 0, detail=event.method,
+                                  uncertain=state.constexpr_taken)
 
     def freed_while_queued(self, state: State, event: Event, stmt: Stmt) -> None:
         """FreeTensor(x) where x's tensor went into the queue by EnQue and no DeQue took it out: the DeQue
@@ -1115,6 +1119,9 @@ class Analysis:
         if len(queued) != 1:
             return
         held = queued[0]
+        if held.queued_use is not None:
+            self.report(held.queued_use)  # used while queued, then freed without a DeQue: said at the first use
+            return
         # Where it went in, as this function sees it: the EnQue, or the call whose callee enqueued it.
         origin = self.enqueued_here(state, held) or held.last_use
         self.report(Problem("freed-while-queued", event.queue, event.var, event.site, origin,
@@ -1434,7 +1441,14 @@ def analyse(context: CheckContext) -> list[Problem]:
                 for problem in analysis.run(sequence, others):
                     # The same problem in several instantiations: the give-back must follow every one's last
                     # use (a use under `if constexpr (!is_same<T, double>)` counts though `double` skips it).
-                    key = (problem.kind, problem.site.start)
+                    key: tuple[str, int] = (problem.kind, problem.site.start)
+                    if problem.kind == "used-while-queued" and problem.origin is not None:
+                        # One per tensor that went in: its first use in any instantiation.
+                        key = (f"{problem.kind}:{problem.var}", problem.origin.start)
+                        earlier = found.get(key)
+                        if earlier is None or problem.site.start < earlier.site.start:
+                            found[key] = problem
+                        continue
                     seen = found.get(key)
                     if seen is None or (problem.last_use is not None and (
                             seen.last_use is None or problem.last_use.start > seen.last_use.start)):
