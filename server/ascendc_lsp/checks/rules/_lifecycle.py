@@ -199,8 +199,11 @@ class _Builder:
             value = node.named_children[0] if node.named_children else None
             returned = strip_this(self.text(value)) if value is not None and value.type in ("identifier", "field_expression") else ""
             if value is not None and value.type == "call_expression" and any(
-                    e.kind in ("alloc", "deque") and not e.var and e.site.start == value.start_byte for e in simple.events):
-                returned = _RETURNED_CALL  # `return q.AllocTensor<T>();`: the caller gets what the queue hands out
+                    e.kind in ("alloc", "deque") and not e.var and e.site.start == value.start_byte for e in simple.events) \
+                    and self.sole_return(node):
+                # `return q.AllocTensor<T>();`, the function's one return: the caller gets what the queue hands out
+                # (with several, a TBuf's tensor on another path may be what a correlated condition frees).
+                returned = _RETURNED_CALL
             return Stmt("return", site, events=simple.events, names=simple.names, returned=returned)
         if kind == "break_statement":
             return Stmt("break", site)
@@ -210,6 +213,12 @@ class _Builder:
             inner = node.named_children[-1] if node.named_children else None
             return self.build(inner) if inner is not None else Stmt("simple", site)
         return self.simple(node)
+
+    def sole_return(self, node: tree_sitter.Node) -> bool:
+        function = node.parent
+        while function is not None and function.type != "function_definition":
+            function = function.parent
+        return function is not None and len(re.findall(r"\breturn\b", self.text(function))) == 1
 
     def simple(self, node: tree_sitter.Node) -> Stmt:
         return self.simple_range(node.start_byte, node.end_byte, node)
