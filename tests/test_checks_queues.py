@@ -326,7 +326,11 @@ def test_a_block_s_tensors_die_at_its_end_after_an_if_inside_it() -> None:
 
 def test_an_out_of_line_method_of_a_template_spelled_over_two_lines_is_followed() -> None:
     # weight_quant_batch_matmul_v2_common.h: `Kernel<T,\n U>::Method()` and `Kernel<T>::\n    Method()`.
+    from ascendc_lsp.syntax.model import build_model
+
     text = TWO_LINE_TEMPLATE
+    names = {f.name for f in build_model(SourceDocument(text, path="k.cpp")).functions}
+    assert {"Init", "Process", "CopyIn", "Compute"} <= names, names
     assert queue_findings(text) == []
     enque = "    inQ.EnQue(x);\n"
     planted = line_of(text, enque)
