@@ -760,3 +760,19 @@ def test_a_tensor_touched_after_its_enque_and_dequeued_later_is_not_reported() -
     touched = PIPELINE.replace("        outQ.EnQue(y);\n", "        outQ.EnQue(y);\n        PipeBarrier<PIPE_ALL>();\n"
                                "        Muls(y, y, (half)2, 256);\n")
     assert queue_findings(touched) == []
+
+
+def test_a_deque_in_a_called_stage_waiting_for_nothing_points_at_the_call() -> None:
+    # inplace_index_add_with_sorted_avg.h: `outQ.EnQue(o); CopyOut(i);` with a tensor the analysis does not follow;
+    # the EnQue deleted, CopyOut's DeQue waits: the EnQue belongs before the call, far from CopyOut's body.
+    text = PIPELINE.replace("            Compute(i);\n            CopyOut(i);\n",
+                            "            Compute(i);\n            outQ.EnQue(Scratch());\n            CopyOut(i);\n")
+    text = text.replace("        LocalTensor<half> y = outQ.AllocTensor<half>();\n", "").replace(
+        "            Adds(y, x, (half)1, 256);\n", "            Adds(x, x, (half)1, 256);\n").replace(
+        "            Helper(y, x);\n", "            Helper(x, x);\n").replace("        outQ.EnQue(y);\n", "")
+    text = text.replace("class K {\n", "__aicore__ LocalTensor<half> Scratch();\nclass K {\n")
+    assert queue_findings(text) == []
+    enque = "            outQ.EnQue(Scratch());\n"
+    planted = line_of(text, enque)
+    findings = queue_findings(blank(text, enque))
+    assert any(f.code == "ASC009" and near(f, planted) for f in findings), findings

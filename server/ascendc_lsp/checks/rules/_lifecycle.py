@@ -82,7 +82,8 @@ class Problem:
     later_iteration: bool = False  # only from the second iteration of a loop of unknown trip count
     detail: str = ""
     enqueued_at: Site | None = None  # never-handed-out: the statement of this function that put into the queue
-    # the tensor the missing DeQue would have taken (a call whose callee enqueued it, or the EnQue itself)
+    # the tensor the missing DeQue would have taken (a call whose callee enqueued it, or the EnQue itself);
+    # empty-deque with no tensor held: the caller's statement that called the function waiting
 
 
 # -- statements, once per function ----------------------------------------------------------------------------
@@ -1000,7 +1001,10 @@ class Analysis:
                                         function=state.frames[-1].function.name if state.frames else "",
                                         repeated=self.loop_depth > 0, later_iteration=self.iteration > 0,
                                         uncertain=state.constexpr_taken,
-                                        last_use=held.last_use if held else None))
+                                        last_use=held.last_use if held else None,
+                                        # nothing held: the EnQue is missing before the call that led here
+                                        enqueued_at=state.frames[-2].site if held is None and len(state.frames) > 1
+                                        else None))
                 state.fifo[queue] = None
                 token = self.new_token(state, queue, DEQUED, event.site, event.var, stmt.site)
             else:

@@ -423,6 +423,10 @@ def enque_deque_unpaired(context: CheckContext) -> Iterator[Diagnostic]:
                 related.append(Related(_span(context, problem.origin), f"{queue} handed out {var} here"))
                 related.append(Related(span, f"{queue}.DeQue() waits here"))
                 span = _enque_region(context, problem.last_use, problem.site)
+            elif problem.enqueued_at is not None:
+                # In a stage called from elsewhere (`CopyOut(i)`): the EnQue belongs before that call.
+                related.append(Related(span, f"{queue}.DeQue() waits here"))
+                span = _span(context, problem.enqueued_at)
         elif problem.kind == "never-handed-out":
             message = (f"{var} holds no tensor from {queue} but the code {problem.detail} it to {queue}: the "
                        f"{queue}.DeQue() (or AllocTensor) that should fill it is missing")
