@@ -114,6 +114,28 @@ def test_path_stripping_has_no_quadratic_backtracking() -> None:
         assert len(strip_paths(token)) <= len(token)
 
 
+def test_cleaning_a_large_record_stays_within_a_memory_bound() -> None:
+    """An 800 KB `kb import` record of `a/` x 400,000: the path regex kept a backtracking frame per directory and
+    peaked at 48 MiB (60x the record), the largest RSS step of the fuzz bench. The bound is on memory, not time."""
+    import tracemalloc
+
+    from ascendc_lsp.knowledge.embedding import strip_paths
+    from ascendc_lsp.knowledge.learning import build_candidate
+
+    record = {"log": "error: " + "a/" * 400_000, "diff": "-a\n+b"}
+    tracemalloc.start()
+    try:
+        assert strip_paths(record["log"]) == "error:  /"  # still one path (dropped: no file kind)
+        strip_peak = tracemalloc.get_traced_memory()[1]
+        tracemalloc.reset_peak()
+        build_candidate(record)
+        build_peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert strip_peak < 4 << 20, strip_peak  # the record itself is 0.8 MB
+    assert build_peak < 12 << 20, build_peak
+
+
 # ------------------------------------------------------------------------------------------------ nesting
 
 
