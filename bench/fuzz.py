@@ -273,8 +273,31 @@ def _rss_kb() -> int:
     return 0
 
 
-def _worker(conn: Any, workdir: str, leak_kib: int = 0) -> None:  # pragma: no cover - runs in the worker
+def _measure(trace_heap: bool) -> dict[str, int]:
+    """After one input: the raw VmRSS, then (after a full collection) the heap diagnostics if asked, then the RSS
+    once freed memory went back to the OS the way the long-lived server does it (lsp/memory.py)."""
+    import gc
+
+    from ascendc_lsp.lsp.memory import release_freed_memory
+
+    sizes = {"rss_kib": _rss_kb()}
+    gc.collect()
+    if trace_heap:
+        import tracemalloc
+
+        sizes["heap_kib"] = tracemalloc.get_traced_memory()[0] // 1024
+        sizes["gc_objects"] = len(gc.get_objects())
+    release_freed_memory()
+    sizes["trimmed_kib"] = _rss_kb()
+    return sizes
+
+
+def _worker(conn: Any, workdir: str, leak_kib: int = 0, trace_heap: bool = False) -> None:  # pragma: no cover
     os.environ["ASCENDC_LSP_DEBUG"] = "1"  # a traceback, if any, is printed so the bench can count it
+    if trace_heap:
+        import tracemalloc
+
+        tracemalloc.start(1)
     from ascendc_lsp import cli
 
     leaked: list[bytes] = []  # --inject-leak: what a leaking input kind would keep (written, so it is resident)
@@ -288,9 +311,9 @@ def _worker(conn: Any, workdir: str, leak_kib: int = 0) -> None:  # pragma: no c
                 r = subprocess.run([sys.executable, "-m", "ascendc_lsp", *argv], capture_output=True, text=True,
                                    timeout=hang, check=False)  # fmt: skip
                 code = r.returncode if r.returncode >= 0 else EXIT_INTERNAL  # killed by a signal
-                conn.send((code, r.stderr[-4000:], _rss_kb(), False))
+                conn.send((code, r.stderr[-4000:], {}, False))
             except subprocess.TimeoutExpired:
-                conn.send((0, "", _rss_kb(), True))
+                conn.send((0, "", {}, True))
             continue
         if leak_kib:
             leaked.append(b"\x01" * (leak_kib * 1024))
@@ -305,7 +328,7 @@ def _worker(conn: Any, workdir: str, leak_kib: int = 0) -> None:  # pragma: no c
 
                 traceback.print_exception(exc, file=err)
                 code = EXIT_INTERNAL
-        conn.send((code, err.getvalue()[-4000:], _rss_kb(), False))
+        conn.send((code, err.getvalue()[-4000:], _measure(trace_heap), False))
 
 
 # What decides "flat" (see --help): over the passes after the warm-up pass, the peak RSS of a worker may exceed its
@@ -318,8 +341,12 @@ FLAT_MIN_POINTS = 1000
 
 @dataclass
 class RssPoint:
-    rss_kib: int  # the worker's VmRSS after the input
+    rss_kib: int  # the worker's VmRSS after the input: what the verdict judges (trimmed unless --raw-rss)
     pass_number: int  # 0 is the warm-up pass
+    raw_kib: int = 0  # VmRSS right after the input, before the collection and the return of freed memory
+    trimmed_kib: int = 0  # VmRSS after a full collection and malloc_trim (lsp/memory.py)
+    heap_kib: int = -1  # --trace-heap: tracemalloc's traced size after the collection (-1: not traced)
+    gc_objects: int = -1  # --trace-heap: live gc-tracked objects after the collection
 
 
 @dataclass
@@ -343,7 +370,19 @@ class WorkerLife:
         peaks = self.pass_peaks()
         return {"worker": self.slot, "inputs": len(self.points), "rss_kib_first_last": [rss[0][1], rss[-1][1]]
                 if rss else [0, 0], "rss_slope_kib_per_1000_inputs": slope, "pass_peaks_kib": peaks,
-                "flat": flat_verdict(peaks, slope, len(measured), passes)}  # fmt: skip
+                "flat": flat_verdict(peaks, slope, len(measured), passes),
+                "per_pass": self.per_pass()}  # fmt: skip
+
+    def per_pass(self) -> list[dict[str, int]]:
+        """Per pass: peak raw and trimmed RSS, and the heap and gc object count at the pass's end (if traced)."""
+        rows: dict[int, dict[str, int]] = {}
+        for point in self.points:
+            row = rows.setdefault(point.pass_number, {"pass": point.pass_number, "raw_peak_kib": 0,
+                                                      "trimmed_peak_kib": 0})  # fmt: skip
+            row["raw_peak_kib"] = max(row["raw_peak_kib"], point.raw_kib)
+            row["trimmed_peak_kib"] = max(row["trimmed_peak_kib"], point.trimmed_kib)
+            row["heap_kib_at_end"], row["gc_objects_at_end"] = point.heap_kib, point.gc_objects
+        return [rows[n] for n in sorted(rows)]
 
 
 def flat_verdict(pass_peaks: list[int], slope: float, measured_points: int, passes: int) -> str:
@@ -447,6 +486,8 @@ def run_cli_section(args: argparse.Namespace) -> dict[str, Any]:
     base = Path(tempfile.mkdtemp(prefix="ascendc-fuzz-"))
     jobs, passes = max(1, args.jobs), max(1, getattr(args, "passes", 1))
     leak_kib = max(0, getattr(args, "inject_leak", 0))
+    trace_heap = bool(getattr(args, "trace_heap", False))
+    judged = "rss_kib" if getattr(args, "raw_rss", False) else "trimmed_kib"
     print(f"  inputs and kept failures under {base}; {jobs} worker(s), {passes} pass(es)", file=sys.stderr)
     env_home = base / "home"
     env_home.mkdir()
@@ -460,7 +501,7 @@ def run_cli_section(args: argparse.Namespace) -> dict[str, Any]:
     slots = [_Slot(i) for i in range(jobs)]
     for slot in slots:
         slot.queue = iter([(n, i) for n in range(passes) for i in range(slot.index, args.inputs, jobs)])
-        _start_worker(ctx, slot, base, leak_kib)
+        _start_worker(ctx, slot, base, leak_kib, trace_heap)
     t_start = time.monotonic()
     total, done = args.inputs * passes, 0
 
@@ -508,24 +549,26 @@ def run_cli_section(args: argparse.Namespace) -> dict[str, Any]:
             assert slot.case is not None
             if slot.conn in ready:
                 try:
-                    code, err, rss, hung = slot.conn.recv()
+                    code, err, sizes, hung = slot.conn.recv()
                 except EOFError:
                     finish(slot, "crash", f"the worker died (exit {slot.proc.exitcode})")
-                    _restart(ctx, slot, base, tally, leak_kib)
+                    _restart(ctx, slot, base, tally, leak_kib, trace_heap)
                     continue
                 if hung:
                     finish(slot, "hang", f"no answer within {args.hang:g} s")
                     continue
                 if not slot.case.fresh:
                     points = slot.life.points
+                    rss = sizes[judged]
                     before = points[-1].rss_kib if points else slot.life.start_kib
                     size = sum(len(text) for text in slot.case.files.values())
                     tally.add_step(RssStep(rss - before, slot.case.name, slot.case.kind, size, slot.pass_number))
-                    points.append(RssPoint(rss, slot.pass_number))
+                    points.append(RssPoint(rss, slot.pass_number, sizes["rss_kib"], sizes["trimmed_kib"],
+                                           sizes.get("heap_kib", -1), sizes.get("gc_objects", -1)))  # fmt: skip
                 finish(slot, judge(code, err), f"exit {code}: {err}", code)
             elif time.monotonic() >= slot.deadline:
                 finish(slot, "hang", f"no answer within {args.hang:g} s")
-                _restart(ctx, slot, base, tally, leak_kib)
+                _restart(ctx, slot, base, tally, leak_kib, trace_heap)
     for slot in slots:
         slot.conn.send(None)
         slot.proc.join(timeout=10)
@@ -533,21 +576,21 @@ def run_cli_section(args: argparse.Namespace) -> dict[str, Any]:
     return _summary(args, tally, total, t_start, passes)
 
 
-def _start_worker(ctx: Any, slot: _Slot, base: Path, leak_kib: int = 0) -> None:
+def _start_worker(ctx: Any, slot: _Slot, base: Path, leak_kib: int = 0, trace_heap: bool = False) -> None:
     """A fresh worker, warmed up (imports done) before any input is timed against the hang limit."""
     parent, child = ctx.Pipe()
-    proc = ctx.Process(target=_worker, args=(child, str(base), leak_kib), daemon=True)
+    proc = ctx.Process(target=_worker, args=(child, str(base), leak_kib, trace_heap), daemon=True)
     proc.start()
     parent.send((["--version"], False, 60.0))
-    _, _, rss, _ = parent.recv()
-    slot.proc, slot.conn, slot.life = proc, parent, WorkerLife(slot.index, start_kib=rss)
+    _, _, sizes, _ = parent.recv()
+    slot.proc, slot.conn, slot.life = proc, parent, WorkerLife(slot.index, start_kib=sizes["trimmed_kib"])
 
 
-def _restart(ctx: Any, slot: _Slot, base: Path, tally: Tally, leak_kib: int = 0) -> None:
+def _restart(ctx: Any, slot: _Slot, base: Path, tally: Tally, leak_kib: int = 0, trace_heap: bool = False) -> None:
     slot.proc.kill()
     slot.proc.join()
     tally.keep_life(slot.life)
-    _start_worker(ctx, slot, base, leak_kib)
+    _start_worker(ctx, slot, base, leak_kib, trace_heap)
 
 
 def _summary(args: argparse.Namespace, tally: Tally, done: int, t_start: float, passes: int = 1) -> dict[str, Any]:
@@ -572,6 +615,7 @@ def _summary(args: argparse.Namespace, tally: Tally, done: int, t_start: float, 
         "rss_kib_first_last": worst["rss_kib_first_last"],
         "rss_slope_kib_per_1000_inputs": worst["rss_slope_kib_per_1000_inputs"],
         "flat": flat,
+        "judged_rss": "raw" if getattr(args, "raw_rss", False) else "trimmed",
         "workers": lives,
         "rss_steps": [vars(step) for step in tally.steps],
         "samples": tally.samples,
@@ -610,6 +654,12 @@ def main() -> int:
     parser.add_argument("--inject-leak", type=int, default=0, metavar="KIB",
                         help="self-test of the verdict: each worker keeps KIB of memory per input, so the run must "
                              "come out 'not flat'")  # fmt: skip
+    parser.add_argument("--raw-rss", action="store_true",
+                        help="judge 'flat' on the raw RSS after each input instead of the RSS after the full "
+                             "collection and malloc_trim the long-lived server does (both are printed)")  # fmt: skip
+    parser.add_argument("--trace-heap", action="store_true",
+                        help="diagnostic: also record tracemalloc's traced size and the live gc objects after each "
+                             "input (slower); printed per pass next to the RSS")  # fmt: skip
     parser.add_argument("--json", metavar="OUT.json", help="also write the results as JSON")
     args = parser.parse_args()
     result = SECTIONS[args.section](args)
@@ -636,7 +686,15 @@ def main() -> int:
               f"{life['rss_slope_kib_per_1000_inputs']} | {life['flat']} |")  # fmt: skip
     over = "the passes after the warm-up" if result["passes"] > 1 else "the second half of each life"
     print(f"(slope: least squares over {over}; steepest {result['rss_slope_kib_per_1000_inputs']})")
-    print(f"RSS: {result['flat']}")
+    print(f"RSS ({result['judged_rss']}): {result['flat']}")
+    print("\n| worker | pass | raw RSS peak MiB | trimmed RSS peak MiB | traced heap at end MiB | live gc objects |")
+    print("|---|---|---|---|---|---|")
+    for life in result["workers"]:
+        for row in life["per_pass"]:
+            heap = f"{row['heap_kib_at_end'] / 1024:.2f}" if row["heap_kib_at_end"] >= 0 else "-"
+            objects = str(row["gc_objects_at_end"]) if row["gc_objects_at_end"] >= 0 else "-"
+            print(f"| {life['worker']} | {row['pass']} | {row['raw_peak_kib'] / 1024:.1f} | "
+                  f"{row['trimmed_peak_kib'] / 1024:.1f} | {heap} | {objects} |")  # fmt: skip
     print("\n| largest RSS steps: input | kind | input KB | pass | step MiB |\n|---|---|---|---|---|")
     for step in result["rss_steps"]:
         print(f"| {step['case']} | {step['kind']} | {step['input_bytes'] / 1000:.0f} | {step['pass_number']} | "

@@ -34,6 +34,7 @@ from ascendc_lsp.lsp.convert import to_diagnostic
 from ascendc_lsp.lsp.core import ServerCore
 from ascendc_lsp.lsp.features import FEATURES
 from ascendc_lsp.lsp.features.base import LanguageFeature, guarded, typed_command
+from ascendc_lsp.lsp.memory import release_freed_memory
 from ascendc_lsp.lsp.protocol import COMMANDS
 from ascendc_lsp.lsp.state import DocumentState, DocumentStore, WorkLog
 from ascendc_lsp.lsp.transport import WORKER_THREAD_PREFIX
@@ -204,6 +205,7 @@ class AscendcLanguageServer(ServerCore):
     def _collect(self) -> None:
         self._dropped_versions = 0
         gc.collect()
+        release_freed_memory()  # else the freed pages stay in the allocator's arenas: RSS at its high-water mark
 
     def _collect_after_publish(self) -> None:
         """Collect once a publish is out, not ahead of the next edit's check (a collection in the change handler
