@@ -89,16 +89,29 @@ def test_the_flat_verdict_follows_its_stated_thresholds(
     assert fuzz.flat_verdict(peaks, slope, points, passes).startswith(verdict)
 
 
+def test_each_pass_reports_raw_and_trimmed_peaks_and_the_heap_at_its_end() -> None:
+    life = fuzz.WorkerLife(0, [fuzz.RssPoint(70, 0, 90, 70, 10, 100), fuzz.RssPoint(72, 0, 80, 72, 11, 110),
+                               fuzz.RssPoint(71, 1, 95, 71, 12, 105)])  # fmt: skip
+    assert life.per_pass() == [
+        {"pass": 0, "raw_peak_kib": 90, "trimmed_peak_kib": 72, "heap_kib_at_end": 11, "gc_objects_at_end": 110},
+        {"pass": 1, "raw_peak_kib": 95, "trimmed_peak_kib": 71, "heap_kib_at_end": 12, "gc_objects_at_end": 105},
+    ]
+    assert life.pass_peaks() == [72, 71]  # the verdict's RSS (trimmed by default), not the raw one
+
+
 def test_a_leaking_worker_is_not_flat() -> None:
-    """The verdict can fail: a worker that keeps 512 KiB per input grows by 6 MiB again in the second pass."""
+    """The verdict can fail: a worker that keeps 512 KiB per input grows by 6 MiB again in the second pass, judged
+    on the RSS after the collection and malloc_trim (kept memory is not given back), with the heap traced."""
     args = argparse.Namespace(inputs=12, seed=22, jobs=1, passes=2, hang=120.0, subprocess_share=0.0, json=None,
-                              inject_leak=512)  # fmt: skip
+                              inject_leak=512, trace_heap=True)  # fmt: skip
     result = fuzz.run_cli_section(args)
     assert result["runs"] == 24 and result["verdicts"] == {"ok": 24}, result["samples"]
     (worker,) = result["workers"]
     assert len(worker["pass_peaks_kib"]) == 2
     assert worker["pass_peaks_kib"][1] - worker["pass_peaks_kib"][0] >= 12 * 512 * 0.9
     assert result["flat"].startswith("not flat: peak"), result["flat"]
+    first, second = worker["per_pass"]
+    assert second["heap_kib_at_end"] - first["heap_kib_at_end"] >= 12 * 512 * 0.9  # the kept bytes are traced
 
 
 def _caches() -> dict[str, tuple[int, int | None]]:
