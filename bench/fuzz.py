@@ -23,6 +23,16 @@ every worker is. A leak grows again in every pass, so it is "not flat" (`--injec
 KIB per input, to see the verdict fail); a worker restarted by a hang is "undecided". The table lists the ten
 largest RSS steps (input, kind, size, pass): where the high-water marks are set.
 
+Which RSS is judged. The product's CLI is a one-shot process; its long-lived process is the language server, which
+after a full collection hands the allocator's free pages back to the OS (lsp/memory.py, glibc malloc_trim). A
+worker here runs thousands of CLI calls in one process, so after each input it does what the server does (a full
+collection, then release_freed_memory) and the verdict is judged on that "trimmed" RSS: memory the process still
+holds, not pages the allocator kept after a free. The raw RSS right after the input is recorded too, and the
+per-pass table prints both peaks; `--raw-rss` judges the raw one instead. The thresholds are the same either way,
+and a leak (kept objects) is not given back by a trim, so `--inject-leak` still comes out "not flat".
+`--trace-heap` adds tracemalloc's traced size and the live gc object count after each input's collection: a flat
+heap under a creeping raw RSS is the allocator, a growing heap a leak.
+
 Verdicts per input: ok (exit 0, 1 or 2 with at most a short stderr), crash (exit 70, an internal error; or the
 worker died), traceback (a Python traceback printed), hang (no answer within --hang seconds: the worker is killed
 and restarted). Done when crashes, hangs and tracebacks are 0 and the RSS slope is flat. The table also counts exit
