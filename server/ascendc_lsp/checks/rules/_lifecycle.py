@@ -1564,14 +1564,27 @@ def _driven(context: CheckContext, owner: ClassInfo, functions: list[Function]) 
     declaration = re.compile(rb"\b" + re.escape(owner.name.encode()) + rb"\s*(?:<[^;(){}]*>)?\s+([A-Za-z_]\w*)\s*[;({]")
     data = context.document.data
     for function in _free_functions_naming(context, owner.name):
-        names = [m.group(1).decode() for m in declaration.finditer(data, function.body_start, function.body_end)]
-        if not names:
+        first = declaration.search(data, function.body_start, function.body_end)
+        if first is None:
             continue
+        # Only the calls on that object: from its declaration to the end of its block. A kernel that picks its
+        # class by tiling key declares one `op` per branch; taking the calls on every branch's `op` ran
+        # Init/Process once per branch, each on the state the previous left (26 times, tokens piling up: `check`
+        # on cann-ops' dequant_swiglu_quant with its headers, 98 KB, took 190 s).
+        name, end = first.group(1).decode(), _block_end(context, first.start(1), function.body_end)
         calls = [c for c in calls_of(context, function) if c.receiver is not None
-                 and c.receiver.strip() == names[0] and c.name in by_name]
+                 and c.receiver.strip() == name and c.name in by_name and first.end() <= c.start_byte < end]
         if calls:
             return [by_name[c.name] for c in calls]
     return []
+
+
+def _block_end(context: CheckContext, at_byte: int, default: int) -> int:
+    """Where the innermost block holding `at_byte` ends (`default` outside any block)."""
+    node = context.document.tree.root_node.descendant_for_byte_range(at_byte, at_byte)
+    while node is not None and node.type != "compound_statement":
+        node = node.parent
+    return node.end_byte if node is not None else default
 
 
 def _free_functions_naming(context: CheckContext, class_name: str) -> list[Function]:
