@@ -3,9 +3,12 @@ result or a clear size error).
 
     python bench/check_large.py [--sizes 1,5,50] [--profile]
     python bench/check_large.py --stages --sizes 0.5,1,2,5 [--same-names]
+    python bench/check_large.py --corpus --sizes 0.6,1.25,2.5,5 [--stages]
 
 The sources are the shipped examples (correct and buggy), each copy in its own namespace, repeated up to the size:
-realistic kernel code at scale, not one pathological shape (bench/fuzz.py has those). Each size runs `ascendc-lsp
+realistic kernel code at scale, not one pathological shape (bench/fuzz.py has those). `--corpus` takes, instead,
+distinct public kernel files (bench/corpus.py's cache, those naming `__aicore__`, in path order) concatenated up to
+the size: code nobody here wrote, with its own shapes (tiling-key dispatches, deep class hierarchies). Each size runs `ascendc-lsp
 check` in a fresh process and prints a table: size, wall and CPU seconds, exit code, findings, peak RSS;
 `--profile` adds the top cProfile entries of the in-process run of the largest checked size. `--stages` prints,
 instead, the CPU seconds of each stage (parse, model, every rule) per size and how the last step scaled (ratio 1.0:
@@ -15,6 +18,21 @@ Measured (--stages, CPU seconds, 2 cores shared at load 8-18): 0.5/1/2/5 MB: tot
 ratio 0.95 (linear); at 5 MB model 3.4, ASC008 3.1, ASC001 2.8, parse 1.7, ASC005 0.6. Before the scope index and
 the indexed function lookups ASC005 scaled 1.88 from 2 to 5 MB and the total was 14.0 s. Linear now, but 2.6x over
 the 5 s target: what is left is a constant factor spread over the model, lifecycle and UB-budget passes.
+
+Measured --corpus (523 distinct public kernel files, 5.0 MB; CPU seconds of the child, wall at load 5-10 on 2 cores):
+| size MB | wall s | CPU s | peak RSS MB | findings |
+|---|---|---|---|---|
+| 0.6 | 5.9 | 3.0 | 72 | 35 |
+| 1.25 | 14.9 | 4.2 | 112 | 98 |
+| 2.5 | 31.3 | 8.6 | 191 | 212 |
+| 5.0 | 35.8 | 21.4 | 308 | 235 |
+Before the lifecycle fix (_lifecycle._driven took the Init/Process calls of every `op` of a tiling-key dispatch,
+one per branch, so each class ran them 26 times, piling up tokens to copy at every branch): 1.25 MB 11.9 s wall,
+2.5 MB 100 s wall (8x for 2x), 190 s for cann-ops' dequant_swiglu_quant alone (98 KB with its headers; 6 s after).
+--stages at 1.25 / 2.5 MB: total 3.97 / 7.98 s, ratio 1.01; ASC008 1.68 / 2.86, model 0.49 / 1.60, ASC001 0.60 /
+1.42, parse 0.64 / 0.90. Left at 5 MB: one lifecycle unit (Conv3dDxBasicBlockSplitMN, defined twice in the
+concatenation: overloads of both copies fan out) runs to the 40,000-step budget and gives up, with each step's
+state copy growing with its tokens: the steps bound the statements, not the copying.
 """
 
 from __future__ import annotations
@@ -58,6 +76,31 @@ def make_source(megabytes: float, same_names: bool = False) -> str:
         parts.append(chunk)
         size += len(chunk)
         copy += 1
+    return "".join(parts)
+
+
+def corpus_source(megabytes: float) -> str:
+    """Distinct public kernel files (by content) of bench/corpus.py's cache, whole, in path order, up to
+    `megabytes` (the last file may cross it)."""
+    from corpus import corpus_dir, corpus_missing_message
+
+    root = corpus_dir()
+    if not (root / "MANIFEST.json").is_file():
+        raise SystemExit(corpus_missing_message())
+    target = int(megabytes * 1_000_000)
+    parts: list[str] = []
+    seen: set[int] = set()
+    size = 0
+    for path in sorted(p for p in root.rglob("*") if p.suffix in (".cpp", ".h", ".hpp", ".cc") and p.is_file()):
+        text = path.read_text(encoding="utf-8", errors="replace")
+        if "__aicore__" not in text or hash(text) in seen:
+            continue
+        seen.add(hash(text))
+        chunk = f"// ---- {path.relative_to(root)}\n{text}\n"
+        parts.append(chunk)
+        size += len(chunk.encode())
+        if size >= target:
+            break
     return "".join(parts)
 
 
@@ -119,9 +162,9 @@ def stage_seconds(source: str) -> dict[str, float]:
     return times
 
 
-def print_stages(sizes: list[float], same_names: bool, top: int) -> None:
+def print_stages(sizes: list[float], same_names: bool, top: int, from_corpus: bool = False) -> None:
     """The scaling table: CPU seconds per stage at each size, the slowest stages (at the largest size) first."""
-    runs = [stage_seconds(make_source(mb, same_names)) for mb in sizes]
+    runs = [stage_seconds(corpus_source(mb) if from_corpus else make_source(mb, same_names)) for mb in sizes]
     last = runs[-1]
     names = sorted(last, key=lambda k: -last[k])[:top]
     print(f"{'stage':<10}" + "".join(f"{f'{mb:g} MB':>9}" for mb in sizes) + f"{'ratio':>8}")
@@ -155,19 +198,21 @@ def main() -> int:
     ap.add_argument("--timeout", type=float, default=900.0)
     ap.add_argument("--profile", action="store_true")
     ap.add_argument("--same-names", action="store_true", help="keep class names (equal names in many namespaces)")
+    ap.add_argument("--corpus", action="store_true", help="public kernels (bench/corpus.py's cache), not examples")
     ap.add_argument("--top", type=int, default=35)
     ap.add_argument("--stages", action="store_true", help="in process: CPU seconds per stage (parse, model, rules)")
     args = ap.parse_args()
     sizes = [float(s) for s in args.sizes.split(",") if s.strip()]
     if args.stages:
-        print_stages(sizes, args.same_names, args.top)
+        print_stages(sizes, args.same_names, args.top, args.corpus)
         return 0
     print(f"{'size MB':>8} {'wall s':>8} {'cpu s':>8} {'exit':>6} {'peak RSS MB':>12}  findings")
     with tempfile.TemporaryDirectory(prefix="ascendc-check-large-") as tmp:
         last_checked: Path | None = None
         for mb in sizes:
             path = Path(tmp) / f"big_{mb:g}mb.cpp"
-            path.write_text(make_source(mb, args.same_names), encoding="utf-8")
+            source = corpus_source(mb) if args.corpus else make_source(mb, args.same_names)
+            path.write_text(source, encoding="utf-8")
             r = run_check(path, args.timeout)
             cpu = f"{r['cpu']:.1f}" if isinstance(r["cpu"], float) else "-"
             rss = f"{r['rss_mb']:.0f}" if isinstance(r["rss_mb"], float) else "-"
