@@ -309,3 +309,75 @@ def test_a_malformed_or_deeply_nested_type_condition_stays_undecided() -> None:
     assert _decide_traits(f"{trait} && !std::is_same<T, float>::value", {"T": "half"}) is True
     assert _decide_traits(f"{trait} ({trait})", {"T": "half"}) is None
     assert _decide_traits("(" * 300 + trait + ")" * 300, {"T": "half"}) is None
+
+
+OUT_OF_LINE = """#include "kernel_operator.h"
+using namespace AscendC;
+template <typename T, bool A, bool B>
+class K {
+public:
+    __aicore__ inline void Init(GM_ADDR x, uint32_t n);
+    __aicore__ inline void Process();
+private:
+    TPipe pipe;
+    TQue<QuePosition::VECIN, 2> inQ;
+    GlobalTensor<T> xGm;
+};
+template <typename T, bool A, bool B>
+__aicore__ inline void K<T,
+                         A, B>::Init(GM_ADDR x, uint32_t n) {
+    xGm.SetGlobalBuffer((__gm__ T*)x, n);
+    pipe.InitBuffer(inQ, 2, 256 * sizeof(T));
+}
+template <typename T, bool A, bool B>
+__aicore__ inline void K<T,
+                         A, B>::Process() {
+    for (int i = 0; i < 4; i++) {
+        LocalTensor<T> x = inQ.AllocTensor<T>();
+        DataCopy(x, xGm[i * 256], 256);
+        inQ.EnQue(x);
+        x = inQ.DeQue<T>();
+        Abs(x, x, 256);
+        inQ.FreeTensor(x);
+    }
+}
+extern "C" __global__ __aicore__ void k(GM_ADDR x) {
+    K<half, true, false> op; op.Init(x, 1024); op.Process();
+}
+"""
+
+
+def test_methods_defined_out_of_line_with_template_arguments_over_several_lines_are_followed() -> None:
+    # weight_quant_batch_matmul_v2_msd_group.h: `K<xType, ...,\n ...>::LaunchMatmul` belongs to class K.
+    assert_placed(OUT_OF_LINE, "        inQ.FreeTensor(x);\n")
+
+
+def test_a_tensor_overwritten_in_the_next_iteration_is_placed_after_its_last_use() -> None:
+    # weight_quant_batch_matmul_v2_msd_multicore.h: the member is overwritten by the next iteration's DeQue,
+    # above its last use in the text; the give-back belongs after that last use, not at the overwrite.
+    member = (PIPELINE.replace("    TQue<QuePosition::VECOUT, 2> outQ;\n",
+                               "    TQue<QuePosition::VECOUT, 2> outQ;\n    LocalTensor<half> xm;\n")
+              .replace("        LocalTensor<half> x = inQ.DeQue<half>();\n", "        xm = inQ.DeQue<half>();\n")
+              .replace("            Adds(y, x, (half)1, 256);\n", "            Adds(y, xm, (half)1, 256);\n")
+              .replace("            Helper(y, x);\n", "            Helper(y, xm);\n")
+              .replace("        outQ.EnQue(y);\n        inQ.FreeTensor(x);\n",
+                       "        outQ.EnQue(y);\n" + BARRIERS + "        Abs(xm, xm, 256);\n        inQ.FreeTensor(xm);\n"))
+    assert_placed(member, "        inQ.FreeTensor(xm);\n")
+
+
+def test_a_member_handed_out_through_a_reference_parameter_and_used_in_a_method_is_placed_after_that_call() -> None:
+    # batch_norm_v3_welford.h: `CopyOut(member)` enqueues and dequeues into its reference parameter (the
+    # member), and a later method reads the member; the free belongs after that method's call.
+    member = (PIPELINE.replace("    TQue<QuePosition::VECOUT, 2> outQ;\n",
+                               "    TQue<QuePosition::VECOUT, 2> outQ;\n    LocalTensor<half> xm;\n")
+              .replace("        LocalTensor<half> x = inQ.DeQue<half>();\n", "        xm = inQ.DeQue<half>();\n        Pass(xm);\n")
+              .replace("            Adds(y, x, (half)1, 256);\n", "            Adds(y, y, (half)1, 256);\n")
+              .replace("        if (n > 3) {\n            Helper(y, x);\n        }\n", BARRIERS)
+              .replace("        outQ.EnQue(y);\n        inQ.FreeTensor(x);\n",
+                       "        outQ.EnQue(y);\n        UseXm();\n        inQ.FreeTensor(xm);\n")
+              .replace("    __aicore__ inline void CopyOut(int i) {",
+                       "    __aicore__ inline void Pass(LocalTensor<half>& t) {\n        inQ.EnQue(t);\n"
+                       "        t = inQ.DeQue<half>();\n    }\n"
+                       "    __aicore__ inline void UseXm() {\n        Abs(xm, xm, 256);\n    }\n"
+                       "    __aicore__ inline void CopyOut(int i) {"))
+    assert_placed(member, "        inQ.FreeTensor(xm);\n")

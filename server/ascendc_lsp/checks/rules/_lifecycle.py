@@ -375,6 +375,7 @@ class Token:
     partial: bool = False  # given back on some paths only (conditions the analysis cannot correlate)
     enqueued_as: str = ""  # the name that held it when EnQue handed it to its queue
     holders: tuple[tuple[int, str], ...] = ()  # (frame depth, or -1 for a member; name) that held it at EnQue
+    use_calls: tuple[Site, ...] = ()  # the calls (outermost first) through which last_use was reached
 
 
 @dataclass
@@ -386,6 +387,7 @@ class Frame:
     returned_none: Site | None = None  # returns a tensor declared with nothing behind it (declared there)
     references: dict[str, str] = field(default_factory=dict)  # reference parameter -> the caller's variable
     constants: dict[str, int] = field(default_factory=dict)  # parameters called with a constant argument
+    call_site: Site = Site(0, 0)  # where the caller called it
 
 
 @dataclass
@@ -403,7 +405,7 @@ class State:
             fifo={k: (list(v) if v is not None else None) for k, v in self.fifo.items()},
             members=dict(self.members),
             frames=[Frame(f.function, dict(f.locals), dict(f.declared_none), f.returned, f.returned_none,
-                          f.references, f.constants) for f in self.frames],
+                          f.references, f.constants, f.call_site) for f in self.frames],
             signal=self.signal,
             constexpr_taken=self.constexpr_taken,
         )
@@ -518,7 +520,7 @@ class Analysis:
         body = self.body(function)
         if body is None:
             return self.forget_args(state, args)
-        frame = Frame(function)
+        frame = Frame(function, call_site=site)
         caller = state.frames[-1] if state.frames else None
         for param, arg in zip(function.params, args, strict=False):
             frame.locals[param.name] = self.lookup(state, arg) if arg else _UNKNOWN
@@ -552,7 +554,7 @@ class Analysis:
             for arg in args:
                 token = self.token(result, self.lookup(result, arg))
                 if token is not None:
-                    token.last_use = site
+                    token.last_use, token.use_calls = site, _call_sites(result)
         return result
 
     def forget_args(self, state: State, args: tuple[str, ...]) -> State:
@@ -600,6 +602,9 @@ class Analysis:
                 name = frame.references[name]
                 depth -= 1
                 frame = state.frames[depth]
+                if self.owner is not None and name not in _local_names(frame):
+                    state.members[name] = token  # the caller passed a member of the object
+                    break
                 frame.locals[name] = token
                 frame.declared_none.pop(name, None)
         elif self.owner is not None:
@@ -626,18 +631,28 @@ class Analysis:
         return count
 
     def check_lost(self, state: State, token_id: int, site: Site, why: str, ignore: Frame | None = None,
-                   function: str = "") -> None:
+                   dying: Frame | None = None) -> None:
         token = self.token(state, token_id)
         if token is None or not token.known or token.state not in (ALLOC, DEQUED):
             return
         if self.holders(state, token_id, ignore) > 0 or site.end <= 0:
             return
-        function = function or (state.frames[-1].function.name if state.frames else "")
+        where = dying or (state.frames[-1] if state.frames else None)
+        function = where.function.name if where is not None else ""
+        # The give-back goes in the innermost function on the path to the loss that also led to the last use:
+        # after that use, or after the call that reached it (a member read inside a method).
+        last_use = token.last_use
+        for frame in ([dying] if dying is not None else []) + state.frames[::-1]:
+            inside = [u for u in (*token.use_calls, token.last_use)
+                      if frame.function.start_byte <= u.start < frame.function.end_byte]
+            if inside:
+                last_use = inside[-1]
+                break
         if token.state == ALLOC:
             self.lost_alloc_queues.add(token.queue)
         self.report(Problem("lost", token.queue, token.var, site, token.origin, token.state, function,
                             repeated=self.loop_depth > 0, later_iteration=self.iteration > 0, detail=why,
-                            uncertain=state.constexpr_taken, last_use=token.last_use, partial=token.partial))
+                            uncertain=state.constexpr_taken, last_use=last_use, partial=token.partial))
         token.known = False
 
     def end_scope(self, state: State, frame: Frame, names: Iterable[str], at: Site, final: bool = False) -> None:
@@ -648,7 +663,7 @@ class Analysis:
             frame.locals.clear()
         for token in tokens:
             if token > 0:
-                self.check_lost(state, token, at, "its scope ends", function=frame.function.name)
+                self.check_lost(state, token, at, "its scope ends", dying=frame)
 
     # -- statements -------------------------------------------------------------------------------------------
 
@@ -745,7 +760,9 @@ class Analysis:
         return self.join([state, *[o for o in outcomes if not o.signal]]) if outcomes else state
 
     def simple(self, state: State, stmt: Stmt) -> State:
-        self.mark_uses(state, stmt)
+        # `x = q.AllocTensor<T>();` writes x without using what it held: the old tensor's last use is earlier.
+        written = {e.var for e in stmt.events if e.kind in ("alloc", "deque", "assign") and e.var}
+        self.mark_uses(state, stmt, written)
         if stmt.events:
             for event in stmt.events:
                 state = self.event(state, event, stmt)
@@ -754,14 +771,15 @@ class Analysis:
             self.mark_uses(state, stmt)
         return state
 
-    def mark_uses(self, state: State, stmt: Stmt) -> None:
-        """Every tensor named in the statement is used here: its give-back belongs after it."""
+    def mark_uses(self, state: State, stmt: Stmt, written: set[str] | frozenset[str] = frozenset()) -> None:
+        """Every tensor named in the statement (but the `written` ones) is used here: its give-back belongs
+        after it."""
         if not state.frames:
             return
-        for name in stmt.names & (state.frames[-1].locals.keys() | state.members.keys()):
+        for name in (stmt.names - written) & (state.frames[-1].locals.keys() | state.members.keys()):
             token = self.token(state, self.lookup(state, name))
             if token is not None and token.state != FREED:
-                token.last_use = stmt.site
+                token.last_use, token.use_calls = stmt.site, _call_sites(state)
 
     def event(self, state: State, event: Event, stmt: Stmt) -> State:
         kind = event.kind
@@ -833,7 +851,7 @@ class Analysis:
                 if popped is not None:
                     popped.state = DEQUED
                     popped.var = event.var or popped.var
-                    popped.last_use = stmt.site
+                    popped.last_use, popped.use_calls = stmt.site, _call_sites(state)
             if event.var:
                 self.bind(state, event.var, token, stmt.site)
             else:
@@ -865,7 +883,7 @@ class Analysis:
             if tok is None:
                 return state
             tok.state = QUEUED
-            tok.last_use = stmt.site
+            tok.last_use, tok.use_calls = stmt.site, _call_sites(state)
             tok.looped = self.loop_depth > 0
             tok.enqueued_as = self.holder_key(state, event.var)
             # The queue owns it now: the names that held it no longer do (a DeQue hands it out again).
@@ -943,7 +961,7 @@ class Analysis:
                   known: bool = True) -> int:
         token = self.next_token
         self.next_token += 1
-        state.tokens[token] = Token(queue, kind, site, var, stmt_site, known)
+        state.tokens[token] = Token(queue, kind, site, var, stmt_site, known, use_calls=_call_sites(state))
         return token
 
     # -- joins ------------------------------------------------------------------------------------------------
@@ -996,7 +1014,7 @@ class Analysis:
                 else:
                     mine.known = False
             elif token.last_use.start > mine.last_use.start:
-                mine.last_use = token.last_use
+                mine.last_use, mine.use_calls = token.last_use, token.use_calls
         for name, bound in b.members.items():
             a.members[name] = self.join_binding(a, b, a.members.get(name, bound), bound)
         for fa_frame, fb_frame in zip(a.frames, b.frames, strict=False):
@@ -1148,6 +1166,11 @@ def _bound(state: State, token: int) -> bool:
     return token in state.members.values() or any(token in frame.locals.values() for frame in state.frames)
 
 
+def _call_sites(state: State) -> tuple[Site, ...]:
+    """The calls (outermost first) that led to the current statement."""
+    return tuple(f.call_site for f in state.frames[1:])
+
+
 def _local_names(frame: Frame) -> set[str]:
     return set(frame.locals) | {p.name for p in frame.function.params}
 
@@ -1164,7 +1187,7 @@ def _all_names(state: State) -> set[str]:
 
 def _class_name(function: Function) -> str | None:
     name = function.class_name
-    return re.sub(r"<.*", "", name).strip() if name else None
+    return re.sub(r"<.*", "", name, flags=re.S).strip() if name else None  # template arguments may span lines
 
 
 def _bases(context: CheckContext, cls: ClassInfo) -> list[str]:
