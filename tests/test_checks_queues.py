@@ -381,3 +381,59 @@ def test_a_member_handed_out_through_a_reference_parameter_and_used_in_a_method_
                        "    __aicore__ inline void UseXm() {\n        Abs(xm, xm, 256);\n    }\n"
                        "    __aicore__ inline void CopyOut(int i) {"))
     assert_placed(member, "        inQ.FreeTensor(xm);\n")
+
+
+def test_a_tensor_handed_out_under_a_condition_is_given_back_under_the_same_condition() -> None:
+    # scatter_list_rlble.h: `if (!noMask) m = maskQ.DeQue();` ... `if (!noMask) maskQ.FreeTensor(m);`: the two
+    # ifs go together (a plain merge of the branches made m unknown, so a deleted free went unseen).
+    text = PIPELINE.replace("    TQue<QuePosition::VECOUT, 2> outQ;\n",
+                            "    TQue<QuePosition::VECOUT, 2> outQ;\n    TQue<QuePosition::VECIN, 1> maskQ;\n    bool noMask;\n")
+    text = text.replace("        this->n = n;\n", "        this->n = n;\n        noMask = n > 5;\n"
+                        "        pipe.InitBuffer(maskQ, 1, 256);\n")
+    text = text.replace("        inQ.EnQue(x);\n    }\n", "        inQ.EnQue(x);\n        if (!noMask) {\n"
+                        "            LocalTensor<uint8_t> m = maskQ.AllocTensor<uint8_t>();\n            maskQ.EnQue(m);\n"
+                        "        }\n    }\n", 1)
+    text = text.replace("        LocalTensor<half> y = outQ.DeQue<half>();\n",
+                        "        LocalTensor<half> y = outQ.DeQue<half>();\n        LocalTensor<uint8_t> m;\n"
+                        "        if (!noMask) {\n            m = maskQ.DeQue<uint8_t>();\n        }\n"
+                        "        if (noMask || m.GetValue(0) == 1) {\n            Abs(y, y, 256);\n        }\n")
+    text = text.replace("        outQ.FreeTensor(y);\n",
+                        "        outQ.FreeTensor(y);\n        if (!noMask) {\n            maskQ.FreeTensor(m);\n        }\n")
+    assert_placed(text, "            maskQ.FreeTensor(m);\n")
+    # The condition's variable written between the two ifs: they no longer go together, nothing is claimed.
+    rewritten = text.replace("        if (noMask || m.GetValue(0) == 1) {\n",
+                             "        noMask = !noMask;\n        if (noMask || m.GetValue(0) == 1) {\n")
+    assert queue_findings(rewritten) == []
+    assert queue_findings(blank(rewritten, "            maskQ.FreeTensor(m);\n")) == []
+
+
+def test_a_member_still_holding_a_dequeued_tensor_when_the_kernel_ends_is_reported() -> None:
+    # foreach_norm.h: Init enqueues a tensor once, Process dequeues it into a member and frees it at its end.
+    text = PIPELINE.replace("    TQue<QuePosition::VECOUT, 2> outQ;\n",
+                            "    TQue<QuePosition::VECOUT, 2> outQ;\n    TQue<QuePosition::VECCALC, 1> accQ;\n"
+                            "    LocalTensor<float> acc;\n")
+    text = text.replace("        this->n = n;\n", "        this->n = n;\n        pipe.InitBuffer(accQ, 1, 256);\n"
+                        "        LocalTensor<float> a = accQ.AllocTensor<float>();\n        accQ.EnQue(a);\n")
+    text = text.replace("    __aicore__ inline void Process() {\n",
+                        "    __aicore__ inline void Process() {\n        acc = accQ.DeQue<float>();\n")
+    text = text.replace("            CopyOut(i);\n        }\n", "            CopyOut(i);\n            Duplicate(acc, 0.0f, 8);\n"
+                        "        }\n" + BARRIERS + "        accQ.FreeTensor(acc);\n")
+    assert_placed(text, "        accQ.FreeTensor(acc);\n")
+
+
+def test_an_out_of_line_method_whose_name_starts_a_new_line_is_followed() -> None:
+    # quant_group_matmul_custom.asc: `K<...>::\n    Compute(...)` is K's `Compute`; not following it, the
+    # kernel's correct EnQue/DeQue looked unpaired (two errors on a known-correct file).
+    text = OUT_OF_LINE.replace("        x = inQ.DeQue<T>();\n        Abs(x, x, 256);\n        inQ.FreeTensor(x);\n",
+                               "        Compute();\n")
+    text = text.replace("    __aicore__ inline void Process();\n",
+                        "    __aicore__ inline void Process();\n    __aicore__ inline void Compute();\n")
+    text = text.replace('extern "C"', """template <typename T, bool A, bool B>
+__aicore__ inline void K<T, A, B>::
+    Compute() {
+    LocalTensor<T> x = inQ.DeQue<T>();
+    Abs(x, x, 256);
+    inQ.FreeTensor(x);
+}
+extern "C\"""")
+    assert_placed(text, "    inQ.FreeTensor(x);\n")

@@ -712,9 +712,9 @@ class _Extractor:
         if name_node is None:
             return
         qualified = self.text(name_node)
-        name = qualified.split("::")[-1]
+        name = qualified.split("::")[-1].strip()  # `K<...>::\n    Compute`: the name may start a new line
         cls = self.enclosing_class(node.start_byte)
-        class_name = cls.name if cls is not None else (qualified.split("::")[-2] if "::" in qualified else None)
+        class_name = cls.name if cls is not None else (qualified.split("::")[-2].strip() if "::" in qualified else None)
         # The dialect layer blanked the qualifiers, so they may sit just before the node: include them.
         lead = node.start_byte
         parsed = self.doc.parsed

@@ -376,6 +376,7 @@ class Token:
     enqueued_as: str = ""  # the name that held it when EnQue handed it to its queue
     holders: tuple[tuple[int, str], ...] = ()  # (frame depth, or -1 for a member; name) that held it at EnQue
     use_calls: tuple[Site, ...] = ()  # the calls (outermost first) through which last_use was reached
+    guard: tuple[tuple[str, bool], ...] = ()  # handed out only where these conditions have these values
 
 
 @dataclass
@@ -432,6 +433,7 @@ class Analysis:
         self.iteration = 0  # >0 while re-running a loop body whose trip count is not known to be >= 2
         self.plain_give_backs: bool | None = None  # every EnQue/FreeTensor of the file names a plain variable
         self.instantiation: dict[str, str] = {}  # type parameter -> the type this run assumes for it
+        self.guard_words: set[str] = set()  # the names in any token's guard conditions
 
     # -- entry ------------------------------------------------------------------------------------------------
 
@@ -464,6 +466,7 @@ class Analysis:
             state = self.call(state, root, (), "", Site(root.start_byte, root.start_byte))
             if after_init:
                 self.left_in_queues(state)
+                self.left_held(state, root)
         if not sequence:
             return list(self.problems.values())
         state = State({}, {q: [] for q in self.queues}, {}, [])
@@ -471,6 +474,7 @@ class Analysis:
             state = self.call(state, root, (), "", Site(root.start_byte, root.start_byte))
             state.signal = ""
         self.left_in_queues(state)
+        self.left_held(state, sequence[-1])
         return list(self.problems.values())
 
     def left_in_queues(self, state: State) -> None:
@@ -482,6 +486,19 @@ class Analysis:
             if token.known and token.queue == queue:
                 self.report(Problem("never-dequeued", queue, token.var, token.last_use, token.origin,
                                     repeated=token.looped, uncertain=state.constexpr_taken))
+
+    def left_held(self, state: State, last: Function) -> None:
+        """After the kernel's last call: a tensor a member still holds after DeQue was never freed (one it
+        allocated and kept from Init to the end without a queue round trip is an idiom, not reported)."""
+        for name, token_id in state.members.items():
+            token = self.token(state, token_id)
+            if token is None or not token.known or token.state != DEQUED or token.queue in self.skip_end_checks:
+                continue
+            inside = [u for u in (*token.use_calls, token.last_use) if last.start_byte <= u.start < last.end_byte]
+            self.report(Problem("lost", token.queue, name, Site(last.body_end - 1, last.body_end), token.origin,
+                                token.state, last.name, detail="the kernel ends", uncertain=state.constexpr_taken,
+                                last_use=inside[-1] if inside else token.last_use, partial=token.partial))
+            token.known = False
 
     def initialised_in(self, roots: list[Function]) -> set[str]:
         """Queues whose InitBuffer call is in the body of one of `roots`."""
@@ -702,8 +719,18 @@ class Analysis:
                 # `if (direction == 0)` in a helper called with a constant: only one branch runs.
                 chosen = stmt.children[0] if decided else (stmt.children[1] if len(stmt.children) > 1 else None)
                 return self.statement(state, chosen) if chosen is not None else state
-            then = self.statement(state.copy(), stmt.children[0])
-            other = self.statement(state, stmt.children[1]) if len(stmt.children) > 1 else state
+            key = _condition_key(stmt.condition) if stmt.condition else None
+            born = self.next_token
+            then, other = state.copy(), state
+            if key is not None:
+                # A tensor handed out under an earlier `if` of the same condition exists in one branch only.
+                self.prune(then, key[0], key[1])
+                self.prune(other, key[0], not key[1])
+            then = self.statement(then, stmt.children[0])
+            other = self.statement(other, stmt.children[1]) if len(stmt.children) > 1 else other
+            if key is not None:
+                self.guard_born(then, other, born, (key[0], key[1]))
+                self.guard_born(other, then, born, (key[0], not key[1]))
             return self.join([then, other])
         if kind == "switch":
             state = self.simple(state, stmt)
@@ -734,6 +761,49 @@ class Analysis:
             return state
         return state
 
+    def guard_born(self, mine: State, theirs: State, born: int, guard: tuple[str, bool]) -> None:
+        """Tensors handed out in this branch only (`if (c) x = q.DeQue<T>();`) exist where `guard` holds: a
+        later `if` on the same condition gives them back in its matching branch (see prune)."""
+        for token_id, token in mine.tokens.items():
+            if token_id < born or token_id in theirs.tokens or _bound(theirs, token_id) \
+                    or token.state not in (ALLOC, DEQUED) or not token.known or not _bound(mine, token_id):
+                continue
+            if (guard[0], not guard[1]) in token.guard:
+                token.known = False
+                continue
+            token.guard = (*token.guard, guard)
+            self.guard_words.update(_NAME.findall(guard[0]))
+
+    def prune(self, state: State, condition: str, value: bool) -> None:
+        """On a path where `condition` has `value`: the tensors handed out only where it has the other value
+        do not exist."""
+        for token_id, token in list(state.tokens.items()):
+            if (condition, not value) not in token.guard or token.state not in (ALLOC, DEQUED):
+                continue
+            del state.tokens[token_id]
+            for frame in state.frames:
+                for name, bound in frame.locals.items():
+                    if bound == token_id:
+                        frame.locals[name] = 0
+            for name, bound in state.members.items():
+                if bound == token_id:
+                    state.members[name] = 0
+
+    def unguard_written(self, state: State, stmt: Stmt) -> None:
+        """A statement that writes a variable of a guard's condition: the guard no longer says which branch
+        of a later `if` holds the tensor, so the tensor is no longer followed."""
+        words = stmt.names & self.guard_words
+        if not words:
+            return
+        text = self.context.document.data[stmt.site.start:stmt.site.end].decode("utf-8", "replace")
+        written = {w for w in words if re.search(
+            rf"(?:\b{w}\s*(?:[-+*/%&|^]|<<|>>)?=(?!=)|(?:\+\+|--)\s*{w}\b|\b{w}\s*(?:\+\+|--))", text)}
+        if not written:
+            return
+        for token in state.tokens.values():
+            if any(written & set(_NAME.findall(condition)) for condition, _ in token.guard):
+                token.known = False
+
     def loop(self, state: State, stmt: Stmt) -> State:
         state = self.simple(state, stmt)
         body = stmt.children[0]
@@ -760,6 +830,8 @@ class Analysis:
         return self.join([state, *[o for o in outcomes if not o.signal]]) if outcomes else state
 
     def simple(self, state: State, stmt: Stmt) -> State:
+        if self.guard_words:
+            self.unguard_written(state, stmt)
         # `x = q.AllocTensor<T>();` writes x without using what it held: the old tensor's last use is earlier.
         written = {e.var for e in stmt.events if e.kind in ("alloc", "deque", "assign") and e.var}
         self.mark_uses(state, stmt, written)
@@ -883,6 +955,7 @@ class Analysis:
             if tok is None:
                 return state
             tok.state = QUEUED
+            tok.guard = ()
             tok.last_use, tok.use_calls = stmt.site, _call_sites(state)
             tok.looped = self.loop_depth > 0
             tok.enqueued_as = self.holder_key(state, event.var)
@@ -1037,6 +1110,14 @@ class Analysis:
             return mine
         if mine == 0 and tb is not None and tb.state in held and tb.partial and tb.known:
             return theirs
+        # Handed out on one path only, under a condition a later `if` repeats: the name holds it there.
+        if theirs == 0 and ta is not None and ta.state in held and ta.guard and ta.known:
+            return mine
+        if mine == 0 and tb is not None and tb.state in held and tb.guard and tb.known:
+            return theirs
+        # Given back on one path, holding nothing on the other: nothing.
+        if min(mine, theirs) == 0 and max(mine, theirs) > 0 and ta is None and tb is None:
+            return 0
         if (mine == 0 and tb is not None and tb.state == FREED) or (theirs == 0 and ta is not None and ta.state == FREED):
             return 0
         self.forget_binding(a, mine, theirs)
@@ -1164,6 +1245,43 @@ _SCALAR_TYPES = frozenset({
 
 def _bound(state: State, token: int) -> bool:
     return token in state.members.values() or any(token in frame.locals.values() for frame in state.frames)
+
+
+_CALL_OR_WRITE = re.compile(r"\w\s*\(|(?<![=!<>])=(?!=)|\+\+|--")
+
+
+def _condition_key(condition: str) -> tuple[str, bool] | None:
+    """An `if` condition as (text, value) so that `if (!x)` / `if (x)` and `a != b` / `a == b` name the same
+    condition with opposite values; None for one with calls or writes (it may not be the same twice)."""
+    text = re.sub(r"\bthis\s*->\s*", "", condition)
+    if _CALL_OR_WRITE.search(text.replace("()", "")):
+        return None
+    text = re.sub(r"\s+", "", text)
+    value = True
+    while True:
+        text = _strip_parens(text)
+        if text.startswith("!") and not text.startswith("!="):
+            rest = text[1:]
+            if re.fullmatch(r"[\w.:>-]+", rest) or _strip_parens(rest) != rest:
+                text, value = rest, not value
+                continue
+        break
+    if "&&" not in text and "||" not in text and len(re.findall(r"==|!=", text)) == 1 and "!=" in text:
+        text, value = text.replace("!=", "=="), not value
+    return (text, value) if text else None
+
+
+def _strip_parens(text: str) -> str:
+    """`(a)` -> `a` when the parentheses enclose the whole text."""
+    while text.startswith("(") and text.endswith(")"):
+        depth = 0
+        for index, char in enumerate(text):
+            depth += char == "("
+            depth -= char == ")"
+            if depth == 0 and index < len(text) - 1:
+                return text
+        text = text[1:-1]
+    return text
 
 
 def _call_sites(state: State) -> tuple[Site, ...]:

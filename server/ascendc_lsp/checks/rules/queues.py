@@ -152,12 +152,15 @@ def _give_back_region(context: CheckContext, problem: Problem) -> Span:
     stage's others), else at the last use (a producer enqueues what it filled at once)."""
     last = problem.last_use
     lines = context.document.lines
-    if last is None:
+    if last is None or (problem.detail == "the kernel ends"
+                        and lines.line_of(problem.site.end) - lines.line_of(last.start) > _REGION_LINES):
+        # Given back before the kernel's last method ends (with the tensors it frees there), when that is far.
         return _span(context, problem.site)
-    if last.start > problem.site.start or context.model.function_at(last.start) is not context.model.function_at(
-            problem.site.start):
-        # Lost in a later iteration of a loop (overwritten above its last use in the text), or in a method
-        # called later: the give-back belongs after the last use, before its block ends.
+    if context.model.function_at(last.start) is not context.model.function_at(problem.site.start):
+        return _span(context, problem.site)  # lost in a method called after the last use: where it is lost
+    if last.start > problem.site.start:
+        # Lost in a later iteration of a loop (overwritten above its last use in the text): the give-back
+        # belongs after the last use, before its block ends.
         block = _innermost_block(context, last)
         if lines.line_of(block[1]) - lines.line_of(last.start) <= _REGION_LINES:
             return lines.span(last.start, block[1])
