@@ -437,3 +437,45 @@ __aicore__ inline void K<T, A, B>::
 }
 extern "C\"""")
     assert_placed(text, "    inQ.FreeTensor(x);\n")
+
+
+def test_a_tensor_declared_in_a_block_with_an_if_inside_is_lost_at_the_block_s_end() -> None:
+    # rms_norm_grad_whole_reduce_d.h: the main loop and then the tail block (`if (tail != 0) { t = Alloc ...
+    # if (...) {...} FreeTensor(t); }`) each declare t; an `if` inside the block hid the block's end.
+    block = ("            LocalTensor<half> t = tmpQ.AllocTensor<half>();\n            if (n > 3) {\n"
+             "                Abs(t, x, 256);\n            }\n            tmpQ.FreeTensor(t);\n")
+    body = ("        LocalTensor<half> x = inQ.DeQue<half>();\n        for (int k = 0; k < 2; k++) {\n" + block
+            + "        }\n        if (n > 1) {\n" + block + "        }\n" + BARRIERS + "        inQ.FreeTensor(x);\n"
+            "        LocalTensor<half> y = outQ.AllocTensor<half>();\n        outQ.EnQue(y);\n")
+    text = with_compute(body)
+    assert queue_findings(text) == []
+    free = "            tmpQ.FreeTensor(t);\n"
+    at = text.rindex(free)
+    planted = text[:at].count("\n")
+    mutant = text[:at] + " " * (len(free) - 1) + "\n" + text[at + len(free):]
+    findings = [f for f in queue_findings(mutant) if f.code == "ASC008" and near(f, planted)]
+    assert findings, queue_findings(mutant)
+    lost = [r for r in findings[0].related if "is lost here" in r.message]
+    assert lost and lost[0].span.start.line == planted + 1, findings  # the tail block's closing brace
+
+
+def test_a_give_back_on_the_last_iteration_of_a_loop_is_a_give_back() -> None:
+    # rms_norm_grad_split_n.h: `for (i = 0; i < n; i++) { ... if (i == n - 1) { inQ.FreeTensor(x); } }`
+    # gives x back once, on the last iteration: no "on some paths" warning for it.
+    body = ("        LocalTensor<half> x = inQ.DeQue<half>();\n        LocalTensor<half> y = outQ.AllocTensor<half>();\n"
+            "        for (uint32_t k = 0; k < n; k++) {\n            Adds(y, x, (half)1, 256);\n"
+            "            if (k == n - 1) {\n                inQ.FreeTensor(x);\n            }\n        }\n"
+            "        outQ.EnQue(y);\n")
+    assert queue_findings(with_compute(body)) == []
+
+
+def test_a_missing_free_inside_a_called_helper_is_placed_with_the_helper_s_give_backs() -> None:
+    # deep_norm_grad_cut_d.h: Compute passes x and t to a helper that uses both and frees them; the free of x
+    # deleted there is lost when Compute ends, but belongs in the helper after x's last use.
+    helper = ("    __aicore__ inline void Finish(LocalTensor<half>& x, LocalTensor<half>& t) {\n"
+              "        Adds(t, x, (half)1, 256);\n        inQ.FreeTensor(x);\n        tmpQ.FreeTensor(t);\n    }\n")
+    body = ("        LocalTensor<half> x = inQ.DeQue<half>();\n        LocalTensor<half> t = tmpQ.AllocTensor<half>();\n"
+            "        LocalTensor<half> y = outQ.AllocTensor<half>();\n        Adds(y, y, (half)1, 256);\n"
+            + BARRIERS + "        Finish(x, t);\n" + BARRIERS + "        outQ.EnQue(y);\n")
+    text = with_compute(body).replace("    __aicore__ inline void CopyOut(int i) {", helper + "    __aicore__ inline void CopyOut(int i) {")
+    assert_placed(text, "        inQ.FreeTensor(x);\n")

@@ -76,6 +76,7 @@ class Problem:
     last_use: Site | None = None  # lost tensors: the last statement that used it (the give-back goes after it)
     partial: bool = False  # lost tensors: given back on some paths (a warning: the paths may not both run)
     later_iteration: bool = False  # only from the second iteration of a loop of unknown trip count
+    inner_use: Site | None = None  # lost tensors: the last use itself when inside a method last_use calls
     detail: str = ""
 
 
@@ -103,7 +104,9 @@ class Stmt:
     children: list[Stmt] = field(default_factory=list)  # block: statements; if: [then, else]; switch: cases
     scope: bool = True  # block: its declarations die at its end (not so for `#if` regions)
     constexpr: bool = False  # if: `if constexpr`, decided per template instantiation
-    condition: str = ""  # if: the condition's text (decided when it compares a constant parameter)
+    condition: str = ""  # if: the condition's text (decided when it compares a constant parameter); loop: the
+    # condition key (see _condition_key) that holds on its last iteration only (`i == n - 1` in `for (i = 0; i < n;
+    # i++)`), or ""
     trips: int | None = None  # loop: a constant trip count when the header says so
     returned: str = ""  # return: the variable returned
 
@@ -173,7 +176,9 @@ class _Builder:
             head = self.simple_range(node.start_byte, header_end)
             loop = Stmt("loop", site, events=head.events, names=head.names,
                         children=[self.build(body) if body is not None else Stmt("block", site)],
-                        trips=_trip_count(self.context, node) if kind == "for_statement" else None)
+                        trips=_trip_count(self.context, node) if kind == "for_statement" else None,
+                        condition=_last_iteration(self.context.document.data[node.start_byte:header_end].decode(
+                            "utf-8", "replace")) if kind == "for_statement" else "")
             return loop
         if kind == "switch_statement":
             body = node.child_by_field_name("body")
@@ -377,6 +382,7 @@ class Token:
     holders: tuple[tuple[int, str], ...] = ()  # (frame depth, or -1 for a member; name) that held it at EnQue
     use_calls: tuple[Site, ...] = ()  # the calls (outermost first) through which last_use was reached
     guard: tuple[tuple[str, bool], ...] = ()  # handed out only where these conditions have these values
+    inner_use: Site | None = None  # when last_use is a call it was passed to: its last use inside that call
 
 
 @dataclass
@@ -424,7 +430,7 @@ class Analysis:
         self.skip_end_checks = skip_end_checks
         self.builder = _Builder(context, queues, set(self.functions))
         self.bodies: dict[int, Stmt] = {}
-        self.problems: dict[tuple[str, int], Problem] = {}
+        self.problems: dict[tuple[str, int, str, str], Problem] = {}
         self.steps = 0
         self.next_token = 1
         self.lost_alloc_queues: set[str] = set()
@@ -434,6 +440,7 @@ class Analysis:
         self.plain_give_backs: bool | None = None  # every EnQue/FreeTensor of the file names a plain variable
         self.instantiation: dict[str, str] = {}  # type parameter -> the type this run assumes for it
         self.guard_words: set[str] = set()  # the names in any token's guard conditions
+        self.last_iteration: dict[str, bool] = {}  # condition key -> whether this run is an enclosing loop's last
 
     # -- entry ------------------------------------------------------------------------------------------------
 
@@ -492,8 +499,9 @@ class Analysis:
         allocated and kept from Init to the end without a queue round trip is an idiom, not reported)."""
         for name, token_id in state.members.items():
             token = self.token(state, token_id)
-            if token is None or not token.known or token.state != DEQUED or token.queue in self.skip_end_checks:
-                continue
+            if token is None or not token.known or token.state != DEQUED or token.partial \
+                    or token.queue in self.skip_end_checks:
+                continue  # (one given back on some paths is reported where its other paths lose it)
             inside = [u for u in (*token.use_calls, token.last_use) if last.start_byte <= u.start < last.end_byte]
             self.report(Problem("lost", token.queue, name, Site(last.body_end - 1, last.body_end), token.origin,
                                 token.state, last.name, detail="the kernel ends", uncertain=state.constexpr_taken,
@@ -509,7 +517,7 @@ class Analysis:
         return found & self.queues
 
     def report(self, problem: Problem) -> None:
-        key = (problem.kind, problem.site.start)
+        key = (problem.kind, problem.site.start, problem.queue, problem.var)
         current = self.problems.get(key)
         if current is None or (current.later_iteration and not problem.later_iteration) or (
             current.uncertain and not problem.uncertain
@@ -571,6 +579,8 @@ class Analysis:
             for arg in args:
                 token = self.token(result, self.lookup(result, arg))
                 if token is not None:
+                    inside = function.start_byte <= token.last_use.start < function.end_byte
+                    token.inner_use = (token.inner_use or token.last_use) if inside else None
                     token.last_use, token.use_calls = site, _call_sites(result)
         return result
 
@@ -669,7 +679,8 @@ class Analysis:
             self.lost_alloc_queues.add(token.queue)
         self.report(Problem("lost", token.queue, token.var, site, token.origin, token.state, function,
                             repeated=self.loop_depth > 0, later_iteration=self.iteration > 0, detail=why,
-                            uncertain=state.constexpr_taken, last_use=last_use, partial=token.partial))
+                            uncertain=state.constexpr_taken, last_use=last_use, partial=token.partial,
+                            inner_use=token.inner_use if last_use == token.last_use else token.last_use))
         token.known = False
 
     def end_scope(self, state: State, frame: Frame, names: Iterable[str], at: Site, final: bool = False) -> None:
@@ -686,13 +697,15 @@ class Analysis:
 
     def block(self, state: State, stmt: Stmt, function_body: bool = False) -> State:
         frame = state.frames[-1] if state.frames else None
+        depth = len(state.frames)
         before = set(frame.locals) if frame is not None else set()
         for child in stmt.children:
             if state.signal:
                 break
             state = self.statement(state, child)
-        if frame is not None and not function_body and stmt.scope and state.frames and state.frames[-1] is frame \
-                and not state.signal:
+        # The same frame, though a branch join may have handed back a copy of it (compare depths, not objects).
+        if frame is not None and not function_body and stmt.scope and len(state.frames) == depth and not state.signal:
+            frame = state.frames[-1]
             self.end_scope(state, frame, [n for n in frame.locals if n not in before], Site(stmt.site.end - 1, stmt.site.end))
         return state
 
@@ -715,11 +728,13 @@ class Analysis:
             if decided is None and self.instantiation and stmt.condition:
                 # `if (std::is_same<T, half>::value)`: fixed by the instantiation this run follows.
                 decided = _decide_traits(stmt.condition, self.instantiation)
+            key = _condition_key(stmt.condition) if stmt.condition else None
+            if decided is None and key is not None and key[0] in self.last_iteration:
+                decided = self.last_iteration[key[0]] == key[1]
             if decided is not None:
                 # `if (direction == 0)` in a helper called with a constant: only one branch runs.
                 chosen = stmt.children[0] if decided else (stmt.children[1] if len(stmt.children) > 1 else None)
                 return self.statement(state, chosen) if chosen is not None else state
-            key = _condition_key(stmt.condition) if stmt.condition else None
             born = self.next_token
             then, other = state.copy(), state
             if key is not None:
@@ -808,6 +823,12 @@ class Analysis:
         state = self.simple(state, stmt)
         body = stmt.children[0]
         runs = 2 if self.loop_depth < _MAX_LOOP_NESTING and stmt.trips != 1 else 1
+        last = stmt.condition if stmt.condition and stmt.condition not in self.last_iteration else ""
+        if last:
+            # `if (i == n - 1) q.FreeTensor(t);` gives back on the last iteration: the runs are earlier ones, then
+            # one more is the last (the body runs at least once, as everywhere in this analysis).
+            self.last_iteration[last] = False
+            runs += 1
         self.loop_depth += 1
         previous_iteration = self.iteration
         outcomes = []
@@ -815,6 +836,8 @@ class Analysis:
             for run in range(runs):
                 if run == 1 and (stmt.trips is None or stmt.trips < 2):
                     self.iteration += 1
+                if last and run == runs - 1:
+                    self.last_iteration[last] = True
                 state = self.statement(state, body)
                 if state.signal in ("break", "return"):
                     outcomes.append(state)
@@ -824,6 +847,7 @@ class Analysis:
         finally:
             self.loop_depth -= 1
             self.iteration = previous_iteration
+            self.last_iteration.pop(last, None)
         for outcome in outcomes:
             if outcome.signal == "break":
                 outcome.signal = ""
@@ -851,6 +875,8 @@ class Analysis:
         for name in (stmt.names - written) & (state.frames[-1].locals.keys() | state.members.keys()):
             token = self.token(state, self.lookup(state, name))
             if token is not None and token.state != FREED:
+                if not stmt.site.start <= token.last_use.start < stmt.site.end:
+                    token.inner_use = None  # (kept for the call this statement made with it)
                 token.last_use, token.use_calls = stmt.site, _call_sites(state)
 
     def event(self, state: State, event: Event, stmt: Stmt) -> State:
@@ -1084,6 +1110,11 @@ class Analysis:
                         a.tokens[token_id] = token
                         mine = token
                     mine.partial = True
+                elif mine.state in held and token.state in held and mine.known and token.known:
+                    # Held on both paths, round-tripped through its queue on one (`if (c) { q.EnQue(t);
+                    # q.DeQue<T>(); }`): still this code's to give back.
+                    if token.last_use.start > mine.last_use.start:
+                        mine.last_use, mine.use_calls = token.last_use, token.use_calls
                 else:
                     mine.known = False
             elif token.last_use.start > mine.last_use.start:
@@ -1271,6 +1302,18 @@ def _condition_key(condition: str) -> tuple[str, bool] | None:
     return (text, value) if text else None
 
 
+def _last_iteration(header: str) -> str:
+    """The condition key of `i == n - 1` for `for (T i = 0; i < n; ...)` (`i == n` for `i <= n`)."""
+    match = _FOR_HEADER.match(header)
+    if match is None:
+        return ""
+    bound = re.sub(r"\s+", "", re.sub(r"\bthis\s*->\s*", "", match.group(4)))
+    bound = _strip_parens(bound)
+    if not bound or _CALL_OR_WRITE.search(bound):
+        return ""
+    return f"{match.group(1)}=={bound}" + ("-1" if match.group(3) == "<" else "")
+
+
 def _strip_parens(text: str) -> str:
     """`(a)` -> `a` when the parentheses enclose the whole text."""
     while text.startswith("(") and text.endswith(")"):
@@ -1348,7 +1391,7 @@ def analyse(context: CheckContext) -> list[Problem]:
         others = [r for r in roots if all(r is not f for f in sequence)]
         if not sequence and not others:
             continue
-        found: dict[tuple[str, int], Problem] = {}
+        found: dict[tuple[str, int, str, str], Problem] = {}
         for instantiation in _instantiations(context, functions):
             analysis = Analysis(context, owner, functions, queues, skip_end)
             analysis.instantiation = instantiation
@@ -1356,7 +1399,7 @@ def analyse(context: CheckContext) -> list[Problem]:
                 for problem in analysis.run(sequence, others):
                     # The same problem in several instantiations: the give-back must follow every one's last
                     # use (a use under `if constexpr (!is_same<T, double>)` counts though `double` skips it).
-                    key = (problem.kind, problem.site.start)
+                    key = (problem.kind, problem.site.start, problem.queue, problem.var)
                     seen = found.get(key)
                     if seen is None or (problem.last_use is not None and (
                             seen.last_use is None or problem.last_use.start > seen.last_use.start)):

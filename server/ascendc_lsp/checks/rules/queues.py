@@ -152,6 +152,9 @@ def _give_back_region(context: CheckContext, problem: Problem) -> Span:
     stage's others), else at the last use (a producer enqueues what it filled at once)."""
     last = problem.last_use
     lines = context.document.lines
+    inner = _inner_give_back_region(context, problem)
+    if inner is not None:
+        return inner
     if last is None or (problem.detail == "the kernel ends"
                         and lines.line_of(problem.site.end) - lines.line_of(last.start) > _REGION_LINES):
         # Given back before the kernel's last method ends (with the tensors it frees there), when that is far.
@@ -192,6 +195,33 @@ def _give_back_region(context: CheckContext, problem: Problem) -> Span:
     if lines.line_of(block[1]) - lines.line_of(last.start) <= _REGION_LINES:
         return lines.span(last.start, block[1])
     return _span(context, last)
+
+
+def _inner_give_back_region(context: CheckContext, problem: Problem) -> Span | None:
+    """Last used inside a method the losing function passed it to (`Finish(x, t)` uses x and frees t): when that
+    method gives back tensors passed to it soon after the use, the missing give-back belongs with them there."""
+    inner = problem.inner_use
+    function = context.model.function_at(inner.start) if inner is not None else None
+    if inner is None or function is None:
+        return None
+    lines = context.document.lines
+    params = {p.name for p in function.params}
+    calls = [c for c in calls_by_function(context).get(function.start_byte, [])
+             if c.name in ("EnQue", "FreeTensor") and c.start_byte >= inner.end and c.args
+             and strip_this(c.args[0].text.strip()) in params]
+    for index, call in enumerate(calls):
+        if lines.line_of(call.start_byte) - lines.line_of(inner.end) > _REGION_LINES:
+            return None
+        block = _innermost_block(context, Site(call.start_byte, call.end_byte))
+        if not block[0] <= inner.start < block[1]:
+            continue
+        end = call
+        for following in calls[index + 1 :]:
+            if lines.line_of(following.start_byte) - lines.line_of(end.end_byte) > 1:
+                break
+            end = following
+        return lines.span(inner.start, end.end_byte)
+    return None
 
 
 _PREPROCESSOR_BRANCH = re.compile(rb"^[ \t]*#[ \t]*(?:else|elif)\b", re.MULTILINE)
