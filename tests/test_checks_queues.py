@@ -479,3 +479,20 @@ def test_a_missing_free_inside_a_called_helper_is_placed_with_the_helper_s_give_
             + BARRIERS + "        Finish(x, t);\n" + BARRIERS + "        outQ.EnQue(y);\n")
     text = with_compute(body).replace("    __aicore__ inline void CopyOut(int i) {", helper + "    __aicore__ inline void CopyOut(int i) {")
     assert_placed(text, "        inQ.FreeTensor(x);\n")
+
+
+def test_a_free_missing_from_one_branch_is_placed_in_that_branch() -> None:
+    # group_norm_grad.h: `if (dx) { ...; q.FreeTensor(t); } else { q.FreeTensor(t); }`, far below t's last
+    # use: the else's free deleted belongs in the else, not at the last use.
+    body = ("        LocalTensor<half> x = inQ.DeQue<half>();\n        LocalTensor<half> y = outQ.AllocTensor<half>();\n"
+            "        Adds(y, x, (half)1, 256);\n" + BARRIERS + "        if (n > 3) {\n" + BARRIERS
+            + "            inQ.FreeTensor(x);\n            outQ.EnQue(y);\n        } else {\n"
+            "            outQ.EnQue(y);\n            inQ.FreeTensor(x);\n        }\n" + BARRIERS)
+    text = with_compute(body)
+    assert queue_findings(text) == []
+    free = "            inQ.FreeTensor(x);\n        }\n"
+    at = text.index(free)
+    planted = text[:at].count("\n")
+    mutant = text[:at] + " " * 30 + "\n        }\n" + text[at + len(free):]
+    findings = queue_findings(mutant)
+    assert any(f.code == "ASC008" and near(f, planted) and "on some paths" in f.message for f in findings), findings

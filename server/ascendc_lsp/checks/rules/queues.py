@@ -155,6 +155,9 @@ def _give_back_region(context: CheckContext, problem: Problem) -> Span:
     inner = _inner_give_back_region(context, problem)
     if inner is not None:
         return inner
+    other = _branch_without_give_back(context, problem) if problem.partial else None
+    if other is not None:
+        return other
     if last is None or (problem.detail == "the kernel ends"
                         and lines.line_of(problem.site.end) - lines.line_of(last.start) > _REGION_LINES):
         # Given back before the kernel's last method ends (with the tensors it frees there), when that is far.
@@ -221,6 +224,38 @@ def _inner_give_back_region(context: CheckContext, problem: Problem) -> Span | N
                 break
             end = following
         return lines.span(inner.start, end.end_byte)
+    return None
+
+
+def _branch_without_give_back(context: CheckContext, problem: Problem) -> Span | None:
+    """Given back on some paths: when an if/else after the last use gives the tensor back in one branch only,
+    the missing give-back belongs in the other branch."""
+    last = problem.last_use
+    function = context.model.function_at(last.start) if last is not None else None
+    if last is None or function is None or not re.fullmatch(r"[A-Za-z_]\w*", problem.var or ""):
+        return None
+    lines = context.document.lines
+    word = re.compile(rf"(?<![\w.]){re.escape(problem.var)}\b")
+    give_backs = [c for c in calls_by_function(context).get(function.start_byte, [])
+                  if c.name in ("EnQue", "FreeTensor") and c.start_byte >= last.end and c.args
+                  and word.fullmatch(strip_this(c.args[0].text.strip()))]
+    for call in give_backs:
+        node = node_for(context, call.start_byte, call.end_byte)
+        while node is not None and node.type != "if_statement":
+            node = node.parent
+        if node is None or node.start_byte < last.end:
+            continue
+        branches = [node.child_by_field_name("consequence"), node.child_by_field_name("alternative")]
+        if any(b is None for b in branches):
+            return None
+        for branch in branches:
+            assert branch is not None
+            if not branch.start_byte <= call.start_byte < branch.end_byte and not any(
+                    branch.start_byte <= c.start_byte < branch.end_byte for c in give_backs):
+                first = lines.line_of(branch.start_byte)
+                if lines.line_of(branch.end_byte) - first <= _REGION_LINES:
+                    return lines.span(branch.start_byte, branch.end_byte)
+                return lines.span(branch.start_byte, lines.line_end(first))
     return None
 
 
@@ -357,6 +392,9 @@ def alloc_without_free(context: CheckContext) -> Iterator[Diagnostic]:
             consequence = "; this runs repeatedly, so the queue runs out of buffers and AllocTensor/DeQue hangs"
         elif hang:
             consequence = "; if these `if constexpr` branches go together, the queue runs out of buffers and hangs"
+        elif problem.detail == "the kernel ends":
+            # docs/zh/api/SIMD-API/基础API/资源管理/Pipe和Que框架/TQue/FreeTensor.md: AllocTensor and FreeTensor pair up.
+            consequence = "; every tensor a queue hands out goes back to it (AllocTensor/FreeTensor pair up)"
         else:
             consequence = "; its buffer never comes back" + (
                 " (from the second iteration of the loop on)" if problem.later_iteration else "")
