@@ -496,3 +496,24 @@ def test_a_free_missing_from_one_branch_is_placed_in_that_branch() -> None:
     mutant = text[:at] + " " * 30 + "\n        }\n" + text[at + len(free):]
     findings = queue_findings(mutant)
     assert any(f.code == "ASC008" and near(f, planted) and "on some paths" in f.message for f in findings), findings
+
+
+def test_a_free_missing_from_a_stage_s_free_helper_is_placed_in_that_helper() -> None:
+    # dequant_swiglu_quant_dynamic_base.hpp: `TakeBuffers()` dequeues members, the loop body uses them and
+    # calls `FreeBuffers()`; a free deleted there is found where the next TakeBuffers() overwrites the member,
+    # and belongs in FreeBuffers() with the others.
+    text = (PIPELINE.replace("    TQue<QuePosition::VECOUT, 2> outQ;\n",
+                             "    TQue<QuePosition::VECOUT, 2> outQ;\n    TQue<QuePosition::VECIN, 1> sQ;\n"
+                             "    LocalTensor<half> xm;\n    LocalTensor<half> sm;\n")
+            .replace("        this->n = n;\n", "        this->n = n;\n        pipe.InitBuffer(sQ, 1, 256 * sizeof(half));\n")
+            .replace("        inQ.EnQue(x);\n    }\n", "        inQ.EnQue(x);\n        LocalTensor<half> s = sQ.AllocTensor<half>();\n"
+                     "        sQ.EnQue(s);\n    }\n", 1)
+            .replace("        LocalTensor<half> x = inQ.DeQue<half>();\n", "        TakeBuffers();\n")
+            .replace("            Adds(y, x, (half)1, 256);\n", "            Add(y, xm, sm, 256);\n")
+            .replace("            Helper(y, x);\n", "            Helper(y, xm);\n")
+            .replace("        outQ.EnQue(y);\n        inQ.FreeTensor(x);\n", "        outQ.EnQue(y);\n        FreeBuffers();\n")
+            .replace("    __aicore__ inline void CopyOut(int i) {",
+                     "    __aicore__ inline void TakeBuffers() {\n        xm = inQ.DeQue<half>();\n        sm = sQ.DeQue<half>();\n    }\n"
+                     "    __aicore__ inline void FreeBuffers() {\n        sQ.FreeTensor(sm);\n        inQ.FreeTensor(xm);\n    }\n"
+                     "    __aicore__ inline void CopyOut(int i) {"))
+    assert_placed(text, "        inQ.FreeTensor(xm);\n")

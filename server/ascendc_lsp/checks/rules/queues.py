@@ -163,7 +163,10 @@ def _give_back_region(context: CheckContext, problem: Problem) -> Span:
         # Given back before the kernel's last method ends (with the tensors it frees there), when that is far.
         return _span(context, problem.site)
     if context.model.function_at(last.start) is not context.model.function_at(problem.site.start):
-        return _span(context, problem.site)  # lost in a method called after the last use: where it is lost
+        # Lost in a method called after the last use: with the give-backs of a helper called after the last use
+        # (`FreeBuffers();`), else where it is lost.
+        helper = _helper_give_back_run(context, last, problem.site)
+        return lines.span(*helper) if helper is not None else _span(context, problem.site)
     if last.start > problem.site.start:
         # Lost in a later iteration of a loop (overwritten above its last use in the text): the give-back
         # belongs after the last use, before its block ends.
@@ -224,6 +227,36 @@ def _inner_give_back_region(context: CheckContext, problem: Problem) -> Span | N
                 break
             end = following
         return lines.span(inner.start, end.end_byte)
+    return None
+
+
+def _helper_give_back_run(context: CheckContext, last: Site, lost: Site) -> tuple[int, int] | None:
+    """The first FreeTensor run in a method called after `last` in its block that frees tensors of the queues the
+    method where the tensor is lost hands out (a stage's `FreeBuffers()` after its `TakeBuffers()`)."""
+    function = context.model.function_at(last.start)
+    losing = context.model.function_at(lost.start)
+    if function is None or losing is None:
+        return None
+    handed = {receiver_name(c) for c in calls_by_function(context).get(losing.start_byte, [])
+              if c.name in ("AllocTensor", "DeQue")}
+    lines = context.document.lines
+    for call in calls_by_function(context).get(function.start_byte, []):
+        if call.start_byte < last.end or (call.receiver or "this").strip() != "this":
+            continue
+        block = _innermost_block(context, Site(call.start_byte, call.end_byte))
+        if not block[0] <= last.start < block[1]:
+            continue  # on another path than the last use
+        for helper in context.model.functions_named(call.name):
+            frees = [c for c in calls_by_function(context).get(helper.start_byte, [])
+                     if c.name == "FreeTensor" and receiver_name(c) in handed]
+            if helper is function or not frees:
+                continue
+            end = frees[0]
+            for following in frees[1:]:
+                if lines.line_of(following.start_byte) - lines.line_of(end.end_byte) > 1:
+                    break
+                end = following
+            return frees[0].start_byte, end.end_byte
     return None
 
 
