@@ -31,6 +31,7 @@ import warnings
 from bisect import bisect_right
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 import tree_sitter
 
@@ -1284,6 +1285,7 @@ def _bound(state: State, token: int) -> bool:
 _CALL_OR_WRITE = re.compile(r"\w\s*\(|(?<![=!<>])=(?!=)|\+\+|--")
 
 
+@lru_cache(maxsize=4096)  # every `if` runs many times per analysis (loops twice, each instantiation)
 def _condition_key(condition: str) -> tuple[str, bool] | None:
     """An `if` condition as (text, value) so that `if (!x)` / `if (x)` and `a != b` / `a == b` name the same
     condition with opposite values; None for one with calls or writes (it may not be the same twice)."""
