@@ -829,10 +829,9 @@ class Analysis:
         runs = 2 if self.loop_depth < _MAX_LOOP_NESTING and stmt.trips != 1 else 1
         last = stmt.condition if stmt.condition and stmt.condition not in self.last_iteration else ""
         if last:
-            # `if (i == n - 1) q.FreeTensor(t);` gives back on the last iteration: the runs are earlier ones, then
-            # one more is the last (the body runs at least once, as everywhere in this analysis).
+            # `if (i == n - 1) q.FreeTensor(t);` gives back on the last iteration: the last run is that one, an
+            # earlier run an earlier iteration (no extra run: nested loops would multiply the steps).
             self.last_iteration[last] = False
-            runs += 1
         self.loop_depth += 1
         previous_iteration = self.iteration
         outcomes = []
