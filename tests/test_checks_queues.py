@@ -517,19 +517,3 @@ def test_a_free_missing_from_a_stage_s_free_helper_is_placed_in_that_helper() ->
                      "    __aicore__ inline void FreeBuffers() {\n        sQ.FreeTensor(sm);\n        inQ.FreeTensor(xm);\n    }\n"
                      "    __aicore__ inline void CopyOut(int i) {"))
     assert_placed(text, "        inQ.FreeTensor(xm);\n")
-
-
-def test_a_free_missing_under_else_of_a_preprocessor_if_is_found() -> None:
-    # group_norm_silu_b32.h: `#if __CCE_AICORE__ == 220 ... FreeTensor(y) #else ... FreeTensor(y) #endif`: the
-    # `#else` configuration is followed too.
-    text = PIPELINE.replace(
-        "        DataCopy(yGm[i * 256], y, 256);\n        outQ.FreeTensor(y);\n",
-        "#if __CCE_AICORE__ == 220\n        DataCopy(yGm[i * 256], y, 256);\n        outQ.FreeTensor(y);\n#else\n"
-        "        if (n > 2) {\n            DataCopy(yGm[i * 256], y, 256);\n        }\n        outQ.FreeTensor(y);\n"
-        "        PipeBarrier<PIPE_ALL>();\n#endif\n")
-    at = text.rindex("        outQ.FreeTensor(y);\n")
-    planted = text[:at].count("\n")
-    assert queue_findings(text) == []
-    mutant = text[:at] + " " * 26 + "\n" + text[at + len("        outQ.FreeTensor(y);\n"):]
-    findings = queue_findings(mutant)
-    assert any(f.code == "ASC008" and near(f, planted) for f in findings), findings

@@ -115,9 +115,8 @@ class Stmt:
 class _Builder:
     """Turns a function body into Stmt trees with the lifecycle events of each simple statement."""
 
-    def __init__(self, context: CheckContext, queues: set[str], methods: set[str], last_branch: bool = False) -> None:
+    def __init__(self, context: CheckContext, queues: set[str], methods: set[str]) -> None:
         self.context = context
-        self.last_branch = last_branch  # follow the last branch of every `#if` (the `#else` configuration)
         self.text = context.document.node_text
         self.queues = queues
         self.methods = methods
@@ -150,8 +149,6 @@ class _Builder:
             # other branch's EnQue.
             other = next((c for c in node.named_children if c.type in ("preproc_else", "preproc_elif")), None)
             condition = node.child_by_field_name("condition")
-            if self.last_branch and other is not None:
-                return self.build(other)
             if other is not None and condition is not None and self.text(condition).strip() in ("0", "false"):
                 return self.build(other)
             end = other.start_byte if other is not None else node.end_byte
@@ -424,7 +421,7 @@ class State:
 
 class Analysis:
     def __init__(self, context: CheckContext, owner: ClassInfo | None, functions: list[Function],
-                 queues: set[str], skip_end_checks: set[str], last_branch: bool = False) -> None:
+                 queues: set[str], skip_end_checks: set[str]) -> None:
         self.context = context
         self.owner = owner
         self.functions: dict[str, list[Function]] = {}
@@ -432,7 +429,7 @@ class Analysis:
             self.functions.setdefault(function.name, []).append(function)
         self.queues = queues
         self.skip_end_checks = skip_end_checks
-        self.builder = _Builder(context, queues, set(self.functions), last_branch)
+        self.builder = _Builder(context, queues, set(self.functions))
         self.bodies: dict[int, Stmt] = {}
         self.problems: dict[tuple[str, int, str, str], Problem] = {}
         self.steps = 0
@@ -1396,11 +1393,8 @@ def analyse(context: CheckContext) -> list[Problem]:
         if not sequence and not others:
             continue
         found: dict[tuple[str, int, str, str], Problem] = {}
-        # One configuration of the preprocessor is the first branch of every `#if`; when the unit has `#else`
-        # branches, the configuration of the last branches is a second one (a give-back only under `#else`).
-        configurations = [False, True] if _has_else_branches(context, functions) else [False]
-        for instantiation, last_branch in ((i, c) for c in configurations for i in _instantiations(context, functions)):
-            analysis = Analysis(context, owner, functions, queues, skip_end, last_branch)
+        for instantiation in _instantiations(context, functions):
+            analysis = Analysis(context, owner, functions, queues, skip_end)
             analysis.instantiation = instantiation
             try:
                 for problem in analysis.run(sequence, others):
@@ -1417,14 +1411,6 @@ def analyse(context: CheckContext) -> list[Problem]:
         problems.extend(found.values())
     context.__dict__["_lifecycle"] = problems
     return problems
-
-
-_ELSE_BRANCH = re.compile(rb"^[ \t]*#[ \t]*(?:else|elif)\b", re.MULTILINE)
-
-
-def _has_else_branches(context: CheckContext, functions: list[Function]) -> bool:
-    data = context.document.data
-    return any(_ELSE_BRANCH.search(data, f.body_start, f.body_end) for f in functions)
 
 
 def _units(context: CheckContext) -> Iterator[tuple[ClassInfo | None, list[Function], set[str], set[str]]]:
