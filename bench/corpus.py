@@ -68,8 +68,11 @@ EXCLUDED_PREFIXES = {
 
 
 def corpus_dir() -> Path:
+    # the one cache directory rule (a relative XDG_CACHE_HOME is ignored)
+    from ascendc_lsp.paths import cache_dir
+
     env = os.environ.get("ASCENDC_CORPUS")
-    return Path(env) if env else Path.home() / ".cache" / "ascendc-lsp" / "corpus"
+    return Path(env) if env else cache_dir("corpus")
 
 
 def trees_dir() -> Path:

@@ -1,7 +1,7 @@
 """Fuzz bench: hostile and mutated inputs through every entry point; reports crashes, hangs, tracebacks and the
 RSS slope of a long-lived process.
 
-    python bench/fuzz.py [--inputs 10000] [--seed 16] [--jobs 2] [--section cli] [--hang 60] [--subprocess-share 0.02]
+    python bench/fuzz.py [--inputs 10000] [--passes 2] [--seed 16] [--jobs 2] [--section cli] [--hang 60] [--subprocess-share 0.02]
 
 Section `cli` (this file's): kernel sources for `check`, specs for `run`, knowledge entries for `kb validate`,
 failure records for `kb import`, logs for `explain`, made by seeded mutation of the shipped examples plus
@@ -9,10 +9,19 @@ pathological shapes (deep nesting of every kind, 80,000-term expressions, YAML a
 huge numbers, NaN, endless lines). A `run` input carries its example's kernel and headers, so it reaches the build
 and the emulator (the shipped kernel's build is cached; 10% of them mutate the kernel too, a fresh g++ build).
 Each input goes through `cli.main` in a worker process that lives for the whole run (so its RSS slope shows leaks);
-`--jobs N` runs N such workers, each with its own slope; the inputs are drawn in order from one seeded generator, so
-the set of inputs does not depend on N. A small share goes, instead, through a fresh `ascendc-lsp` process (so exit
+`--jobs N` runs N such workers, each with its own slope; worker w takes inputs w, w+N, w+2N, ..., and input i is
+drawn from its own generator seeded by (seed, i), so the set of inputs does not depend on N. A small share goes, instead, through a fresh `ascendc-lsp` process (so exit
 codes and stderr are judged end to end). The language-server section (documents and protocol messages over
 stdio) is bench/fuzz_lsp.py.
+
+The RSS verdict. One input can raise a process's RSS for good without leaking (the allocator keeps the arena a large
+input needed: a high-water mark), so a slope over one pass mixes steps with leaks. With `--passes P` (default 2)
+each worker goes through the same inputs, in the same order, P times; the first pass is the warm-up. A worker is
+"flat" when, over the later passes, its peak RSS stays within 2 MiB of its warm-up peak and the least-squares slope
+of its RSS is at most 100 KiB per 1,000 inputs (the slope is judged over 1,000 inputs or more); a run is flat when
+every worker is. A leak grows again in every pass, so it is "not flat" (`--inject-leak KIB` makes each worker keep
+KIB per input, to see the verdict fail); a worker restarted by a hang is "undecided". The table lists the ten
+largest RSS steps (input, kind, size, pass): where the high-water marks are set.
 
 Verdicts per input: ok (exit 0, 1 or 2 with at most a short stderr), crash (exit 70, an internal error; or the
 worker died), traceback (a Python traceback printed), hang (no answer within --hang seconds: the worker is killed
@@ -24,12 +33,20 @@ Measured (2 cores shared at load 4-6, seed 16, 10,000 inputs, 0 crash / 0 traceb
 --jobs 2, run inputs with their kernel: 1073 s, RSS 40 -> 108 and 43 -> 108 MiB, slopes 237 and 1272 KiB per 1,000.
 The RSS rises in steps, on single large inputs, and stays at that high-water mark: not a leak. A second and third
 pass over the same 800 inputs in one process stays at 83.4 / 83.3 / 84.0 MiB after the first pass's 60 -> 83 MiB,
-whose largest step (+21 MiB) is one 800 KB `kb import` record (`a/` x 400,000: the path-stripping re.sub of
-knowledge/embedding.py peaks at 48 MiB of lists). The slope of a 5,000-input life is therefore dominated by where
-such steps fall; a growing cache would show on every pass (tests/test_fuzz_cli.py checks that none does). The run
-path the same way: six passes over the first 57 run inputs (12 built and emulated per pass) in one process, RSS
-81 / 82 / 103 / 103.4 / 103.4 / 103.5 MiB, while tracemalloc's Python heap went 9,954 -> 9,985 KiB (the largest
-growth between passes 1 and 5: 3 KiB of numpy file-writer small objects).
+whose largest step (+21 MiB) was one 800 KB `kb import` record (`a/` x 400,000: the path regex of
+knowledge/embedding.py kept a backtracking frame per directory, 48 MiB; now under 1 MiB). The run path the same
+way: six passes over the first 57 run inputs (12 built and emulated per pass) in one process, RSS
+81 / 82 / 103 / 103.4 / 103.4 / 103.5 MiB, while tracemalloc's Python heap went 9,954 -> 9,985 KiB.
+With the warm-up pass (--jobs 2, --passes 2, 10,000 inputs = 20,000 runs, 1,060 s at load ~6; inputs per index,
+validate inputs named after their id): 0 crash / 0 traceback / 0 hang; peaks per pass 92.8 / 95.3 MiB and
+88.9 / 90.2 MiB (before the regex fix one pass reached 106 and 107), slopes after the warm-up 616 and 212 KiB per
+1,000: "not flat" by the thresholds above (+2.5 MiB over 4,900 repeated inputs, about 0.5 KiB each). The ten largest
+steps are all in the warm-up: first use of the knowledge index (explain 18.5, import 12.6 MiB), of numpy and the
+emulator (run 12.3, 10.4), of the checks (check 10.3, 7.5, 7.2), then 2 MB sources (4.8 MiB each).
+Four passes (--inputs 2000 --passes 4 --jobs 2, 324 s, 0 crash / traceback / hang): peaks 81.2 / 82.3 / 83.7 / 83.4
+and 79.4 / 79.8 / 79.8 / 80.8 MiB, slopes 788 and 380 KiB per 1,000: still "not flat" by the thresholds, but the
+repeat passes do not rise in step (a leak would add the same amount every pass): allocator fragmentation settling
+is the likelier reading, not yet proven (a tracemalloc comparison across passes would separate the two).
 """
 
 from __future__ import annotations
@@ -49,6 +66,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from multiprocessing.connection import wait as wait_for_any
 from pathlib import Path
@@ -196,6 +214,7 @@ class SpecExample:
 
 
 _SOURCE_KEY = re.compile(r"^source:\s*(\S+)\s*$", re.M)
+_ID_KEY = re.compile(r"^id:\s*['\"]?([A-Za-z0-9][A-Za-z0-9_.\-]{0,99})['\"]?\s*$", re.M)
 
 
 def spec_examples() -> list[SpecExample]:
@@ -230,8 +249,11 @@ def make_case(index: int, rng: random.Random, sources: list[str], specs: list[Sp
         files["spec.yaml"] = _mutate_yaml(example.spec, rng)
         case = Case("run", f"{index}-run", files, ["run", "{dir}/spec.yaml", "--timeout", "5"])
     elif roll < 0.75:
-        case = Case("validate", f"{index}-validate", {"entry.yaml": _mutate_yaml(rng.choice(entries), rng)},
-                    ["kb", "validate", "{dir}/entry.yaml"])  # fmt: skip
+        text = _mutate_yaml(rng.choice(entries), rng)
+        # named after its id (when it still has a usable one), so validation goes past "id must equal the file name"
+        m = _ID_KEY.search(text)
+        name = f"{m.group(1)}.yaml" if m else "entry.yaml"
+        case = Case("validate", f"{index}-validate", {name: text}, ["kb", "validate", f"{{dir}}/{name}"])
     elif roll < 0.88:
         case = Case("import", f"{index}-import", {"record.json": _record(rng)}, ["kb", "import", "{dir}/record.json"])
     else:
@@ -251,10 +273,11 @@ def _rss_kb() -> int:
     return 0
 
 
-def _worker(conn: Any, workdir: str) -> None:  # pragma: no cover - runs in the worker process
+def _worker(conn: Any, workdir: str, leak_kib: int = 0) -> None:  # pragma: no cover - runs in the worker
     os.environ["ASCENDC_LSP_DEBUG"] = "1"  # a traceback, if any, is printed so the bench can count it
     from ascendc_lsp import cli
 
+    leaked: list[bytes] = []  # --inject-leak: what a leaking input kind would keep (written, so it is resident)
     while True:
         msg = conn.recv()
         if msg is None:
@@ -269,6 +292,8 @@ def _worker(conn: Any, workdir: str) -> None:  # pragma: no cover - runs in the 
             except subprocess.TimeoutExpired:
                 conn.send((0, "", _rss_kb(), True))
             continue
+        if leak_kib:
+            leaked.append(b"\x01" * (leak_kib * 1024))
         out, err = io.StringIO(), io.StringIO()
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
             try:
@@ -283,17 +308,67 @@ def _worker(conn: Any, workdir: str) -> None:  # pragma: no cover - runs in the 
         conn.send((code, err.getvalue()[-4000:], _rss_kb(), False))
 
 
+# What decides "flat" (see --help): over the passes after the warm-up pass, the peak RSS of a worker may exceed its
+# warm-up peak by at most FLAT_PEAK_MARGIN_KIB, and the least-squares slope of its RSS over those passes may be at
+# most FLAT_SLOPE_KIB_PER_1000 (judged when they hold at least FLAT_MIN_POINTS inputs; fewer are too noisy).
+FLAT_PEAK_MARGIN_KIB = 2048
+FLAT_SLOPE_KIB_PER_1000 = 100.0
+FLAT_MIN_POINTS = 1000
+
+
+@dataclass
+class RssPoint:
+    rss_kib: int  # the worker's VmRSS after the input
+    pass_number: int  # 0 is the warm-up pass
+
+
 @dataclass
 class WorkerLife:
     """RSS after each in-process input of one worker process, from its start to its end (a hang restarts it)."""
 
     slot: int
-    points: list[tuple[int, int]] = field(default_factory=list)  # (inputs done in this life, RSS KiB)
+    points: list[RssPoint] = field(default_factory=list)
+    start_kib: int = 0  # after the imports, before the first input
 
-    def summary(self) -> dict[str, Any]:
-        slope, first, last = _slope(self.points)
-        return {"worker": self.slot, "inputs": len(self.points), "rss_kib_first_last": [first, last],
-                "rss_slope_kib_per_1000_inputs": slope}  # fmt: skip
+    def pass_peaks(self) -> list[int]:
+        peaks: dict[int, int] = {}
+        for point in self.points:
+            peaks[point.pass_number] = max(peaks.get(point.pass_number, 0), point.rss_kib)
+        return [peaks[n] for n in sorted(peaks)]
+
+    def summary(self, passes: int = 1) -> dict[str, Any]:
+        rss = [(x, point.rss_kib) for x, point in enumerate(self.points)]
+        measured = [(x, point.rss_kib) for x, point in enumerate(self.points) if point.pass_number > 0]
+        slope = _slope(measured) if passes > 1 else _slope(rss[len(rss) // 2 :])
+        peaks = self.pass_peaks()
+        return {"worker": self.slot, "inputs": len(self.points), "rss_kib_first_last": [rss[0][1], rss[-1][1]]
+                if rss else [0, 0], "rss_slope_kib_per_1000_inputs": slope, "pass_peaks_kib": peaks,
+                "flat": flat_verdict(peaks, slope, len(measured), passes)}  # fmt: skip
+
+
+def flat_verdict(pass_peaks: list[int], slope: float, measured_points: int, passes: int) -> str:
+    """The verdict on one worker: `flat`, `not flat: <why>` or `undecided: <why>` (thresholds stated above)."""
+    if passes < 2:
+        return "undecided: one pass, no warm-up to compare with (use --passes 2 or more)"
+    if len(pass_peaks) < passes:
+        return "undecided: the worker was restarted (a hang) before it finished every pass"
+    growth = max(pass_peaks[1:]) - pass_peaks[0]
+    if growth > FLAT_PEAK_MARGIN_KIB:
+        return f"not flat: peak {growth / 1024:.1f} MiB above the warm-up pass's (limit {FLAT_PEAK_MARGIN_KIB // 1024})"
+    if measured_points >= FLAT_MIN_POINTS and slope > FLAT_SLOPE_KIB_PER_1000:
+        return f"not flat: slope {slope} KiB per 1,000 inputs after the warm-up (limit {FLAT_SLOPE_KIB_PER_1000:g})"
+    return "flat"
+
+
+@dataclass
+class RssStep:
+    """One input after which a worker's RSS rose: where the high-water mark is set."""
+
+    kib: int
+    case: str
+    kind: str
+    input_bytes: int
+    pass_number: int
 
 
 @dataclass
@@ -305,6 +380,7 @@ class Tally:
     seconds: dict[str, list[float]] = field(default_factory=dict)
     # how far the inputs got: exit 0 (clean / passed), 1 (findings / kernel failed), 2 (refused as bad input)
     exits: dict[str, Counter[int]] = field(default_factory=dict)
+    steps: list[RssStep] = field(default_factory=list)  # the largest RSS rises, largest first
 
     def add(self, case: Case, verdict: str, detail: str, seconds: float, code: int | None = None) -> None:
         self.verdicts[verdict] += 1
@@ -314,6 +390,10 @@ class Tally:
         self.seconds.setdefault(case.kind, []).append(seconds)
         if verdict != "ok" and len(self.samples) < 40:
             self.samples.append({"case": case.name, "argv": case.argv, "verdict": verdict, "detail": detail[-600:]})
+
+    def add_step(self, step: RssStep, keep: int = 10) -> None:
+        if step.kib > 0:
+            self.steps = sorted([*self.steps, step], key=lambda s: -s.kib)[:keep]
 
     def keep_life(self, life: WorkerLife) -> None:
         """The slope is measured over the longest uninterrupted life of each worker slot."""
@@ -341,25 +421,33 @@ def write_case(case: Case, base: Path) -> Path:
 
 @dataclass
 class _Slot:
-    """One worker process and the input it is working on."""
+    """One worker process, the inputs it owns (every --jobs-th index, once per pass) and the one it is working on."""
 
     index: int
+    queue: Iterator[tuple[int, int]] = field(default_factory=lambda: iter(()))  # (pass, input index)
     proc: Any = None
     conn: Any = None
     life: WorkerLife = field(default_factory=lambda: WorkerLife(0))
     case: Case | None = None
     case_dir: Path | None = None
+    pass_number: int = 0
     started: float = 0.0
     deadline: float = 0.0
 
 
+def case_rng(seed: int, index: int) -> random.Random:
+    """Input `index` is drawn from its own generator, so any pass and any worker can remake it exactly."""
+    return random.Random(f"{seed}:{index}")
+
+
 def run_cli_section(args: argparse.Namespace) -> dict[str, Any]:
-    rng = random.Random(args.seed)
     sources = _examples(".cpp")
     specs = spec_examples()
     entries = [p.read_text(encoding="utf-8") for p in sorted((ROOT / "knowledge" / "entries").glob("*.yaml"))[:50]]
     base = Path(tempfile.mkdtemp(prefix="ascendc-fuzz-"))
-    print(f"  inputs and kept failures under {base}; {args.jobs} worker(s)", file=sys.stderr)
+    jobs, passes = max(1, args.jobs), max(1, getattr(args, "passes", 1))
+    leak_kib = max(0, getattr(args, "inject_leak", 0))
+    print(f"  inputs and kept failures under {base}; {jobs} worker(s), {passes} pass(es)", file=sys.stderr)
     env_home = base / "home"
     env_home.mkdir()
     os.environ["XDG_CACHE_HOME"] = str(env_home / ".cache")  # kb import writes candidates: never the user's store
@@ -367,11 +455,14 @@ def run_cli_section(args: argparse.Namespace) -> dict[str, Any]:
     # the compile and PCH caches are shared with the user's on purpose: only what runs is fuzzed
     ctx = mp.get_context("spawn")
     tally = Tally()
-    slots = [_Slot(i) for i in range(max(1, args.jobs))]
+    # each worker owns the same inputs in every pass, so a pass after the first repeats its history exactly: a
+    # high-water mark set by one large input is not raised again, a leak grows again
+    slots = [_Slot(i) for i in range(jobs)]
     for slot in slots:
-        _start_worker(ctx, slot, base)
+        slot.queue = iter([(n, i) for n in range(passes) for i in range(slot.index, args.inputs, jobs)])
+        _start_worker(ctx, slot, base, leak_kib)
     t_start = time.monotonic()
-    next_index = done = 0
+    total, done = args.inputs * passes, 0
 
     def finish(slot: _Slot, verdict: str, detail: str, code: int | None = None) -> None:
         nonlocal done
@@ -379,7 +470,7 @@ def run_cli_section(args: argparse.Namespace) -> dict[str, Any]:
         assert case is not None and d is not None
         tally.add(case, verdict, detail, time.monotonic() - slot.started, code)
         if verdict != "ok":  # keep the input to reproduce it
-            kept = base / "failures" / case.name
+            kept = base / "failures" / f"{case.name}-pass{slot.pass_number}"
             shutil.copytree(d, kept, dirs_exist_ok=True)
             print(f"  {verdict}: {case.name} {' '.join(case.argv)} (kept in {kept}): {detail[-300:]!r}",
                   file=sys.stderr)  # fmt: skip
@@ -387,15 +478,21 @@ def run_cli_section(args: argparse.Namespace) -> dict[str, Any]:
         slot.case = slot.case_dir = None
         done += 1
         if done % 500 == 0:
-            print(f"  {done} inputs, {dict(tally.verdicts)}, {time.monotonic() - t_start:.0f} s", file=sys.stderr)
+            print(f"  {done} of {total} runs, {dict(tally.verdicts)}, {time.monotonic() - t_start:.0f} s",
+                  file=sys.stderr)  # fmt: skip
             if args.json:  # a long run leaves its numbers so far behind it
-                Path(args.json).write_text(json.dumps(_summary(args, tally, done, t_start), indent=2))
+                for each in slots:
+                    tally.keep_life(each.life)
+                Path(args.json).write_text(json.dumps(_summary(args, tally, done, t_start, passes), indent=2))
 
-    while done < args.inputs:
+    while True:
         for slot in slots:
-            if slot.case is None and next_index < args.inputs:
-                case = make_case(next_index, rng, sources, specs, entries, args.subprocess_share)
-                next_index += 1
+            if slot.case is None:
+                item = next(slot.queue, None)
+                if item is None:
+                    continue
+                slot.pass_number, index = item
+                case = make_case(index, case_rng(args.seed, index), sources, specs, entries, args.subprocess_share)
                 slot.case, slot.case_dir = case, write_case(case, base / "cases")
                 argv = [a.replace("{dir}", str(slot.case_dir)) for a in case.argv]
                 slot.started = time.monotonic()
@@ -403,6 +500,8 @@ def run_cli_section(args: argparse.Namespace) -> dict[str, Any]:
                 slot.deadline = slot.started + args.hang + (10.0 if case.fresh else 0.0)
                 slot.conn.send((argv, case.fresh, args.hang))
         busy = [slot for slot in slots if slot.case is not None]
+        if not busy:
+            break
         wait_for = max(0.0, min(slot.deadline for slot in busy) - time.monotonic())
         ready = set(wait_for_any([slot.conn for slot in busy], timeout=wait_for))
         for slot in busy:
@@ -412,46 +511,56 @@ def run_cli_section(args: argparse.Namespace) -> dict[str, Any]:
                     code, err, rss, hung = slot.conn.recv()
                 except EOFError:
                     finish(slot, "crash", f"the worker died (exit {slot.proc.exitcode})")
-                    _restart(ctx, slot, base, tally)
+                    _restart(ctx, slot, base, tally, leak_kib)
                     continue
                 if hung:
                     finish(slot, "hang", f"no answer within {args.hang:g} s")
                     continue
                 if not slot.case.fresh:
-                    slot.life.points.append((len(slot.life.points), rss))
+                    points = slot.life.points
+                    before = points[-1].rss_kib if points else slot.life.start_kib
+                    size = sum(len(text) for text in slot.case.files.values())
+                    tally.add_step(RssStep(rss - before, slot.case.name, slot.case.kind, size, slot.pass_number))
+                    points.append(RssPoint(rss, slot.pass_number))
                 finish(slot, judge(code, err), f"exit {code}: {err}", code)
             elif time.monotonic() >= slot.deadline:
                 finish(slot, "hang", f"no answer within {args.hang:g} s")
-                _restart(ctx, slot, base, tally)
+                _restart(ctx, slot, base, tally, leak_kib)
     for slot in slots:
         slot.conn.send(None)
         slot.proc.join(timeout=10)
         tally.keep_life(slot.life)
-    return _summary(args, tally, args.inputs, t_start)
+    return _summary(args, tally, total, t_start, passes)
 
 
-def _start_worker(ctx: Any, slot: _Slot, base: Path) -> None:
+def _start_worker(ctx: Any, slot: _Slot, base: Path, leak_kib: int = 0) -> None:
     """A fresh worker, warmed up (imports done) before any input is timed against the hang limit."""
     parent, child = ctx.Pipe()
-    proc = ctx.Process(target=_worker, args=(child, str(base)), daemon=True)
+    proc = ctx.Process(target=_worker, args=(child, str(base), leak_kib), daemon=True)
     proc.start()
     parent.send((["--version"], False, 60.0))
-    parent.recv()
-    slot.proc, slot.conn, slot.life = proc, parent, WorkerLife(slot.index)
+    _, _, rss, _ = parent.recv()
+    slot.proc, slot.conn, slot.life = proc, parent, WorkerLife(slot.index, start_kib=rss)
 
 
-def _restart(ctx: Any, slot: _Slot, base: Path, tally: Tally) -> None:
+def _restart(ctx: Any, slot: _Slot, base: Path, tally: Tally, leak_kib: int = 0) -> None:
     slot.proc.kill()
     slot.proc.join()
     tally.keep_life(slot.life)
-    _start_worker(ctx, slot, base)
+    _start_worker(ctx, slot, base, leak_kib)
 
 
-def _summary(args: argparse.Namespace, tally: Tally, done: int, t_start: float) -> dict[str, Any]:
-    lives = [life.summary() for _, life in sorted(tally.lives.items())]
+def _summary(args: argparse.Namespace, tally: Tally, done: int, t_start: float, passes: int = 1) -> dict[str, Any]:
+    lives = [life.summary(passes) for _, life in sorted(tally.lives.items())]
     worst = max(lives, key=lambda life: life["rss_slope_kib_per_1000_inputs"], default=WorkerLife(0).summary())
+    verdicts = [life["flat"] for life in lives]
+    flat = ("flat" if verdicts and all(v == "flat" for v in verdicts) else
+            next((v for v in verdicts if v.startswith("not flat")), None) or
+            next((v for v in verdicts if v != "flat"), "undecided: no worker finished"))  # fmt: skip
     return {
-        "inputs": done,
+        "inputs": args.inputs,
+        "passes": passes,
+        "runs": done,
         "seed": args.seed,
         "jobs": args.jobs,
         "verdicts": dict(tally.verdicts),
@@ -462,23 +571,24 @@ def _summary(args: argparse.Namespace, tally: Tally, done: int, t_start: float) 
         # the worker with the steepest slope (each worker's own line is in `workers`)
         "rss_kib_first_last": worst["rss_kib_first_last"],
         "rss_slope_kib_per_1000_inputs": worst["rss_slope_kib_per_1000_inputs"],
+        "flat": flat,
         "workers": lives,
+        "rss_steps": [vars(step) for step in tally.steps],
         "samples": tally.samples,
         "seconds": round(time.monotonic() - t_start, 1),
     }
 
 
-def _slope(points: list[tuple[int, int]]) -> tuple[float, int, int]:
-    """Least-squares slope of RSS over the second half of the worker's life (the first half warms caches)."""
+def _slope(points: list[tuple[int, int]]) -> float:
+    """Least-squares slope of RSS (KiB) per 1,000 inputs over `points` (input number, RSS); 0 under 20 points."""
     if len(points) < 20:
-        return 0.0, points[0][1] if points else 0, points[-1][1] if points else 0
-    tail = points[len(points) // 2 :]
-    xs = [x for x, _ in tail]
-    ys = [y for _, y in tail]
+        return 0.0
+    xs = [x for x, _ in points]
+    ys = [y for _, y in points]
     mx, my = statistics.fmean(xs), statistics.fmean(ys)
     den = sum((x - mx) ** 2 for x in xs) or 1.0
     slope = sum((x - mx) * (y - my) for x, y in zip(xs, ys, strict=True)) / den
-    return round(slope * 1000, 1), points[0][1], points[-1][1]
+    return round(slope * 1000, 1)
 
 
 SECTIONS = {"cli": run_cli_section}
@@ -486,7 +596,10 @@ SECTIONS = {"cli": run_cli_section}
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--inputs", type=int, default=10_000)
+    parser.add_argument("--inputs", type=int, default=10_000, help="distinct inputs (each goes through every pass)")
+    parser.add_argument("--passes", type=int, default=2,
+                        help="passes over the same inputs; the first is the warm-up the others are judged against "
+                             "(see 'flat' above)")  # fmt: skip
     parser.add_argument("--seed", type=int, default=16)
     parser.add_argument("--section", choices=sorted(SECTIONS), default="cli")
     parser.add_argument("--hang", type=float, default=60.0, help="seconds without an answer that count as a hang")
@@ -494,10 +607,14 @@ def main() -> int:
                         help="share of inputs also run through a fresh ascendc-lsp process")  # fmt: skip
     parser.add_argument("--jobs", type=int, default=1,
                         help="worker processes, each long-lived with its own RSS slope (inputs stay the same)")  # fmt: skip
+    parser.add_argument("--inject-leak", type=int, default=0, metavar="KIB",
+                        help="self-test of the verdict: each worker keeps KIB of memory per input, so the run must "
+                             "come out 'not flat'")  # fmt: skip
     parser.add_argument("--json", metavar="OUT.json", help="also write the results as JSON")
     args = parser.parse_args()
     result = SECTIONS[args.section](args)
-    print(f"fuzz section {args.section}: {result['inputs']} inputs (seed {result['seed']}) in {result['seconds']} s")
+    print(f"fuzz section {args.section}: {result['inputs']} inputs x {result['passes']} pass(es) = {result['runs']} "
+          f"runs (seed {result['seed']}) in {result['seconds']} s")  # fmt: skip
     print("| verdict | count |\n|---|---|")
     for verdict in ("ok", "crash", "traceback", "hang"):
         print(f"| {verdict} | {result['verdicts'].get(verdict, 0)} |")
@@ -509,19 +626,27 @@ def main() -> int:
         print(f"| {kind} | {counts.get('ok', 0)} | {counts.get('crash', 0)} | {counts.get('traceback', 0)} | "
               f"{counts.get('hang', 0)} | {reached} | {result['median_seconds'][kind]} | "
               f"{result['max_seconds'][kind]} |")  # fmt: skip
-    print("\n| worker | inputs in its longest life | RSS first MiB | RSS last MiB | slope KiB per 1,000 inputs |")
-    print("|---|---|---|---|---|")
+    print("\n| worker | inputs in its longest life | RSS first MiB | RSS last MiB | peak per pass MiB | "
+          "slope KiB per 1,000 inputs | verdict |")  # fmt: skip
+    print("|---|---|---|---|---|---|---|")
     for life in result["workers"]:
         first, last = life["rss_kib_first_last"]
-        print(f"| {life['worker']} | {life['inputs']} | {first / 1024:.0f} | {last / 1024:.0f} | "
-              f"{life['rss_slope_kib_per_1000_inputs']} |")  # fmt: skip
-    print(f"(slope: least squares over the second half of each life; steepest {result['rss_slope_kib_per_1000_inputs']})")
+        peaks = " / ".join(f"{kib / 1024:.1f}" for kib in life["pass_peaks_kib"])
+        print(f"| {life['worker']} | {life['inputs']} | {first / 1024:.1f} | {last / 1024:.1f} | {peaks} | "
+              f"{life['rss_slope_kib_per_1000_inputs']} | {life['flat']} |")  # fmt: skip
+    over = "the passes after the warm-up" if result["passes"] > 1 else "the second half of each life"
+    print(f"(slope: least squares over {over}; steepest {result['rss_slope_kib_per_1000_inputs']})")
+    print(f"RSS: {result['flat']}")
+    print("\n| largest RSS steps: input | kind | input KB | pass | step MiB |\n|---|---|---|---|---|")
+    for step in result["rss_steps"]:
+        print(f"| {step['case']} | {step['kind']} | {step['input_bytes'] / 1000:.0f} | {step['pass_number']} | "
+              f"{step['kib'] / 1024:.1f} |")  # fmt: skip
     for sample in result["samples"][:10]:
         print(f"  {sample['verdict']}: {sample['case']} {' '.join(sample['argv'])}: {sample['detail'][-300:]!r}")
     if args.json:
         Path(args.json).write_text(json.dumps(result, indent=2), encoding="utf-8")
     bad = sum(result["verdicts"].get(v, 0) for v in ("crash", "traceback", "hang"))
-    return 1 if bad else 0
+    return 1 if bad or result["flat"].startswith("not flat") else 0
 
 
 if __name__ == "__main__":

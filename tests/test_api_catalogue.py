@@ -197,3 +197,12 @@ def test_real_files_copy_roundtrip(tmp_path: Path) -> None:
     shutil.copytree(API, folder)
     ac.clear_cache()
     assert len(ac.load_api_catalogue(folder, HW)) == len(ac.load_api_catalogue())
+
+
+def test_split_top_level_keeps_nested_commas_and_counts_arguments() -> None:
+    from ascendc_lsp.syntax.brackets import split_top_level
+
+    assert split_top_level("const LocalTensor<T>& dst, uint64_t mask[2], Fn(a, b), {1, 2}") == [
+        "const LocalTensor<T>& dst", "uint64_t mask[2]", "Fn(a, b)", "{1, 2}"]
+    assert split_top_level("  ") == [] and split_top_level("void") == ["void"]
+    assert split_top_level("a,,b,") == ["a", "", "b", ""]

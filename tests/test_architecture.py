@@ -193,3 +193,93 @@ def test_the_layering_is_written_down() -> None:
     for part in LAYERS:
         if part not in ("__main__",):
             assert f"`{part}" in text, f"docs/architecture.md does not describe {part}"
+
+
+def _assignments_of(name: str) -> list[str]:
+    """Modules that assign `name` at module level (`NAME = ...` or `NAME: T = ...`)."""
+    found = []
+    for module, path in _modules().items():
+        for node in ast.parse(path.read_text(encoding="utf-8"), str(path)).body:
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(node, ast.AnnAssign) else []
+            if any(isinstance(t, ast.Name) and t.id == name for t in targets):
+                found.append(module)
+    return found
+
+
+def _code_strings(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+    docstrings = {id(n.value) for n in ast.walk(tree) if isinstance(n, ast.Expr) and isinstance(n.value, ast.Constant)}
+    return {n.value for n in ast.walk(tree) if isinstance(n, ast.Constant) and isinstance(n.value, str)
+            and id(n) not in docstrings}
+
+
+def test_one_default_soc_and_one_cache_directory_rule() -> None:
+    assert _assignments_of("DEFAULT_SOC") == ["ascendc_lsp.hardware.limits"]
+    # the cache directory is computed in paths.py only (XDG_CACHE_HOME, a relative one ignored): no other module
+    # has the strings it is made of in its code (docstrings may say where the caches are)
+    spelled = [
+        module
+        for module, path in _modules().items()
+        if module != "ascendc_lsp.paths" and {"XDG_CACHE_HOME", ".cache"} & _code_strings(path)
+    ]
+    assert not spelled, f"compute the cache directory with ascendc_lsp.paths.cache_dir, not in {spelled}"
+
+
+def test_a_subcommands_handler_is_imported_only_when_it_runs() -> None:
+    """cli.py names each handler as a "module:function" string; importing cli (what every subcommand pays for)
+    pulls in none of them, nor the heavy libraries they use."""
+    import subprocess
+    import sys
+
+    from ascendc_lsp import cli
+
+    handlers = sorted({target.split(":")[0] for target in cli._HANDLERS.values()})
+    assert handlers and all(h in _modules() for h in handlers)
+    heavy = [*handlers, *LSP_LIBRARIES, "numpy", "openai", "chromadb", "tree_sitter"]
+    probe = f"import sys, ascendc_lsp.cli; print([m for m in {heavy!r} if m in sys.modules])"
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60, check=True)
+    assert done.stdout.strip() == "[]", f"importing ascendc_lsp.cli imports {done.stdout.strip()}"
+
+
+def test_one_utf16_conversion_and_one_error_hierarchy() -> None:
+    encoders = [
+        module
+        for module, path in _modules().items()
+        if module != "ascendc_lsp.syntax.positions"
+        and any(re.fullmatch(r"utf[-_]?16(?:[-_][lb]e)?", s, re.I) for s in _code_strings(path))
+    ]
+    assert not encoders, f"convert columns with ascendc_lsp.syntax.positions, not in {encoders}"
+    shared = {"InputError", "Cancelled", "UnknownSocError"}
+    classes = sorted(
+        (node.name, module)
+        for module, path in _modules().items()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path)))
+        if isinstance(node, ast.ClassDef) and node.name in shared
+    )
+    assert classes == sorted((name, "ascendc_lsp.errors") for name in shared), classes
+
+
+# Modules that start a process without the sandbox, and why that is not untrusted code. Every kernel, generated
+# program, reference script and op_host build runs through toolchain/sandbox.py; a new entry needs a reason.
+DIRECT_PROCESS_STARTS = {
+    "ascendc_lsp.toolchain.emulator.build": "the compiler's own --version and include-path queries",
+    "ascendc_lsp.toolchain.program.cmake": "a CMake execute_process that asks the compiler a fixed query",
+    "ascendc_lsp.toolchain.program.run": "addr2line reading a built binary's symbols (never running it)",
+}
+_PROCESS_MODULES = {"subprocess", "multiprocessing", "pty"}
+_PROCESS_CALLS = {"system", "popen", "fork", "forkpty", "execv", "execve", "execvp", "execvpe", "spawnv", "spawnve",
+                  "posix_spawn", "posix_spawnp", "create_subprocess_exec", "create_subprocess_shell"}  # fmt: skip
+
+
+def test_untrusted_code_runs_only_through_the_sandbox() -> None:
+    starting = set()
+    for module, path in _modules().items():
+        tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+        imports = {alias.name.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.Import) for alias in n.names}
+        imports |= {(n.module or "").split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)}
+        calls = {n.attr for n in ast.walk(tree) if isinstance(n, ast.Attribute)}
+        if imports & _PROCESS_MODULES or calls & _PROCESS_CALLS:
+            starting.add(module)
+    unexpected = starting - set(DIRECT_PROCESS_STARTS) - {"ascendc_lsp.toolchain.sandbox"}
+    assert not unexpected, f"{sorted(unexpected)} start processes outside toolchain/sandbox.py"
+    assert "ascendc_lsp.toolchain.sandbox" in starting and set(DIRECT_PROCESS_STARTS) <= starting, "stale entries"

@@ -311,6 +311,473 @@ def test_a_malformed_or_deeply_nested_type_condition_stays_undecided() -> None:
     assert _decide_traits("(" * 300 + trait + ")" * 300, {"T": "half"}) is None
 
 
+def test_a_block_s_tensors_die_at_its_end_after_an_if_inside_it() -> None:
+    # add_layer_norm_special_kernel.h: `{ x = AllocTensor; if constexpr (...) {...} EnQue(x) ... }`: the branches
+    # ran on copies of the frame, so the block's end did not see x die; it was reported far below.
+    block = PIPELINE.replace(
+        "        LocalTensor<half> x = inQ.AllocTensor<half>();\n        DataCopy(x, xGm[i * 256], 256);\n"
+        "        inQ.EnQue(x);\n",
+        "        {\n            LocalTensor<half> x = inQ.AllocTensor<half>();\n            if (n > 3) {\n"
+        "                DataCopy(x, xGm[i * 256], 256);\n            }\n" + "            PipeBarrier<PIPE_ALL>();\n" * 5
+        + "            inQ.EnQue(x);\n        }\n"
+        + BARRIERS + "        LocalTensor<half> z = outQ.AllocTensor<half>();\n        outQ.FreeTensor(z);\n")
+    assert_placed(block, "            inQ.EnQue(x);\n")
+
+
+def test_an_out_of_line_method_of_a_template_spelled_over_two_lines_is_followed() -> None:
+    # weight_quant_batch_matmul_v2_common.h: `Kernel<T,\n U>::Method()` and `Kernel<T>::\n    Method()`.
+    from ascendc_lsp.syntax.model import build_model
+
+    text = TWO_LINE_TEMPLATE
+    names = {f.name for f in build_model(SourceDocument(text, path="k.cpp")).functions}
+    assert {"Init", "Process", "CopyIn", "Compute"} <= names, names
+    assert queue_findings(text) == []
+    enque = "    inQ.EnQue(x);\n"
+    planted = line_of(text, enque)
+    findings = queue_findings(blank(text, enque))
+    assert any(near(f, planted) for f in findings), findings
+
+
+TWO_LINE_TEMPLATE = """#include "kernel_operator.h"
+using namespace AscendC;
+template <typename T, typename U>
+class K {
+public:
+    __aicore__ inline void Init(GM_ADDR x, uint32_t n);
+    __aicore__ inline void Process();
+private:
+    __aicore__ inline void CopyIn(int i);
+    __aicore__ inline void Compute(int i);
+    TPipe pipe;
+    TQue<QuePosition::VECIN, 2> inQ;
+    GlobalTensor<T> xGm;
+};
+template <typename T, typename U>
+__aicore__ inline void K<T,
+    U>::Init(GM_ADDR x, uint32_t n) {
+    xGm.SetGlobalBuffer((__gm__ T*)x, n);
+    pipe.InitBuffer(inQ, 2, 256 * sizeof(T));
+}
+template <typename T, typename U>
+__aicore__ inline void K<T,
+    U>::Process() {
+    for (int i = 0; i < 4; i++) {
+        CopyIn(i);
+        Compute(i);
+    }
+}
+template <typename T, typename U>
+__aicore__ inline void K<T,
+    U>::
+    CopyIn(int i) {
+    LocalTensor<T> x = inQ.AllocTensor<T>();
+    DataCopy(x, xGm[i * 256], 256);
+    inQ.EnQue(x);
+}
+template <typename T, typename U>
+__aicore__ inline void K<T,
+    U>::Compute(int i) {
+    LocalTensor<T> x = inQ.DeQue<T>();
+    Abs(x, x, 256);
+    inQ.FreeTensor(x);
+}
+extern "C" __global__ __aicore__ void k(GM_ADDR x) {
+    K<half, float> op; op.Init(x, 1024); op.Process();
+}
+"""
+
+
+def test_an_assignment_of_a_new_tensor_is_no_use_of_the_old_one() -> None:
+    # layer_norm_grad_v3_common.h: member `buf = q.AllocTensor()` in CopyIn, EnQue deleted, `buf = q.DeQue()` far
+    # below in Compute: the missing EnQue goes after the last use in CopyIn, not at the DeQue that overwrites.
+    members = PIPELINE.replace("LocalTensor<half> x = inQ.AllocTensor<half>();", "xm = inQ.AllocTensor<half>();")
+    members = members.replace("        DataCopy(x, xGm[i * 256], 256);\n        inQ.EnQue(x);\n",
+                              "        DataCopy(xm, xGm[i * 256], 256);\n        inQ.EnQue(xm);\n")
+    members = members.replace("    __aicore__ inline void Compute(int i) {\n        LocalTensor<half> x = inQ.DeQue<half>();\n",
+                              "    __aicore__ inline void Compute(int i) {\n" + BARRIERS + "        xm = inQ.DeQue<half>();\n"
+                              "        LocalTensor<half> x = xm;\n")
+    members = members.replace("    GlobalTensor<half> xGm, yGm;\n", "    GlobalTensor<half> xGm, yGm;\n    LocalTensor<half> xm;\n")
+    assert_placed_any(members, "        inQ.EnQue(xm);\n")
+
+
+def assert_placed_any(text: str, deleted: str) -> None:
+    """Like assert_placed, for a finding of either code (a missing EnQue may show as the DeQue waiting)."""
+    assert queue_findings(text) == []
+    planted = line_of(text, deleted)
+    findings = queue_findings(blank(text, deleted))
+    assert any(near(f, planted) for f in findings), findings
+
+
+def test_a_deque_waiting_for_a_held_tensor_spans_from_its_last_use() -> None:
+    # instance_norm_nchw_kernel_cut_reduce.h: alloc, a branch, EnQue (deleted), DeQue in one function.
+    # t is never used: its last use is its AllocTensor, 11 lines above the DeQue that waits for it.
+    body = ("        LocalTensor<half> x = inQ.DeQue<half>();\n        LocalTensor<half> t = tmpQ.AllocTensor<half>();\n"
+            + "        PipeBarrier<PIPE_V>();\n" * 10 + "        tmpQ.EnQue(t);\n        LocalTensor<half> u = tmpQ.DeQue<half>();\n"
+            + "        Abs(u, u, 16);\n" * 4 + "        tmpQ.FreeTensor(u);\n        LocalTensor<half> y = outQ.AllocTensor<half>();\n"
+            "        Adds(y, x, (half)1, 256);\n        outQ.EnQue(y);\n" + FREE_X)
+    assert_placed_any(with_compute(body), "        tmpQ.EnQue(t);\n")
+
+
+def test_a_give_back_in_each_preprocessor_branch_keeps_the_finding_on_the_followed_one() -> None:
+    # softmaxgrad.asc: `#ifdef A ... q.EnQue(y); #else ... q.EnQue(y); #endif`, the first branch's EnQue deleted.
+    branches = PIPELINE.replace(
+        "        outQ.EnQue(y);\n        inQ.FreeTensor(x);\n",
+        "#ifdef FRONT_MODE\n        Abs(y, x, 256);\n        outQ.EnQue(y);\n        inQ.FreeTensor(x);\n#else\n"
+        + "        Abs(y, x, 128);\n" * 4 + "        outQ.EnQue(y);\n        inQ.FreeTensor(x);\n#endif\n")
+    assert_placed_any(branches, "        outQ.EnQue(y);\n")
+
+
+def test_a_missing_enque_goes_with_the_stage_s_enqueues_after_a_free_run() -> None:
+    # layernorm_v2.asc: last use, a FreeTensor run, a blank line, then the EnQue run the deleted one was in.
+    body = (STAGE_HEAD + "        LocalTensor<half> v = outQ.AllocTensor<half>();\n        Muls(v, x, (half)2, 256);\n"
+            + "        PipeBarrier<PIPE_V>();\n" * 12 + "        Adds(v, v, (half)1, 256);\n        Adds(t, y, (half)1, 256);\n"
+            "        tmpQ.FreeTensor(t);\n\n        // results\n\n        outQ.EnQue(y);\n        outQ.EnQue(v);\n\n" + FREE_X + BARRIERS)
+    text = with_compute(body).replace("        LocalTensor<half> y = outQ.DeQue<half>();\n        DataCopy(yGm[i * 256], y, 256);\n"
+                                      "        outQ.FreeTensor(y);\n",
+                                      "        LocalTensor<half> y = outQ.DeQue<half>();\n        DataCopy(yGm[i * 256], y, 256);\n"
+                                      "        outQ.FreeTensor(y);\n        y = outQ.DeQue<half>();\n        outQ.FreeTensor(y);\n")
+    assert_placed(text, "        outQ.EnQue(v);\n")
+
+
+def test_a_give_back_missing_from_one_branch_is_placed_in_that_branch() -> None:
+    # upsample_bicubic2d_aa_grad.h: `if (c) { ...; q.FreeTensor(t); } else { q.EnQue(t); }` far below t's last use.
+    body = (STAGE_HEAD + "        for (int k = 0; k < 8; k++) {\n            t.SetValue(k, (half)1);\n        }\n" + BARRIERS
+            + "        if (n > 3) {\n            Abs(y, x, 256);\n            tmpQ.FreeTensor(t);\n        } else {\n"
+            "            tmpQ.EnQue(t);\n            t = tmpQ.DeQue<half>();\n            tmpQ.FreeTensor(t);\n        }\n"
+            "        outQ.EnQue(y);\n" + FREE_X)
+    text = with_compute(body)
+    assert queue_findings(text) == []
+    enque = "            tmpQ.EnQue(t);\n            t = tmpQ.DeQue<half>();\n            tmpQ.FreeTensor(t);\n"
+    planted = line_of(text, enque)
+    findings = queue_findings(text.replace(enque, " " * 20 + "\n" * 3, 1))
+    assert any(f.code == "ASC008" and near(f, planted) for f in findings), findings
+
+
+def test_an_empty_tensor_made_a_view_by_a_base_class_helper_extends_the_last_use() -> None:
+    # diag_v2_b32.h: `LocalTensor<int16_t> v; this->ToView(v, y);` then v used for many lines; y's EnQue deleted.
+    body = ("        LocalTensor<half> x = inQ.DeQue<half>();\n        LocalTensor<half> y = outQ.AllocTensor<half>();\n"
+            "        LocalTensor<int16_t> v;\n        this->ToView(v, y);\n        Abs(y, x, 256);\n" + FREE_X
+            + "        for (int k = 2; k < 256; k = k * 2) {\n            PipeBarrier<PIPE_V>();\n"
+            + "            Or(v, v, v, 16);\n" * 10 + "        }\n        outQ.EnQue(y);\n")
+    assert_placed(with_compute(body), "        outQ.EnQue(y);\n")
+
+
+def test_a_missing_sync_deque_is_placed_between_the_enque_and_the_first_use() -> None:
+    # weight_quant_batch_matmul_v2_common.h: `q.EnQue(t); t = q.DeQue<T>();` (deleted) then uses well below.
+    body = ("        LocalTensor<half> x = inQ.DeQue<half>();\n        LocalTensor<half> t = tmpQ.AllocTensor<half>();\n"
+            "        Duplicate(t, (half)0, 256);\n        tmpQ.EnQue(t);\n        t = tmpQ.DeQue<half>();\n"
+            + "        PipeBarrier<PIPE_V>();\n" * 5 + "        Abs(t, t, 16);\n" * 3 + "        PipeBarrier<PIPE_V>();\n" * 4
+            + FREE_T + "        LocalTensor<half> y = outQ.AllocTensor<half>();\n        Adds(y, x, (half)1, 256);\n"
+            "        outQ.EnQue(y);\n" + FREE_X)
+    text = with_compute(body)
+    assert queue_findings(text) == []
+    deque = "        t = tmpQ.DeQue<half>();\n"
+    planted = line_of(text, deque)
+    findings = queue_findings(blank(text, deque))
+    assert any(("frees a tensor that is still in tmpQ" in f.message or "while it is in tmpQ" in f.message)
+               and near(f, planted) for f in findings), findings
+
+
+CALLEE_ENQUEUES = """#include "kernel_operator.h"
+using namespace AscendC;
+class K {
+public:
+    __aicore__ inline void Init(GM_ADDR x, uint32_t n) {
+        xGm.SetGlobalBuffer((__gm__ float*)x, n);
+        pipe.InitBuffer(inQ, 1, 256 * sizeof(float));
+        pipe.InitBuffer(accQ, 1, 256 * sizeof(float));
+    }
+    __aicore__ inline void Process() {
+        LocalTensor<float> acc = accQ.AllocTensor<float>();
+        for (int i = 0; i < 4; i++) {
+            Step(i, acc);
+        }
+        accQ.FreeTensor(acc);
+    }
+private:
+    __aicore__ inline void CopyIn(int i, LocalTensor<float> t) {
+        DataCopy(t, xGm[i * 256], 256);
+        inQ.EnQue(t);
+    }
+    __aicore__ inline void Step(int i, LocalTensor<float>& acc) {
+        LocalTensor<float> x = inQ.AllocTensor<float>();
+        PipeBarrier<PIPE_ALL>();
+        CopyIn(i, x);
+        x = inQ.DeQue<float>();
+        float a = 1.0f;
+        float b = 2.0f;
+        float c = 3.0f;
+        float d = 4.0f;
+        Muls(acc, x, a, 64);
+        Muls(acc, x, b, 64);
+        Muls(acc, x, c, 64);
+        Muls(acc, x, d, 64);
+        PipeBarrier<PIPE_V>();
+        PipeBarrier<PIPE_V>();
+        PipeBarrier<PIPE_V>();
+        PipeBarrier<PIPE_V>();
+        inQ.FreeTensor(x);
+    }
+    TPipe pipe;
+    TQue<QuePosition::VECIN, 1> inQ;
+    TQue<QuePosition::VECCALC, 1> accQ;
+    GlobalTensor<float> xGm;
+};
+extern "C" __global__ __aicore__ void k(GM_ADDR x) {
+    K op; op.Init(x, 1024); op.Process();
+}
+"""
+
+
+def test_a_tensor_a_callee_enqueued_and_the_caller_frees_without_deque_is_reported() -> None:
+    # roi_align_rotated.h: `CopyIn(i, x);` enqueues its by-value copy of x; the caller's `x = q.DeQue()` deleted.
+    assert queue_findings(CALLEE_ENQUEUES) == []
+    deque = "        x = inQ.DeQue<float>();\n"
+    planted = line_of(CALLEE_ENQUEUES, deque)
+    findings = queue_findings(blank(CALLEE_ENQUEUES, deque))
+    assert any(f.code == "ASC009" and near(f, planted) for f in findings), findings
+
+
+def test_an_empty_tensor_freed_after_a_callee_enqueued_is_placed_after_that_call() -> None:
+    # upsample_nearest.h: `LocalTensor<T> x;` far above, `CopyIn(...)` enqueues, `x = q.DeQue()` deleted, free.
+    text = CALLEE_ENQUEUES.replace(
+        "        LocalTensor<float> x = inQ.AllocTensor<float>();\n        PipeBarrier<PIPE_ALL>();\n"
+        "        CopyIn(i, x);\n",
+        "        LocalTensor<float> x;\n" + "        PipeBarrier<PIPE_ALL>();\n" * 8
+        + "        CopyIn(i, inQ.AllocTensor<float>());\n")
+    text = text.replace("        Muls(acc, x, a, 64);\n        Muls(acc, x, b, 64);\n        Muls(acc, x, c, 64);\n"
+                        "        Muls(acc, x, d, 64);\n", "")
+    text = text.replace("        inQ.FreeTensor(x);\n", "        inQ.FreeTensor(x);\n        Muls(acc, x, a, 64);\n")
+    deque = "        x = inQ.DeQue<float>();\n"
+    planted = line_of(text, deque)
+    findings = queue_findings(blank(text, deque))
+    assert any(f.code == "ASC009" and near(f, planted) for f in findings), findings
+
+
+def test_a_deque_into_a_view_gives_the_buffer_back_to_every_alias() -> None:
+    # batch_norm_v3_welford.h: `q.EnQue(view); view = q.DeQue<T>();` in a helper, and the caller frees the tensor
+    # under its own name: no tensor is lost.
+    text = CALLEE_ENQUEUES.replace(
+        "    __aicore__ inline void CopyIn(int i, LocalTensor<float> t) {\n        DataCopy(t, xGm[i * 256], 256);\n"
+        "        inQ.EnQue(t);\n    }\n",
+        "    __aicore__ inline void CopyIn(int i, LocalTensor<float>& t) {\n"
+        "        LocalTensor<float> v = t.ReinterpretCast<float>();\n        DataCopy(v, xGm[i * 256], 256);\n"
+        "        inQ.EnQue(v);\n        v = inQ.DeQue<float>();\n        Adds(t, v[128], 1.0f, 128);\n    }\n")
+    text = text.replace("        x = inQ.DeQue<float>();\n", "")
+    assert queue_findings(text) == []
+
+
+def test_has_tensor_in_que_is_decided_when_the_queue_s_contents_are_known() -> None:
+    # pad_v3_grad_replicate_h.h: `if (q.HasTensorInQue()) { a = q.DeQue(); } else { a = q.AllocTensor(); ... }`
+    # accumulates over calls; the first call allocates, the next ones dequeue (no DeQue on an empty queue).
+    body = ("        LocalTensor<half> x = inQ.DeQue<half>();\n        LocalTensor<half> t;\n"
+            "        if (tmpQ.HasTensorInQue()) {\n            t = tmpQ.DeQue<half>();\n        } else {\n"
+            "            t = tmpQ.AllocTensor<half>();\n            Duplicate(t, (half)0, 256);\n        }\n"
+            "        Add(t, t, x, 256);\n        tmpQ.EnQue(t);\n" + FREE_X)
+    text = with_compute(body).replace("            CopyOut(i);\n        }\n",
+                                      "        }\n        Flush();\n").replace(
+        "    __aicore__ inline void CopyOut(int i) {", """    __aicore__ inline void Flush() {
+        LocalTensor<half> t = tmpQ.DeQue<half>();
+        DataCopy(yGm, t, 256);
+        tmpQ.FreeTensor(t);
+    }
+    __aicore__ inline void CopyOut(int i) {""")
+    assert queue_findings(text) == []
+    deque = "            t = tmpQ.DeQue<half>();\n"
+    planted = line_of(text, deque)
+    findings = queue_findings(blank(text, deque))
+    assert any(f.code == "ASC009" and near(f, planted) for f in findings), findings
+
+
+def test_namespace_qualified_type_traits_decide_their_branches() -> None:
+    # `if constexpr (AscendC::IsSameType<T, half>::value)` and a kernel's own `IsSame<T, float>`.
+    text = TRAITS.replace("std::is_same<T, half>::value", "AscendC::IsSameType<T, half>::value", 1).replace(
+        "std::is_same<T, half>::value", "IsSame<T, half>::value", 1)
+    assert queue_findings(text) == []
+    free = "            accQ.FreeTensor(acc);\n"
+    planted = line_of(text, free)
+    findings = queue_findings(blank(text, free))
+    assert any(f.code == "ASC008" and near(f, planted) for f in findings), findings
+
+
+def test_an_empty_tensor_passed_with_others_to_a_base_class_helper_is_not_made_a_view() -> None:
+    # ascend_quant_v2_fp32.h: `LocalTensor<int8_t> out;` (its DeQue deleted) then `this->MoveOutY(out, yGm, tmp,
+    # ...)`: a helper taking more than the two tensors reads out; the free of out is still reported.
+    text = with_compute(STAGE_HEAD + "        Adds(t, y, (half)1, 256);\n" + STAGE_RUN).replace(
+        "        LocalTensor<half> y = outQ.DeQue<half>();\n        DataCopy(yGm[i * 256], y, 256);\n",
+        "        LocalTensor<half> y = outQ.DeQue<half>();\n        LocalTensor<half> t = tmpQ.AllocTensor<half>();\n"
+        "        this->MoveOut(y, yGm, t, 256);\n        tmpQ.FreeTensor(t);\n")
+    assert queue_findings(text) == []
+    deque = "LocalTensor<half> y = outQ.DeQue<half>();\n        LocalTensor<half> t"
+    planted = line_of(text, deque)
+    findings = queue_findings(text.replace(deque, "LocalTensor<half> y;                     \n        LocalTensor<half> t"))
+    assert any(f.code == "ASC009" and near(f, planted) for f in findings), findings
+
+
+def test_a_tensor_declared_empty_and_used_by_an_api_is_reported_at_its_declaration() -> None:
+    # add_layer_norm_single_row_less_tensor.h: `LocalTensor<float> t = q.DeQue<float>();` became `LocalTensor<float>
+    # t;` and t is only read (Cast, GetValue), never given back: the empty tensor's use is the bug.
+    body = ("        LocalTensor<half> x = inQ.DeQue<half>();\n        LocalTensor<half> t = tmpQ.AllocTensor<half>();\n"
+            "        tmpQ.EnQue(t);\n        LocalTensor<half> u = tmpQ.DeQue<half>();\n        Abs(u, x, 256);\n"
+            "        half first = u.GetValue(0);\n        LocalTensor<half> y = outQ.AllocTensor<half>();\n"
+            "        Adds(y, x, first, 256);\n        tmpQ.FreeTensor(u);\n        outQ.EnQue(y);\n" + FREE_X)
+    text = with_compute(body)
+    assert queue_findings(text) == []
+    mutant = text.replace("        LocalTensor<half> u = tmpQ.DeQue<half>();\n", "        LocalTensor<half> u;\n").replace(
+        "        tmpQ.FreeTensor(u);\n", "")
+    planted = line_of(mutant, "        LocalTensor<half> u;\n")
+    findings = queue_findings(mutant)
+    assert any("declared without a tensor and Abs() uses it" in f.message and near(f, planted) for f in findings), findings
+
+
+def test_an_empty_tensor_a_type_branch_may_fill_is_not_reported() -> None:
+    # `LocalTensor<float> g; if constexpr (is_same<T, half>) { g = q.DeQue<float>(); } Mul(..., g, ...)`: the
+    # run where T is not half leaves g empty, but that instantiation may never exist.
+    text = TRAITS.replace("        Info info;\n", "        Info info;\n        LocalTensor<float> g;\n"
+                          "        if (std::is_same<T, half>::value) {\n            g = accQ.AllocTensor<float>();\n"
+                          "        }\n        Abs(g, g, 8);\n        if (std::is_same<T, half>::value) {\n"
+                          "            accQ.FreeTensor(g);\n        }\n")
+    assert queue_findings(text) == []
+
+
+OVERLOADS_BY_TYPE = """#include "kernel_operator.h"
+using namespace AscendC;
+template <typename T>
+class K {
+public:
+    __aicore__ inline void Init(GM_ADDR x, uint32_t n) {
+        xGm.SetGlobalBuffer((__gm__ T*)x, n);
+        pipe.InitBuffer(inQ, 1, 256 * sizeof(float));
+        pipe.InitBuffer(fp32Buf, 256 * sizeof(float));
+    }
+    __aicore__ inline void Process() {
+        LocalTensor<T> g = fp32Buf.Get<T>();
+        for (int i = 0; i < 4; i++) {
+            CopyIn(i);
+            Compute(i, g);
+        }
+    }
+private:
+    __aicore__ inline void CopyIn(int i) {
+        LocalTensor<T> x = inQ.AllocTensor<T>();
+        DataCopy(x, xGm[i * 256], 256);
+        inQ.EnQue(x);
+        if constexpr (IsSame<T, half>::value) {
+            LocalTensor<T> h = inQ.DeQue<T>();
+            Abs(h, h, 256);
+            inQ.FreeTensor(h);
+        }
+    }
+    __aicore__ inline void Compute(int i, LocalTensor<half>& g) {
+        Abs(g, g, 256);
+    }
+    __aicore__ inline void Compute(int i, LocalTensor<float>& g) {
+        LocalTensor<float> x = inQ.DeQue<float>();
+        Add(g, g, x, 256);
+        inQ.FreeTensor(x);
+    }
+    TPipe pipe;
+    TQue<QuePosition::VECIN, 1> inQ;
+    TBuf<TPosition::VECCALC> fp32Buf;
+    GlobalTensor<T> xGm;
+};
+extern "C" __global__ __aicore__ void k(GM_ADDR x) {
+    K<float> op; op.Init(x, 1024); op.Process();
+}
+"""
+
+
+def test_an_overload_is_chosen_by_the_instantiated_element_type() -> None:
+    # add_rms_norm_split_d.h: CopyIn dequeues itself when T is half; ComputeY(LocalTensor<float>&) dequeues when
+    # it is float. Each instantiation runs its own overload (a run where T is neither has none and says nothing).
+    assert queue_findings(OVERLOADS_BY_TYPE) == []
+    free = "        inQ.FreeTensor(x);\n    }\n    TPipe"
+    planted = line_of(OVERLOADS_BY_TYPE, free)
+    findings = queue_findings(OVERLOADS_BY_TYPE.replace(free, "                          \n    }\n    TPipe"))
+    assert any(f.code == "ASC008" and near(f, planted) for f in findings), findings
+
+
+def test_a_later_stage_s_deque_does_not_give_the_producer_s_name_back() -> None:
+    # mmad_custom.h: Process allocates c, enqueues it and calls CopyOut, whose `c = q.DeQue()` (FreeTensor deleted)
+    # loses it at CopyOut's end, not at Process's.
+    text = PIPELINE.replace("            Compute(i);\n            CopyOut(i);\n", "            Compute(i);\n            Stage(i);\n")
+    text = text.replace("    __aicore__ inline void CopyOut(int i) {", """    __aicore__ inline void Stage(int i) {
+        LocalTensor<half> y = outQ.DeQue<half>();
+        LocalTensor<half> z = outQ.AllocTensor<half>();
+        Abs(z, y, 256);
+        outQ.FreeTensor(y);
+        outQ.EnQue(z);
+""" + BARRIERS + """        CopyOut(i);
+    }
+    __aicore__ inline void CopyOut(int i) {""")
+    free = "        outQ.FreeTensor(y);\n    }\n    TPipe"
+    assert queue_findings(text) == []
+    planted = line_of(text, free)
+    findings = queue_findings(text.replace(free, "                          \n    }\n    TPipe"))
+    assert any(f.code == "ASC008" and near(f, planted) for f in findings), findings
+
+
+def test_a_helper_returning_alloc_tensor_hands_the_tensor_to_its_caller() -> None:
+    # gather_v3_tmpl_0.h: `LocalTensor<T> GetTensorData() { return q.template AllocTensor<T>(); }`.
+    text = PIPELINE.replace("        LocalTensor<half> x = inQ.AllocTensor<half>();\n        DataCopy(x,",
+                            "        LocalTensor<half> x = NewX();\n        DataCopy(x,").replace(
+        "    __aicore__ inline void Helper(", "    __aicore__ inline LocalTensor<half> NewX() {\n"
+        "        return inQ.AllocTensor<half>();\n    }\n    __aicore__ inline void Helper(")
+    assert_placed(text, "        inQ.EnQue(x);\n")
+
+
+def test_a_tensor_used_while_it_is_in_its_queue_is_reported_at_the_use() -> None:
+    # batch_norm_v3_welford.h: `q.EnQue(view); view = q.DeQue<T>();` (deleted) then `Cast(x, view[n], ...)` in a
+    # helper; the caller frees x far away.
+    text = CALLEE_ENQUEUES.replace(
+        "    __aicore__ inline void CopyIn(int i, LocalTensor<float> t) {\n        DataCopy(t, xGm[i * 256], 256);\n"
+        "        inQ.EnQue(t);\n    }\n",
+        "    __aicore__ inline void CopyIn(int i, LocalTensor<float>& t) {\n"
+        "        LocalTensor<float> v = t.ReinterpretCast<float>();\n        DataCopy(v, xGm[i * 256], 256);\n"
+        "        inQ.EnQue(v);\n        v = inQ.DeQue<float>();\n        Adds(t, v[128], 1.0f, 128);\n    }\n")
+    text = text.replace("        x = inQ.DeQue<float>();\n", "")
+    assert queue_findings(text) == []
+    deque = "        v = inQ.DeQue<float>();\n"
+    planted = line_of(text, deque)
+    findings = queue_findings(blank(text, deque))
+    assert any("while it is in inQ" in f.message and near(f, planted) for f in findings), findings
+
+
+def test_an_empty_tensor_an_api_fills_or_the_function_assigns_is_not_reported() -> None:
+    # moe_v2_init_routing_fullload.h: `LocalTensor<float> c; Concat(c, src, tmp, n);` (Concat's non-const
+    # reference output gives c its buffer); `LocalTensor<float> b; if (...) { b = buf.Get<float>(); } Add(.., b, ..)`.
+    body = ("        LocalTensor<half> x = inQ.DeQue<half>();\n        LocalTensor<half> t = tmpQ.AllocTensor<half>();\n"
+            "        LocalTensor<half> c;\n        Concat(c, x, t, 1);\n        LocalTensor<half> b;\n"
+            "        if (n > 3) {\n            b = t.ReinterpretCast<half>();\n        }\n"
+            "        LocalTensor<half> y = outQ.AllocTensor<half>();\n        Add(y, c, b, 256);\n"
+            + STAGE_RUN)
+    assert queue_findings(with_compute(body)) == []
+
+
+def test_a_tensor_touched_after_its_enque_and_dequeued_later_is_not_reported() -> None:
+    # roi_align_rotated.h / add_rms_norm_cast.h: `q.EnQue(y); PipeBarrier<PIPE_ALL>(); Muls(y, y, ...)` then a later
+    # stage dequeues it: real kernels do this; only a tensor then freed still in its queue is reported.
+    touched = PIPELINE.replace("        outQ.EnQue(y);\n", "        outQ.EnQue(y);\n        PipeBarrier<PIPE_ALL>();\n"
+                               "        Muls(y, y, (half)2, 256);\n")
+    assert queue_findings(touched) == []
+
+
+def test_a_deque_in_a_called_stage_waiting_for_nothing_points_at_the_call() -> None:
+    # inplace_index_add_with_sorted_avg.h: `outQ.EnQue(o); CopyOut(i);` with a tensor the analysis does not follow;
+    # the EnQue deleted, CopyOut's DeQue waits: the EnQue belongs before the call, far from CopyOut's body.
+    text = PIPELINE.replace("            Compute(i);\n            CopyOut(i);\n",
+                            "            Compute(i);\n            outQ.EnQue(Scratch());\n            CopyOut(i);\n")
+    text = text.replace("        LocalTensor<half> y = outQ.AllocTensor<half>();\n", "").replace(
+        "            Adds(y, x, (half)1, 256);\n", "            Adds(x, x, (half)1, 256);\n").replace(
+        "            Helper(y, x);\n", "            Helper(x, x);\n").replace("        outQ.EnQue(y);\n", "")
+    text = text.replace("class K {\n", "__aicore__ LocalTensor<half> Scratch();\nclass K {\n")
+    assert queue_findings(text) == []
+    enque = "            outQ.EnQue(Scratch());\n"
+    planted = line_of(text, enque)
+    findings = queue_findings(blank(text, enque))
+    assert any(f.code == "ASC009" and near(f, planted) for f in findings), findings
+
+
 OUT_OF_LINE = """#include "kernel_operator.h"
 using namespace AscendC;
 template <typename T, bool A, bool B>

@@ -236,3 +236,18 @@ def test_perfetto_back_to_back_slices_never_overlap(tmp_path: Path) -> None:
         assert all(dur > 0 for _, dur in spans)
         for (ts, dur), (next_ts, _) in itertools.pairwise(spans):
             assert ts + dur <= next_ts
+
+
+def test_launches_in_sequence_add_up_and_keep_the_longest_launchs_shape() -> None:
+    from ascendc_lsp.toolchain.base import Estimate
+
+    short = Estimate(cycles=100, microseconds=1.0, bottleneck="mte2", pipes={"v": 10, "mte2": 80}, blocks=8,
+                     cores_used=8, cores_available=48, ratios={"mte2": 0.8}, events=5, provenance="model:a")
+    long = Estimate(cycles=300, microseconds=2.5, bottleneck="v", pipes={"v": 250, "mte3": 20}, blocks=4,
+                    cores_used=4, cores_available=24, ratios={"v": 0.9}, events=7, provenance="model:b")
+    assert Estimate.in_sequence([short], ["ignored"]) is short
+    total = Estimate.in_sequence([short, long], ["two launches"])
+    assert (total.cycles, total.microseconds, total.events) == (400, 3.5, 12)
+    assert total.pipes == {"v": 260, "mte2": 80, "mte3": 20}
+    assert (total.blocks, total.cores_used, total.cores_available) == (8, 8, 24)
+    assert (total.bottleneck, total.ratios, total.provenance, total.notes) == ("v", {"v": 0.9}, "model:b", ["two launches"])

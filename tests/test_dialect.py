@@ -98,6 +98,10 @@ CONSTRUCTS = {
         'void f(int n) {\n  this->n =\n      n ASSERT(n != 0 && "n (tiles) is zero");\n'
         "  uint32_t k = p.k\n  ASSERT(k > 0);\n}\n"
     ),
+    "decltype as a base class": (
+        "template <class T>\nstruct is_tuple : decltype(detail::has_tuple_size((T*)0)) {};\n"
+        "struct both : public Base, decltype(f(1, (2))) {\n  int x;\n};\n"
+    ),
     "block comment inside a multi-line define": (
         "#define F(X) \\\n  do { \\\n    /* note */ \\\n    g(X); \\\n  } while (0)\nint y;\n"
     ),
@@ -229,6 +233,8 @@ def test_new_rewrites_touch_only_their_construct() -> None:
     assert check("x.operator()(1);") == b"x           (1);"
     assert check('// ASSERT(x) in a comment\nASSERT(a);') == b'// ASSERT(x) in a comment\n         ;'
     assert check('s = "ASSERT(";') == b's = "ASSERT(";'
+    assert check("auto v = c ? a : decltype(x)(y);") == b"auto v = c ? a : decltype(x)(y);"  # not a base clause
+    assert check("struct S : decltype(g()) {};") == b"struct S : _____________ {};"
 
 
 def test_rewrite_is_identity_on_plain_cpp() -> None:

@@ -7,7 +7,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import io
-import random
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -27,11 +26,10 @@ EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 
 
 def _cases(seed: int, count: int) -> list[fuzz.Case]:
-    rng = random.Random(seed)
     sources = fuzz._examples(".cpp")
     specs = fuzz.spec_examples()
     entries = [p.read_text(encoding="utf-8") for p in sorted((fuzz.ROOT / "knowledge" / "entries").glob("*.yaml"))[:5]]
-    return [fuzz.make_case(i, rng, sources, specs, entries, fresh_share=0.1) for i in range(count)]
+    return [fuzz.make_case(i, fuzz.case_rng(seed, i), sources, specs, entries, fresh_share=0.1) for i in range(count)]
 
 
 def test_the_inputs_are_a_function_of_the_seed() -> None:
@@ -53,13 +51,54 @@ def test_every_shipped_spec_carries_the_kernel_it_names(tmp_path: Path) -> None:
 
 
 def test_a_short_run_through_two_workers_finds_nothing(capsys: pytest.CaptureFixture[str]) -> None:
-    args = argparse.Namespace(inputs=40, seed=11, jobs=2, hang=120.0, subprocess_share=0.05, json=None)
+    args = argparse.Namespace(inputs=40, seed=11, jobs=2, passes=1, hang=120.0, subprocess_share=0.05, json=None)
     result = fuzz.run_cli_section(args)
-    assert result["inputs"] == 40 and sum(result["verdicts"].values()) == 40
+    assert result["inputs"] == result["runs"] == 40 and sum(result["verdicts"].values()) == 40
     assert result["verdicts"] == {"ok": 40}, result["samples"]
     assert sum(sum(codes.values()) for codes in result["exit_codes"].values()) == 40
     assert [life["worker"] for life in result["workers"]] == [0, 1]
     assert sum(life["inputs"] for life in result["workers"]) <= 40
+    assert result["flat"].startswith("undecided: one pass")  # no warm-up pass, no verdict
+    assert result["rss_steps"] and all(step["kib"] > 0 for step in result["rss_steps"])
+
+
+def test_validate_inputs_are_named_after_their_id() -> None:
+    """Before, every `kb validate` input stopped at "id must equal the file name"."""
+    validate = [c for c in _cases(3, 200) if c.kind == "validate"]
+    named = [c for c in validate if next(iter(c.files)) != "entry.yaml"]
+    assert len(named) > len(validate) // 2
+    for case in named:
+        (name, text), = case.files.items()
+        assert f"id: {name.removesuffix('.yaml')}" in text and case.argv[-1] == f"{{dir}}/{name}"
+
+
+@pytest.mark.parametrize(
+    ("peaks", "slope", "points", "passes", "verdict"),
+    [
+        ([80_000, 81_000], 50.0, 5000, 2, "flat"),  # a high-water mark set in the warm-up, not raised again
+        ([80_000, 80_500, 81_900], 0.0, 10, 3, "flat"),  # a slope over 10 inputs is noise: not judged
+        ([80_000, 83_000], 0.0, 5000, 2, "not flat: peak"),  # raised again after the warm-up
+        ([80_000, 80_000], 300.0, 5000, 2, "not flat: slope"),  # grows steadily within the peak margin
+        ([80_000], 0.0, 0, 2, "undecided: the worker was restarted"),
+        ([80_000], 0.0, 0, 1, "undecided: one pass"),
+    ],
+)
+def test_the_flat_verdict_follows_its_stated_thresholds(
+    peaks: list[int], slope: float, points: int, passes: int, verdict: str
+) -> None:
+    assert fuzz.flat_verdict(peaks, slope, points, passes).startswith(verdict)
+
+
+def test_a_leaking_worker_is_not_flat() -> None:
+    """The verdict can fail: a worker that keeps 512 KiB per input grows by 6 MiB again in the second pass."""
+    args = argparse.Namespace(inputs=12, seed=22, jobs=1, passes=2, hang=120.0, subprocess_share=0.0, json=None,
+                              inject_leak=512)  # fmt: skip
+    result = fuzz.run_cli_section(args)
+    assert result["runs"] == 24 and result["verdicts"] == {"ok": 24}, result["samples"]
+    (worker,) = result["workers"]
+    assert len(worker["pass_peaks_kib"]) == 2
+    assert worker["pass_peaks_kib"][1] - worker["pass_peaks_kib"][0] >= 12 * 512 * 0.9
+    assert result["flat"].startswith("not flat: peak"), result["flat"]
 
 
 def _caches() -> dict[str, tuple[int, int | None]]:

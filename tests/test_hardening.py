@@ -80,6 +80,21 @@ def test_read_helpers_name_the_limit(tmp_path: Path) -> None:
     assert safeio.read_text(big, 5000) == "x" * 5000
 
 
+def test_read_line_reads_one_bounded_line_of_a_regular_file_only(tmp_path: Path) -> None:
+    src = tmp_path / "k.cpp"
+    src.write_bytes(b"first\r\n" + b"x" * 5000 + b"\n/* \xe4\xb8\xad */ int b;\n")
+    assert safeio.read_line(src, 0) == "first"
+    assert safeio.read_line(src, 2) == "/* \u4e2d */ int b;"  # a line past a 5,000-character one, counted right
+    assert safeio.read_line(src, 1, limit=100) == "x" * 100
+    assert safeio.read_line(src, 2, limit=100) == "/* \u4e2d */ int b;"
+    assert safeio.read_line(src, 3) is None and safeio.read_line(src, -1) is None
+    assert safeio.read_line(tmp_path, 0) is None and safeio.read_line(tmp_path / "missing.cpp", 0) is None
+    if hasattr(os, "mkfifo"):
+        fifo = tmp_path / "fifo"
+        os.mkfifo(fifo)
+        assert safeio.read_line(fifo, 0) is None  # never opened: a FIFO with no writer would block
+
+
 def test_big_record_is_refused_and_a_long_token_is_linear(tmp_path: Path) -> None:
     huge = tmp_path / "huge.json"
     huge.write_text(json.dumps({"log": "error: " + "x" * (50 << 20)}), encoding="utf-8")
@@ -97,6 +112,28 @@ def test_path_stripping_has_no_quadratic_backtracking() -> None:
     assert "/usr/include" not in out and "kernel.cpp" not in out and out.startswith("error in ")
     for token in ("a" * (2 << 20), "a-" * (1 << 20), "a/" * (1 << 20)):
         assert len(strip_paths(token)) <= len(token)
+
+
+def test_cleaning_a_large_record_stays_within_a_memory_bound() -> None:
+    """An 800 KB `kb import` record of `a/` x 400,000: the path regex kept a backtracking frame per directory and
+    peaked at 48 MiB (60x the record), the largest RSS step of the fuzz bench. The bound is on memory, not time."""
+    import tracemalloc
+
+    from ascendc_lsp.knowledge.embedding import strip_paths
+    from ascendc_lsp.knowledge.learning import build_candidate
+
+    record = {"log": "error: " + "a/" * 400_000, "diff": "-a\n+b"}
+    tracemalloc.start()
+    try:
+        assert strip_paths(record["log"]) == "error:  /"  # still one path (dropped: no file kind)
+        strip_peak = tracemalloc.get_traced_memory()[1]
+        tracemalloc.reset_peak()
+        build_candidate(record)
+        build_peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert strip_peak < 4 << 20, strip_peak  # the record itself is 0.8 MB
+    assert build_peak < 12 << 20, build_peak
 
 
 # ------------------------------------------------------------------------------------------------ nesting

@@ -81,7 +81,8 @@ def _tree_roots(repo: str) -> list[Path]:
     env = os.environ.get("ASCENDC_LSP_SAMPLES_DIR")
     if env and repo == REPO:
         roots.append(Path(env))
-    roots.append(Path.home() / ".cache" / "ascendc-lsp" / "corpus" / repo)
+    # conftest.py sets ASCENDC_CORPUS to the real cache before it points HOME at a temp dir
+    roots.append(Path(os.environ.get("ASCENDC_CORPUS", Path.home() / ".cache" / "ascendc-lsp" / "corpus")) / repo)
     return roots
 
 

@@ -36,3 +36,13 @@ def test_fallbacks_without_a_profile() -> None:
     assert limits.ub_bytes == 262144 and limits.ub_reserved_bytes == 0
     assert not limits.datacopypad
     assert limits_for(context("Ascend910B", False)).ub_bytes == 196608
+
+
+def test_atomic_add_dtypes_come_from_the_profile() -> None:
+    from ascendc_lsp.checks.limits import profile_dtypes
+
+    assert profile_dtypes(context("Ascend910B", True), "set_atomic_add") == {
+        "int8_t", "int16_t", "half", "bfloat16_t", "int32_t", "float"}
+    assert profile_dtypes(context("Ascend310P", True), "set_atomic_add") == {"int16_t", "half", "float"}
+    assert profile_dtypes(context("Ascend910", True), "set_atomic_add") == {"float"}  # an alias of Ascend910A
+    assert profile_dtypes(context("Ascend910B", False), "set_atomic_add") is None  # no profile: no claim

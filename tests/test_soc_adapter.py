@@ -92,3 +92,12 @@ def test_build_names_of_variants_and_unknown_names() -> None:
     assert [soc_for_arch(f"dav-{n}") for n in (2201, 2002, 3002, 3510)] == [
         "Ascend910B", "Ascend310P", "Ascend310B", "Ascend950",
     ]  # fmt: skip
+
+
+def test_short_soc_version_is_the_addconfig_spelling() -> None:
+    from ascendc_lsp.hardware.soc import short_soc_version
+
+    assert short_soc_version("Ascend910B2") == "ascend910b"
+    assert short_soc_version("Ascend910_9392") == "ascend910_93"
+    assert short_soc_version("Ascend910A") == "ascend910" and short_soc_version(" Ascend310P3 ") == "ascend310p"
+    assert short_soc_version("Ascend950PR") == "ascend950" and short_soc_version("Other1") == "other1"

@@ -3,6 +3,8 @@
 - `read_bytes` / `read_text` / `read_stream` read at most a named limit (a regular file's size is checked before
   reading; a device or pipe such as /dev/zero is read up to the limit + 1 byte and refused), so no input can make
   us read gigabytes.
+- `read_line` reads one line of a file a compiler or a log names (to turn its byte column into a UTF-16 one):
+  only a regular file, only up to that line, at most `MAX_LINE_CHARS` of it, never an error.
 - `load_yaml` / `load_json` measure how deeply a document nests with a linear scan *before* parsing: the C YAML
   loader recurses on the C stack (30,000 nested brackets crash the process) and the Python parsers raise
   RecursionError; past `MAX_NESTING` the document is refused with a one-line message.
@@ -30,6 +32,7 @@ MAX_RECORD_BYTES = 4 * MiB  # a failure-and-fix record given to `kb import`
 MAX_ENTRY_BYTES = 4 * MiB  # a knowledge entry file (shipped or from knowledge.paths)
 MAX_CONFIG_BYTES = 1 * MiB  # ascendc-lsp.toml
 MAX_DATA_BYTES = 1 << 30  # an input tensor file (init: {file: ...})
+MAX_LINE_CHARS = 1 << 20  # characters of one source line that `read_line` keeps (a minified file can be one line)
 MAX_NESTING = 100  # levels of nested collections in a YAML/JSON/TOML document
 MAX_YAML_NODES = 1_000_000  # nodes of a YAML document once its aliases are expanded (a "billion laughs")
 _ALIAS_HINT = re.compile(r"[&*][^\s,\[\]{}]")
@@ -93,6 +96,31 @@ def read_stream(stream: IO[Any], limit: int, what: str = "input") -> str:
     if len(data) > limit:
         raise InputError(f"{what} too large (more than the limit of {_human(limit)})")
     return data.decode("utf-8", "replace")
+
+
+def read_line(path: str | os.PathLike[str], line0: int, limit: int = MAX_LINE_CHARS) -> str | None:
+    """Line `line0` (0-based) of a text file without its line end, at most `limit` characters of it; None when
+    the path is not a readable regular file (a log may name a FIFO, which would block, or a device) or the file
+    has no such line. Reads only up to that line, `limit` characters at a time, so memory stays bounded."""
+    if line0 < 0:
+        return None
+    try:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            return None
+        with open(path, encoding="utf-8", errors="replace") as handle:
+            for _ in range(line0):
+                while True:  # skip one line, however long, in bounded chunks
+                    chunk = handle.readline(limit)
+                    if not chunk:
+                        return None
+                    if chunk.endswith("\n"):
+                        break
+            text = handle.readline(limit)
+    except OSError:
+        return None
+    if not text:
+        return None
+    return text[:-1] if text.endswith("\n") else text
 
 
 def nesting_depth(text: str, stop_at: int | None = None) -> int:

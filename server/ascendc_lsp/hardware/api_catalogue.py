@@ -23,10 +23,12 @@ from ascendc_lsp.hardware.soc import (
     HardwareProblem,
     UnknownSocError,
     get_soc,
+    listed_items,
     load_soc_profiles,
 )
 from ascendc_lsp.hardware.yaml_cache import read_folder
 from ascendc_lsp.resources import knowledge_dir
+from ascendc_lsp.syntax.brackets import split_top_level
 
 SCHEMA_VERSION = 1
 KINDS: tuple[str, ...] = ("function", "member", "macro", "class", "struct", "enum")
@@ -150,27 +152,6 @@ class ApiEntry:
 # --------------------------------------------------------------------------------------------- parsing
 
 
-def _split_top(text: str) -> list[str]:
-    """Split at commas that are not inside <>, (), [] or {}."""
-    parts: list[str] = []
-    depth = 0
-    cur: list[str] = []
-    for ch in text:
-        if ch in "<([{":
-            depth += 1
-        elif ch in ">)]}":
-            depth -= 1
-        if ch == "," and depth == 0:
-            parts.append("".join(cur).strip())
-            cur = []
-        else:
-            cur.append(ch)
-    tail = "".join(cur).strip()
-    if tail:
-        parts.append(tail)
-    return parts
-
-
 def _matching(text: str, start: int, open_ch: str, close_ch: str) -> int:
     depth = 0
     for i in range(start, len(text)):
@@ -205,7 +186,7 @@ def _parse_template(signature: str) -> tuple[tuple[TemplateParam, ...], str]:
     if lt < 0 or end < 0:
         raise ValueError("unbalanced template parameter list")
     out: list[TemplateParam] = []
-    for part in _split_top(sig[lt + 1 : end]):
+    for part in split_top_level(sig[lt + 1 : end]):
         decl, default = _split_default(part)
         idents = _IDENT.findall(decl)
         if not idents:
@@ -239,7 +220,7 @@ def parse_signature(signature: str, name: str) -> tuple[tuple[TemplateParam, ...
     if end < 0:
         raise ValueError("unbalanced parentheses")
     params: list[Param] = []
-    for part in _split_top(rest[match + 1 : end]):
+    for part in split_top_level(rest[match + 1 : end]):
         if part in ("", "void", "..."):
             continue
         decl, default = _split_default(part)
@@ -512,18 +493,8 @@ def _load_entries(folder: Path, socs: tuple[str, ...]) -> list[ApiEntry]:
         problems.append(HardwareProblem(str(folder), "(folder)", "no API catalogue files (*.yaml) found"))
     for parsed in files:
         file = str(parsed.path)
-        data = parsed.data
-        if parsed.error is not None:
-            problems.append(HardwareProblem(file, "(file)", parsed.error))
-            continue
-        if not isinstance(data, dict) or not isinstance(data.get("apis"), list):
-            problems.append(HardwareProblem(file, "apis", "expected a mapping with `schema: 1` and a list `apis:`"))
-            continue
-        if data.get("schema") != SCHEMA_VERSION:
-            problems.append(HardwareProblem(file, "schema", f"expected schema: {SCHEMA_VERSION}"))
-        for key in sorted(set(data) - {"schema", "apis"}):
-            problems.append(HardwareProblem(file, key, "unknown top-level field"))
-        for i, raw in enumerate(data["apis"]):
+        items = listed_items(parsed, "apis", SCHEMA_VERSION, problems)
+        for i, raw in enumerate(items or []):
             entry = _entry(raw, f"apis[{i}]", file, socs, problems)
             if entry is not None:
                 entries.append(entry)

@@ -26,7 +26,7 @@ POSITION_MEMORY = {
     "C2PIPE2GM": "FB",
 }
 DEFAULT_ALIGN = 32
-# Start-address alignment per physical buffer (hardware-constraints.md section 2): sizes round up to it.
+# Start-address alignment per physical buffer (docs/zh/api/SIMD-API/通用说明和约束.md, table 2): sizes round up to it.
 MEMORY_ALIGN = {"UB": 32, "L1": 32, "L0A": 512, "L0B": 512, "L0C": 64, "BT": 64, "FB": 64}
 
 Weight = Callable[[InitBuffer], int | None]

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from ascendc_lsp.hardware.api_catalogue import POSITIONS, ApiEntry, load_api_catalogue
 from ascendc_lsp.hardware.budget import class_budgets, ub_capacity
-from ascendc_lsp.hardware.soc import HardwareDataError, HardwareProblem
+from ascendc_lsp.hardware.soc import HardwareDataError, HardwareProblem, listed_items
 from ascendc_lsp.hardware.yaml_cache import read_folder
 from ascendc_lsp.resources import knowledge_dir
 from ascendc_lsp.syntax.completion_context import CompletionContext, completion_context
@@ -177,18 +177,7 @@ def _load_templates(folder: Path) -> tuple[SnippetTemplate, ...]:
     templates: list[SnippetTemplate] = []
     for parsed in read_folder(folder):
         file = str(parsed.path)
-        if parsed.error is not None:
-            problems.append(HardwareProblem(file, "(file)", parsed.error))
-            continue
-        data = parsed.data
-        if not isinstance(data, dict) or not isinstance(data.get("snippets"), list):
-            problems.append(HardwareProblem(file, "snippets", "expected a mapping with `schema: 1` and a list `snippets:`"))
-            continue
-        if data.get("schema") != SNIPPET_SCHEMA:
-            problems.append(HardwareProblem(file, "schema", f"expected schema: {SNIPPET_SCHEMA}"))
-        for key in sorted(set(data) - {"schema", "snippets"}):
-            problems.append(HardwareProblem(file, key, "unknown top-level field"))
-        for i, raw in enumerate(data["snippets"]):
+        for i, raw in enumerate(listed_items(parsed, "snippets", SNIPPET_SCHEMA, problems) or []):
             where = f"snippets[{i}]"
             if not isinstance(raw, dict):
                 problems.append(HardwareProblem(file, where, "expected a mapping"))

@@ -4,19 +4,24 @@
 `checks.limits.limits_for(context)`). It reads the SoC profile
 (`ascendc_lsp.hardware.soc.SocProfile`, whose YAML lives in `knowledge/hardware/`) when one loaded and falls
 back, field by field, to the documented defaults below when the profile is missing or leaves a number
-unknown. The fallbacks come from `../shared/reference/hardware-constraints.md`:
+unknown. The fallbacks and the devkit pages that document them (under asc-devkit docs/zh/api/SIMD-API/, paths shortened):
 
-* memory sizes: asc-devkit `impl/basic_api/utils/kernel_utils_constants.h` (section 1.1);
+* memory sizes: the devkit's per-architecture constants (asc-devkit `impl/basic_api/utils/kernel_utils_constants.h`,
+  the numbers only), as the profiles' `memory` sources cite them;
 * UB reserve: 0 when the profile does not say (a rule never assumes a reserve it cannot cite);
-* alignment 32 B, max repeat 255, 256 B per repeat (mask width = 256 / sizeof(T)): section 3;
-* 64 buffers per TPipe, 8 live tensors per position (4 on Ascend910A), event ids 0-7 (0-3 on 910A): section 4;
-* DataCopyPad on 910B/910_93/310B only, GET_TILING_DATA everywhere but 910A: section 6;
+* alignment 32 B (`通用说明和约束.md`), max repeat 255 and 256 B per repeat, so mask width = 256 / sizeof(T)
+  (`基础API/Memory矢量计算/SIMD计算说明/高维切分.md`);
+* 64 buffers per TPipe (`TPipe/InitBuffer.md`), 8 live tensors per position, 4 on Ascend910A (`TQue/AllocTensor.md`),
+  event ids 0-7, 0-3 on 910A (`同步控制/核内同步/SetFlag-WaitFlag(ISASI).md`);
+* DataCopyPad on 910B/910_93/310B only (`GMToUB非对齐数据搬运(DataCopyPad).md`), GET_TILING_DATA everywhere but
+  910A (`Kernel-Tiling/GET_TILING_DATA.md`);
 * core counts: 24 AIC + 48 AIV for the 2201 families (the Ascend910B2 variant, `pto-ini-b2` in
   knowledge/hardware/Ascend910B.yaml, and the Ascend910_9392 die), the profile's `aic` for coupled SoCs (one
   vector unit per AI Core: `aiv` = `aic`, knowledge/hardware/README.md "layout");
 * arch, layout, clock: the profile's `arch`, `layout` and `cost_model.clock_mhz` (1800 MHz msKPP default);
 * scalar unit: float <-> unsigned integer casts and `double` are compile errors in aicore code up to architecture
-  2201 (section "Compiler-level restrictions"); the 3510 scalar unit handles U16/S16/U32/S32/U64/S64/FP64
+  2201 (the compiler's "cast between floating and unsigned integer variable is not allowed in aicore function"
+  and "double precision operation is not allowed in aicore function"); the 3510 scalar unit handles U16/S16/U32/S32/U64/S64/FP64
   (asc-devkit docs/zh/guide/编程指南/高级编程/硬件实现/架构规格/NPU架构版本3510.md, "Scalar单元"), and
   the official Ascend950 samples cast uint32_t to float in kernel code
   (asc-devkit examples/01_simd_cpp_api/03_basic_api/02_reg_vector_compute/arange/arange.asc).
@@ -90,7 +95,7 @@ class Limits:
         }.get(memory)
 
 
-# Documented defaults per SoC family (hardware-constraints.md sections 1, 4 and 6), used field by field where
+# Documented defaults per SoC family (the sources of the module docstring), used field by field where
 # the profile is missing or leaves a number unknown. Core counts: see the module docstring; 310P's 8 AI Cores come
 # from the Ascend310P3.ini quote in knowledge/hardware/Ascend310P.yaml (cores.aic note).
 _FALLBACKS: dict[str, dict[str, Any]] = {

@@ -50,6 +50,25 @@ class HardwareDataError(ValueError):
         super().__init__(head + ":\n" + "\n".join(f"  {p}" for p in problems))
 
 
+def listed_items(parsed: Parsed, key: str, schema: int, problems: list[HardwareProblem]) -> list[Any] | None:
+    """The list of a catalogue file shaped `{schema: N, <key>: [...]}` (the API catalogue, the snippets), each
+    problem of that frame added to `problems`; None when the file has no usable list."""
+    file = str(parsed.path)
+    data = parsed.data
+    if parsed.error is not None:
+        problems.append(HardwareProblem(file, "(file)", parsed.error))
+        return None
+    if not isinstance(data, dict) or not isinstance(data.get(key), list):
+        problems.append(HardwareProblem(file, key, f"expected a mapping with `schema: {schema}` and a list `{key}:`"))
+        return None
+    if data.get("schema") != schema:
+        problems.append(HardwareProblem(file, "schema", f"expected schema: {schema}"))
+    for extra in sorted(set(data) - {"schema", key}):
+        problems.append(HardwareProblem(file, extra, "unknown top-level field"))
+    items: list[Any] = data[key]
+    return items
+
+
 # --------------------------------------------------------------------------------------------- model
 
 
@@ -724,6 +743,20 @@ def soc_version(name: str | None) -> str:
     if profile is None:
         return (name or DEFAULT_SOC).strip()
     return profile.variant or profile.soc_version or profile.name
+
+
+# Families in the spelling an op's `AddConfig("ascend910b")` and the platform's short SoC version use, longest
+# first where one is a prefix of another.
+_SHORT_SOC_FAMILIES = (
+    "ascend910_93", "ascend910_95", "ascend910b", "ascend910", "ascend310p", "ascend310b", "ascend950",
+)  # fmt: skip
+
+
+def short_soc_version(name: str) -> str:
+    """A SoC's short version, as an op's `AddConfig` names it: Ascend910B2 -> ascend910b, Ascend910_9392 ->
+    ascend910_93; another name lower-cased as it is."""
+    lowered = name.strip().lower()
+    return next((family for family in _SHORT_SOC_FAMILIES if lowered.startswith(family)), lowered)
 
 
 def vector_core_target(name: str | None) -> str | None:

@@ -46,8 +46,10 @@ STOPWORDS: frozenset[str] = frozenset(_STOPWORDS_TEXT.split())
 _CODE_RE = re.compile(r"^(?:\d{5,6}|e[a-z]\d{4}|0x[0-9a-f]+|err\d{5}|asc\d{3})$")
 # Each alternative may only start where a run of its characters starts (the lookbehinds): without them a long
 # token without a separator is rescanned from every position, quadratic (a 40 KB token took 31 s).
+# The directories are one character class ending at a separator, not a repeated group `(?:[\w.\-~]*[/\\])+`:
+# the same language, but the engine kept a backtracking frame per repetition (`a/` x 400,000 peaked at 48 MiB).
 _PATH_RE = re.compile(
-    r"(?<![\w.\-~/\\])(?:[A-Za-z]:)?(?:[\w.\-~]*[/\\])+[\w.\-]+"
+    r"(?<![\w.\-~/\\])(?:[A-Za-z]:)?[\w.\-~/\\]*[/\\][\w.\-]+"
     r"|(?<![\w\-])[\w\-]+\.(?:cpp|cc|cxx|c|h|hpp|hh|py|txt|cmake|so|o|a|json|log|sh)\b"
 )
 _TOKEN_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|\d+|0x[0-9A-Fa-f]+")

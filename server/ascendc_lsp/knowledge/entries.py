@@ -27,7 +27,6 @@ from ascendc_lsp.resources import knowledge_dir
 
 STAGES: tuple[str, ...] = ("compile", "link", "runtime", "precision", "perf")
 RECIPE_KINDS: tuple[str, ...] = ("replace-regex", "insert-line-after", "insert-line-before")
-DEFAULT_SOCS: tuple[str, ...] = ("Ascend910B", "Ascend910_93", "Ascend310P", "Ascend310B", "Ascend910A")
 SPEC_DTYPES: tuple[str, ...] = (
     "float16",
     "bfloat16",
@@ -237,25 +236,20 @@ def rules_table(root: Path | None = None) -> dict[str, dict[str, Any]]:
 
 @cache
 def known_socs(root: Path | None = None) -> tuple[str, ...]:
-    """SoC names of knowledge/hardware/*.yaml (file stems and their `name`/`soc` fields), else the defaults."""
+    """SoC names an entry may list: every profile, alias and variant of the hardware catalogue (the one reader of
+    the SoC profiles, hardware/soc.py) in `root`/hardware, else the shipped catalogue when that folder is missing
+    or does not load."""
+    from ascendc_lsp.hardware.soc import HardwareDataError, load_soc_profiles, soc_names
+
     folder = (root or knowledge_dir()) / "hardware"
-    names: list[str] = []
-    for path in sorted(folder.glob("*.yaml")) if folder.is_dir() else []:
-        names.append(path.stem)
+    for directory in (folder, None) if folder.is_dir() else (None,):
         try:
-            data = _yaml_load(safeio.read_text(path, safeio.MAX_ENTRY_BYTES, "hardware file"))
-        except Exception:  # unreadable or not YAML: the file name still counts
+            profiles = load_soc_profiles(directory)
+            names = soc_names(directory)
+        except HardwareDataError:
             continue
-        if isinstance(data, dict):
-            for key in ("name", "soc"):
-                if isinstance(data.get(key), str):
-                    names.append(data[key])
-            for alias in data.get("aliases", []) or []:
-                if isinstance(alias, str):
-                    names.append(alias)
-    if not names:
-        names = list(DEFAULT_SOCS)
-    return tuple(dict.fromkeys(names))
+        return tuple(dict.fromkeys([*names, *(alias for p in profiles.values() for alias in p.aliases)]))
+    return ()
 
 
 @cache

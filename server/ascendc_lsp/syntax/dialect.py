@@ -58,6 +58,7 @@ GAP_FLAGS = (
     "unnamed_pointer_template_defaults",
     "macro_lines_in_errors",
     "comments_in_macro_bodies",
+    "decltype_base_classes",
 )
 
 
@@ -262,6 +263,7 @@ class DialectRewriter:
         self._pointer_defaults = "unnamed_pointer_template_defaults" in gaps
         self.repairs_macro_lines = "macro_lines_in_errors" in gaps
         self._macro_comments = "comments_in_macro_bodies" in gaps
+        self._decltype_bases = "decltype_base_classes" in gaps
         self._empty_macros = tuple(n.encode() for n in dialect.empty_macros)
         self._empty_macro_re = None
         if dialect.empty_macros:
@@ -322,6 +324,8 @@ class DialectRewriter:
             out = _OPERATOR_CALL.sub(_blank_match, out)
         if self._pointer_defaults and b"* " in out:
             out = _POINTER_DEFAULT.sub(lambda m: b"*_" + m.group(0)[2:], out)
+        if self._decltype_bases and b"decltype" in out:
+            out = _name_decltype_bases(out)
         if self._empty_macro_re is not None and any(n in out for n in self._empty_macros):
             out = self._blank_empty_macros(out)
         for begin, opening, closing in self._class_macros:
@@ -524,6 +528,28 @@ _POINTER_DEFAULT = re.compile(rb"\*[ \t]+=(?=[ \t]*(?:nullptr|0|NULL)[ \t]*[,>)]
 # A whole argument that is a type keyword: `(float)`, `, uint8_t,` (checked to be a macro's in the callback).
 _TYPE_ARGUMENT_IN_CALL = re.compile(rb"[(,][ \t]*(" + _TYPE_KEYWORDS + rb")[ \t]*(?=[,)])")
 _MACRO_NAME_BEFORE = re.compile(rb"[A-Z][A-Z0-9_]*[A-Z0-9][ \t]*\Z")
+
+
+# `struct is_tuple : decltype(detail::has(0)) {};`: a base class named by `decltype(...)` (C++11), which the
+# grammar's base-class clause does not take; the whole `decltype(...)` becomes one name (underscores).
+_DECLTYPE_BASE = re.compile(rb"[:,][ \t]*(?:(?:public|protected|private|virtual)[ \t]+)*(decltype[ \t]*\()")
+_CLASS_HEAD_BEFORE = re.compile(rb"(?:struct|class)[ \t\r\n]+[A-Za-z_]\w*[^;{}()]*\Z")
+_AFTER_BASE = re.compile(rb"[ \t\r\n]*(?:\{|,)")
+
+
+def _name_decltype_bases(data: bytes) -> bytes:
+    edits: list[tuple[int, bytes]] = []
+    for match in _DECLTYPE_BASE.finditer(data):
+        start = match.start(1)
+        # Only a base-class clause: a class head right before the `:` (or an earlier base before the `,`)
+        # and `{` or another base right after the closing parenthesis.
+        if not _CLASS_HEAD_BEFORE.search(data, max(0, match.start() - 512), match.start()):
+            continue
+        closing = _closing_paren(data, match.end(1) - 1, limit=1024)
+        if closing is None or b"\n" in data[start:closing] or not _AFTER_BASE.match(data, closing + 1):
+            continue
+        edits.append((start, b"_" * (closing + 1 - start)))
+    return _apply(data, edits) if edits else data
 
 
 # Line comments and literals (skipped whole), or a block comment (group 1).

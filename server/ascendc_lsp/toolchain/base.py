@@ -12,9 +12,10 @@ from __future__ import annotations
 import abc
 import math
 import threading
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, TextIO
 
 from ascendc_lsp.diagnostics import Diagnostic
 
@@ -70,6 +71,38 @@ class Estimate:
             "events": self.events,
         }
 
+    @classmethod
+    def in_sequence(cls, parts: list[Estimate], notes: list[str]) -> Estimate:
+        """The estimate of launches that run one after another (a program's, or a spec's several launches): cycles,
+        times, pipe cycles and events add up; blocks and cores used are the largest; the bottleneck, clock, cores
+        available, ratios and provenance are the longest launch's. One part is returned as it is."""
+        if len(parts) == 1:
+            return parts[0]
+        longest = max(parts, key=lambda e: e.cycles)
+        pipes = dict.fromkeys((k for e in parts for k in e.pipes), 0)
+        for e in parts:
+            for k, v in e.pipes.items():
+                pipes[k] += v
+        return cls(
+            cycles=sum(e.cycles for e in parts),
+            microseconds=sum(e.microseconds for e in parts),
+            bottleneck=longest.bottleneck,
+            pipes=pipes,
+            lower_cycles=sum(e.lower_cycles for e in parts),
+            upper_cycles=sum(e.upper_cycles for e in parts),
+            lower_microseconds=sum(e.lower_microseconds for e in parts),
+            upper_microseconds=sum(e.upper_microseconds for e in parts),
+            launch_microseconds=sum(e.launch_microseconds for e in parts),
+            clock_ghz=longest.clock_ghz,
+            blocks=max(e.blocks for e in parts),
+            cores_used=max(e.cores_used for e in parts),
+            cores_available=longest.cores_available,
+            ratios=dict(longest.ratios),
+            notes=notes,
+            provenance=longest.provenance,
+            events=sum(e.events for e in parts),
+        )
+
 
 @dataclass
 class OutputCheck:
@@ -94,8 +127,8 @@ class OutputCheck:
             "compared": self.compared,
             "elements": self.elements,
             "mismatches": self.mismatches,
-            "max_abs_error": _finite(self.max_abs_error),
-            "max_rel_error": _finite(self.max_rel_error),
+            "max_abs_error": json_number(self.max_abs_error),
+            "max_rel_error": json_number(self.max_rel_error),
             "first_mismatch": self.first_mismatch,
             "rtol": self.rtol,
             "atol": self.atol,
@@ -103,8 +136,20 @@ class OutputCheck:
         }
 
 
-def _finite(x: float) -> float | str:
-    """JSON has no inf/nan: spell them as strings."""
+def write_trace_and_diagnostics(out: TextIO, trace_file: str | None, diagnostics: Sequence[Diagnostic]) -> None:
+    """The end of a run's text report, for a spec's run and a direct-launch program's alike: where the trace went
+    and the diagnostics."""
+    if trace_file:
+        out.write(f"trace: wrote {trace_file} (open it in https://ui.perfetto.dev or chrome://tracing)\n")
+    if diagnostics:
+        out.write("diagnostics:\n")
+        for d in diagnostics:
+            out.write(d.to_text())
+
+
+def json_number(value: Any) -> float | str:
+    """A float for JSON, which has no inf/nan: those are spelled as strings ("inf", "-inf", "nan")."""
+    x = float(value)
     if math.isnan(x):
         return "nan"
     if math.isinf(x):
@@ -175,12 +220,12 @@ class RunResult:
             "ran": self.ran,
             "correct": self.correct,
             "diagnostics": [d.to_json() for d in self.diagnostics],
-            "max_abs_error": None if self.max_abs_error is None else _finite(self.max_abs_error),
+            "max_abs_error": None if self.max_abs_error is None else json_number(self.max_abs_error),
             "mismatches": self.mismatches,
             "estimate": None if self.estimate is None else self.estimate.to_json(),
             # extras
             "category": self.category,
-            "max_rel_error": None if self.max_rel_error is None else _finite(self.max_rel_error),
+            "max_rel_error": None if self.max_rel_error is None else json_number(self.max_rel_error),
             "first_mismatch": self.first_mismatch,
             "outputs": [o.to_json() for o in self.outputs],
             "backend": self.backend,

@@ -16,7 +16,13 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from ascendc_lsp.diagnostics import display_path
-from ascendc_lsp.toolchain.base import RunOptions, RunResult, Toolchain, ToolchainUnavailable
+from ascendc_lsp.toolchain.base import (
+    RunOptions,
+    RunResult,
+    Toolchain,
+    ToolchainUnavailable,
+    write_trace_and_diagnostics,
+)
 from ascendc_lsp.toolchain.opproject.testcase import TestCase
 from ascendc_lsp.toolchain.spec import KernelSpec, SpecError, load_spec, parse_yaml, spec_from_dict
 
@@ -366,9 +372,4 @@ def print_text(r: RunResult, spec: KernelSpec, out: TextIO) -> None:
             out.write(f"  ({legend})\n")
         for n in e.notes:
             out.write(f"  note: {n}\n")
-    if r.trace_file:
-        out.write(f"trace: wrote {r.trace_file} (open it in https://ui.perfetto.dev or chrome://tracing)\n")
-    if r.diagnostics:
-        out.write("diagnostics:\n")
-        for d in r.diagnostics:
-            out.write(d.to_text())
+    write_trace_and_diagnostics(out, r.trace_file, r.diagnostics)

@@ -343,6 +343,16 @@ class _Validator:
     def fail(self, where: str, problem: str) -> SpecError:
         return SpecError(f"{self.origin}: {where}: {problem}" if where else f"{self.origin}: {problem}")
 
+    def check_options(self, data: dict[str, Any], target: Any) -> None:
+        """The keys a kernel spec and an op test case share for checking a run: `tolerance`, `seed` (0..2^32-1),
+        `description`, set on `target` when given."""
+        if data.get("tolerance") is not None:
+            target.tolerance = self.tolerance("tolerance", data["tolerance"])
+        if data.get("seed") is not None:
+            target.seed = self.integer("seed", data["seed"], lo=0, hi=2**32 - 1)
+        if data.get("description") is not None:
+            target.description = str(data["description"])
+
     def key_origin(self, key: str) -> str:
         """The file, with the line where `key:` is first written when the YAML text is known ("spec.yaml:3")."""
         m = re.search(rf"(?m)(?:^|[{{,\s])['\"]?{re.escape(key)}['\"]?[ \t]*:", self.text) if self.text else None
@@ -712,12 +722,7 @@ class _Validator:
             spec.reference = self.reference(ref)
         elif any(o.compare for o in outputs):
             raise self.missing("", data, "reference", TOP_KEYS, "give NumPy code that assigns every compared output")
-        if data.get("tolerance") is not None:
-            spec.tolerance = self.tolerance("tolerance", data["tolerance"])
-        if data.get("seed") is not None:
-            spec.seed = self.integer("seed", data["seed"], lo=0, hi=2**32 - 1)
-        if data.get("description") is not None:
-            spec.description = str(data["description"])
+        self.check_options(data, spec)
         if data.get("defines") is not None:
             spec.defines = self.defines(data["defines"])
         if data.get("strict") is not None:

@@ -7,7 +7,6 @@ findings explained by the knowledge base.
 
 from __future__ import annotations
 
-import os
 import tempfile
 import threading
 import time
@@ -43,6 +42,7 @@ def compile_emulator(
         BASE_FLAGS,
         COMPILE_MEMORY,
         DIAG_FLAGS,
+        compile_env,
         find_cxx,
         gxx_command,
         include_dir,
@@ -67,7 +67,7 @@ def compile_emulator(
             Path(tmp),
             sandbox.Limits(timeout=timeout, memory_bytes=COMPILE_MEMORY),
             read_paths=[include_dir(), *([Path(folder)] if folder and Path(folder).is_dir() else [])],
-            env={"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LC_ALL": "C", "LANG": "C"},
+            env=compile_env(),
             cancel=cancel,
         )
         if res.cancelled:

@@ -54,6 +54,10 @@ class _GiveUp(Exception):
     """The class is too big or too strange to follow: report nothing for it."""
 
 
+class _NoSuchInstantiation(Exception):
+    """This run's type instantiation cannot compile (a call no overload takes): its findings say nothing."""
+
+
 # -- findings --------------------------------------------------------------------------------------------------
 
 
@@ -65,7 +69,7 @@ class Site:
 
 @dataclass
 class Problem:
-    kind: str  # "lost" | "empty-deque" | "never-handed-out" | "never-dequeued"
+    kind: str  # lost | empty-deque | never-handed-out | never-dequeued | freed-while-queued | used-empty | used-while-queued
     queue: str
     var: str
     site: Site  # the primary location: where the tensor is lost (its scope ends, a return, an overwrite)
@@ -79,6 +83,9 @@ class Problem:
     later_iteration: bool = False  # only from the second iteration of a loop of unknown trip count
     inner_use: Site | None = None  # lost tensors: the last use itself when inside a method last_use calls
     detail: str = ""
+    enqueued_at: Site | None = None  # never-handed-out: the statement of this function that put into the queue
+    # the tensor the missing DeQue would have taken (a call whose callee enqueued it, or the EnQue itself);
+    # empty-deque with no tensor held: the caller's statement that called the function waiting
 
 
 # -- statements, once per function ----------------------------------------------------------------------------
@@ -110,6 +117,7 @@ class Stmt:
     # i++)`), or ""
     trips: int | None = None  # loop: a constant trip count when the header says so
     returned: str = ""  # return: the variable returned
+    assigned: frozenset[str] = frozenset()  # simple: `x = ...` without x on the right: not a use of what x held
 
 
 class _Builder:
@@ -197,6 +205,12 @@ class _Builder:
             simple = self.simple(node)
             value = node.named_children[0] if node.named_children else None
             returned = strip_this(self.text(value)) if value is not None and value.type in ("identifier", "field_expression") else ""
+            if value is not None and value.type == "call_expression" and any(
+                    e.kind in ("alloc", "deque") and not e.var and e.site.start == value.start_byte for e in simple.events) \
+                    and self.sole_return(node):
+                # `return q.AllocTensor<T>();`, the function's one return: the caller gets what the queue hands out
+                # (with several, a TBuf's tensor on another path may be what a correlated condition frees).
+                returned = _RETURNED_CALL
             return Stmt("return", site, events=simple.events, names=simple.names, returned=returned)
         if kind == "break_statement":
             return Stmt("break", site)
@@ -206,6 +220,12 @@ class _Builder:
             inner = node.named_children[-1] if node.named_children else None
             return self.build(inner) if inner is not None else Stmt("simple", site)
         return self.simple(node)
+
+    def sole_return(self, node: tree_sitter.Node) -> bool:
+        function = node.parent
+        while function is not None and function.type != "function_definition":
+            function = function.parent
+        return function is not None and len(re.findall(r"\breturn\b", self.text(function))) == 1
 
     def simple(self, node: tree_sitter.Node) -> Stmt:
         return self.simple_range(node.start_byte, node.end_byte, node)
@@ -223,11 +243,53 @@ class _Builder:
         if _INDIRECT_CALL.search(text):
             # `(obj->*fn)(x)`: some method runs, the analysis cannot tell which.
             events.append(Event("havoc", site=site))
+        assigned: frozenset[str] = frozenset()
         if node is not None and node.type == "expression_statement" and node.named_children:
             assign = self.alias_assignment(node.named_children[0])
             if assign is not None:
                 events.append(assign)
-        return Stmt("simple", site, events=events, names=frozenset(_NAME.findall(text)))
+            assigned = self.overwritten(node.named_children[0])
+        return Stmt("simple", site, events=events, names=frozenset(_NAME.findall(text)), assigned=assigned)
+
+    def overwritten(self, node: tree_sitter.Node) -> frozenset[str]:
+        """`x = <expression without x>`: the statement overwrites x without reading it."""
+        if node.type != "assignment_expression":
+            return frozenset()
+        op, left, right = (node.child_by_field_name(f) for f in ("operator", "left", "right"))
+        if op is None or op.type != "=" or left is None or right is None or left.type not in ("identifier", "field_expression"):
+            return frozenset()
+        name = strip_this(self.text(left))
+        if not re.fullmatch(r"[A-Za-z_]\w*", name) or name in _NAME.findall(self.text(right)):
+            return frozenset()
+        return frozenset({name})
+
+    def used_tensors(self, call: ApiCall) -> tuple[str, ...]:
+        """The variables an AscendC API call reads or writes as tensors: the plain (or indexed) arguments of a
+        free API function (`Cast(y, x[8], ...)`), or the tensor whose data `x.GetValue(i)` reads. Helpers and
+        unknown functions are not uses (they may fill an empty tensor through a reference)."""
+        catalogue = self.context.catalogue
+        lookup = getattr(catalogue, "by_name", None)
+        if not callable(lookup) or call.name in self.methods:
+            return ()
+        receiver = call.receiver.strip() if call.receiver is not None else None
+        if receiver is not None and call.name in _DATA_ACCESS:
+            match = _TENSOR_ARG.fullmatch(receiver)
+            return (match.group(1),) if match else ()
+        if receiver is not None and receiver not in ("AscendC",):
+            return ()
+        entry = lookup(call.name)
+        if entry is None or getattr(entry, "kind", "") != "function" or getattr(entry, "class_name", None):
+            return ()
+        # A non-const `LocalTensor<T>&` parameter (Concat's concat, PopStackBuffer's popLocal, per the API
+        # catalogue's signatures) may give the variable its buffer: that argument is not a use.
+        outputs = {i for overload in getattr(entry, "overloads", ()) for i, p in enumerate(overload.params)
+                   if "LocalTensor" in p.type and "&" in p.type and "const" not in p.type}
+        names = []
+        for index, arg in enumerate(call.args):
+            match = _TENSOR_ARG.fullmatch(arg.text)
+            if match is not None and index not in outputs:
+                names.append(match.group(1))
+        return tuple(names)
 
     def declaration(self, node: tree_sitter.Node) -> list[Event]:
         type_node = node.child_by_field_name("type")
@@ -284,9 +346,21 @@ class _Builder:
             target = _assigned_var(self.context, call) or ""
             return Event("call", method=call.name, args=tuple(strip_this(a.text) for a in call.args), site=site,
                          var=target)
+        used = self.used_tensors(call)
+        if used:
+            return Event("use", method=call.name, args=used, site=site)
+        if receiver is not None and receiver.strip() == "this" and len(call.args) == 2:
+            # `this->ToView(dst, src)`: a method of a base elsewhere; an empty dst now views src's buffer (two
+            # tensors and nothing else: `this->MoveOut(out, gm, tmp, n)` reads `out`, it does not make it a view).
+            return Event("view", args=tuple(strip_this(a.text) for a in call.args), site=site)
         return None
 
 
+_TENSOR_ARG = re.compile(r"\s*(?:this\s*->\s*)?([A-Za-z_]\w*)\s*(?:\[[^;]*\])?\s*")
+_DATA_ACCESS = frozenset({"GetValue", "SetValue"})
+
+
+_RETURNED_CALL = "@call"
 _INDIRECT_CALL = re.compile(r"(?:->|\.)\*\s*[A-Za-z_]\w*\s*\)\s*\(")
 _PREPROC = frozenset({"preproc_if", "preproc_ifdef", "preproc_else", "preproc_elif", "preproc_elifdef"})
 _SKIP = frozenset({"comment", "{", "}", "preproc_call", "preproc_def", "preproc_function_def", "preproc_include",
@@ -384,6 +458,9 @@ class Token:
     use_calls: tuple[Site, ...] = ()  # the calls (outermost first) through which last_use was reached
     guard: tuple[tuple[str, bool], ...] = ()  # handed out only where these conditions have these values
     inner_use: Site | None = None  # when last_use is a call it was passed to: its last use inside that call
+    holder_keys: frozenset[str] = frozenset()  # the same names as holder_key spells them (function-qualified)
+    enqueue_path: tuple[tuple[int, Site], ...] = ()  # per frame at EnQue: (its function, the statement it ran)
+    queued_use: Problem | None = None  # the first API use while queued (reported if it is freed still queued)
 
 
 @dataclass
@@ -395,7 +472,8 @@ class Frame:
     returned_none: Site | None = None  # returns a tensor declared with nothing behind it (declared there)
     references: dict[str, str] = field(default_factory=dict)  # reference parameter -> the caller's variable
     constants: dict[str, int] = field(default_factory=dict)  # parameters called with a constant argument
-    call_site: Site = Site(0, 0)  # where the caller called it
+    call_site: Site = Site(0, 0)  # where the caller called it (fixed for the frame's life)
+    site: Site = Site(0, 0)  # the statement it is running (a call's, while its callee runs)
 
 
 @dataclass
@@ -406,6 +484,7 @@ class State:
     frames: list[Frame]
     signal: str = ""  # "", "return", "break", "continue"
     constexpr_taken: bool = False  # the path went through an `if constexpr`
+    trait_decided: bool = False  # the path took a branch this run's type instantiation decided
 
     def copy(self) -> State:
         return State(
@@ -413,9 +492,10 @@ class State:
             fifo={k: (list(v) if v is not None else None) for k, v in self.fifo.items()},
             members=dict(self.members),
             frames=[Frame(f.function, dict(f.locals), dict(f.declared_none), f.returned, f.returned_none,
-                          f.references, f.constants, f.call_site) for f in self.frames],
+                          f.references, f.constants, f.call_site, f.site) for f in self.frames],
             signal=self.signal,
             constexpr_taken=self.constexpr_taken,
+            trait_decided=self.trait_decided,
         )
 
 
@@ -442,6 +522,7 @@ class Analysis:
         self.instantiation: dict[str, str] = {}  # type parameter -> the type this run assumes for it
         self.guard_words: set[str] = set()  # the names in any token's guard conditions
         self.last_iteration: dict[str, bool] = {}  # condition key -> whether this run is an enclosing loop's last
+        self.compared: dict[str, list[str]] = {}  # type parameter -> the types its `is_same` tests name
 
     # -- entry ------------------------------------------------------------------------------------------------
 
@@ -451,7 +532,7 @@ class Analysis:
         whose earlier contents are unknown (code elsewhere may enqueue before them)."""
         # Constructors and `Init` first (they run before the others): what they leave in members is where
         # the other roots start from.
-        owner = re.sub(r"<.*", "", self.owner.name) if self.owner is not None else None
+        owner = re.sub(r"<.*", "", self.owner.name, flags=re.S) if self.owner is not None else None
         setup = [r for r in others if r.name == owner] + [r for r in others if r.name.lower().startswith("init")]
         # A queue that Init gives its memory (`pipe.InitBuffer(q, ...)`) starts empty there: nothing can be
         # in a queue before its InitBuffer.
@@ -566,6 +647,9 @@ class Analysis:
         if returned is not None and returned > 0:
             if target and caller is not None:
                 self.bind(result, target, returned, site)
+                handed = self.token(result, returned)
+                if handed is not None and not handed.var:
+                    handed.var = strip_this(target)
             elif (token := self.token(result, returned)) is not None:
                 token.known = False  # handed to an expression the analysis does not follow
         elif frame.returned_none is not None and target and caller is not None and self.lookup(result, target) <= 0:
@@ -697,15 +781,14 @@ class Analysis:
     # -- statements -------------------------------------------------------------------------------------------
 
     def block(self, state: State, stmt: Stmt, function_body: bool = False) -> State:
-        frame = state.frames[-1] if state.frames else None
         depth = len(state.frames)
-        before = set(frame.locals) if frame is not None else set()
+        before = set(state.frames[-1].locals) if state.frames else set()
         for child in stmt.children:
             if state.signal:
                 break
             state = self.statement(state, child)
-        # The same frame, though a branch join may have handed back a copy of it (compare depths, not objects).
-        if frame is not None and not function_body and stmt.scope and len(state.frames) == depth and not state.signal:
+        # By depth, not identity: the branches of an `if` run on copies of the frame, and the join keeps one.
+        if depth and not function_body and stmt.scope and len(state.frames) == depth and not state.signal:
             frame = state.frames[-1]
             self.end_scope(state, frame, [n for n in frame.locals if n not in before], Site(stmt.site.end - 1, stmt.site.end))
         return state
@@ -729,9 +812,12 @@ class Analysis:
             if decided is None and self.instantiation and stmt.condition:
                 # `if (std::is_same<T, half>::value)`: fixed by the instantiation this run follows.
                 decided = _decide_traits(stmt.condition, self.instantiation)
+                state.trait_decided = state.trait_decided or decided is not None
             key = _condition_key(stmt.condition) if stmt.condition else None
             if decided is None and key is not None and key[0] in self.last_iteration:
                 decided = self.last_iteration[key[0]] == key[1]
+            if decided is None and stmt.condition:
+                decided = self.decide_has_tensor(state, stmt.condition)
             if decided is not None:
                 # `if (direction == 0)` in a helper called with a constant: only one branch runs.
                 chosen = stmt.children[0] if decided else (stmt.children[1] if len(stmt.children) > 1 else None)
@@ -758,10 +844,14 @@ class Analysis:
         if kind == "loop":
             return self.loop(state, stmt)
         if kind == "return":
+            first_new = self.next_token
             state = self.simple(state, stmt)
             if state.frames:
                 frame = state.frames[-1]
-                if stmt.returned:
+                if stmt.returned == _RETURNED_CALL:
+                    made = [t for t in state.tokens if t >= first_new and state.tokens[t].state in (ALLOC, DEQUED)]
+                    frame.returned = made[-1] if made else None
+                elif stmt.returned:
                     token = self.lookup(state, stmt.returned)
                     frame.returned = token if token > 0 else None
                     if token == 0 and stmt.returned in frame.declared_none:
@@ -820,6 +910,47 @@ class Analysis:
             if any(written & set(_NAME.findall(condition)) for condition, _ in token.guard):
                 token.known = False
 
+    def overload_fits(self, function: Function, args: tuple[str, ...], site: Site) -> bool:
+        """No tensor argument whose element type, as this run instantiates it, differs from the parameter's."""
+        from ascendc_lsp.checks.rules._common import tensor_of
+
+        for param, arg in zip(function.params, args, strict=False):
+            wanted = _ELEMENT.search(param.type_text)
+            tensor = tensor_of(self.context, arg, site.start) if wanted is not None else None
+            if wanted is None or tensor is None or not tensor.dtype:
+                continue
+            want, have = wanted.group(1).split("::")[-1], tensor.dtype.split("::")[-1].strip()
+            if self.instantiation.get(have) == "" and want in self.compared.get(have, ()):
+                return False  # this run's T is none of the types it is compared with, so not this one either
+            want, have = self.instantiation.get(want, want), self.instantiation.get(have, have)
+            if want in _SCALAR_TYPES and have in _SCALAR_TYPES and want != have:
+                return False
+        return True
+
+    def only_read(self, function: Function, name: str) -> bool:
+        """`name` is never assigned, its address never taken, and every call naming it is a data API use."""
+        body = self.context.document.data[function.body_start:function.body_end]
+        word = re.escape(name.encode())
+        if re.search(rb"(?<![\w.])" + word + rb"\s*=(?!=)|&\s*" + word + rb"\b", body):
+            return False
+        pattern = re.compile(rf"(?<![\w.]){re.escape(name)}\b")
+        for call in calls_of(self.context, function):
+            named = any(pattern.search(a.text) for a in call.args) or pattern.search(call.receiver or "")
+            if named and name not in self.builder.used_tensors(call):
+                return False
+        return True
+
+    def decide_has_tensor(self, state: State, condition: str) -> bool | None:
+        """`if (q.HasTensorInQue())` / `if (!q.HasTensorInQue())` when q's contents are known (docs/zh/api/SIMD-API/
+        基础API/资源管理/Pipe和Que框架/TQue/HasTensorInQue.md: whether the queue holds an enqueued tensor)."""
+        match = _HAS_TENSOR.match(condition.strip())
+        if match is None:
+            return None
+        contents = state.fifo.get(strip_this(match.group(2)))
+        if contents is None:
+            return None
+        return bool(contents) != bool(match.group(1))
+
     def loop(self, state: State, stmt: Stmt) -> State:
         state = self.simple(state, stmt)
         body = stmt.children[0]
@@ -856,9 +987,12 @@ class Analysis:
     def simple(self, state: State, stmt: Stmt) -> State:
         if self.guard_words:
             self.unguard_written(state, stmt)
-        # `x = q.AllocTensor<T>();` writes x without using what it held: the old tensor's last use is earlier.
+        if state.frames:
+            state.frames[-1].site = stmt.site
+        # `x = q.AllocTensor<T>();` / `x = q.DeQue<T>();` writes x without using what it held: the old
+        # tensor's last use is earlier.
         written = {e.var for e in stmt.events if e.kind in ("alloc", "deque", "assign") and e.var}
-        self.mark_uses(state, stmt, written)
+        self.mark_uses(state, stmt, skip=written | stmt.assigned)
         if stmt.events:
             for event in stmt.events:
                 state = self.event(state, event, stmt)
@@ -867,12 +1001,12 @@ class Analysis:
             self.mark_uses(state, stmt)
         return state
 
-    def mark_uses(self, state: State, stmt: Stmt, written: set[str] | frozenset[str] = frozenset()) -> None:
-        """Every tensor named in the statement (but the `written` ones) is used here: its give-back belongs
-        after it."""
+    def mark_uses(self, state: State, stmt: Stmt, skip: set[str] | frozenset[str] = frozenset()) -> None:
+        """Every tensor named in the statement is used here: its give-back belongs after it (not one the
+        statement overwrites: `x = q.DeQue<T>()` is no use of the tensor x held before)."""
         if not state.frames:
             return
-        for name in (stmt.names - written) & (state.frames[-1].locals.keys() | state.members.keys()):
+        for name in (stmt.names - skip) & (state.frames[-1].locals.keys() | state.members.keys()):
             token = self.token(state, self.lookup(state, name))
             if token is not None and token.state != FREED:
                 if not stmt.site.start <= token.last_use.start < stmt.site.end:
@@ -897,6 +1031,35 @@ class Analysis:
             if source > 0 or event.source in _all_names(state):
                 self.bind(state, event.var, source, stmt.site)
             return state
+        if kind == "use":
+            if not state.frames:
+                return state
+            frame = state.frames[-1]
+            for name in event.args:
+                # Only a tensor the function never assigns nor hands to anything but data APIs is surely empty (a
+                # `x = buf.Get<T>()` or `PopStackBuffer(x)` fills it out of this analysis's sight).
+                declared = frame.declared_none.get(name)
+                if frame.locals.get(name) == 0 and declared is not None and \
+                        frame.function.body_start <= declared.start < frame.function.body_end and \
+                        self.only_read(frame.function, name):  # declared here, not a caller's (filled out of sight)
+                    self.report(Problem("used-empty", "", name, frame.declared_none[name], event.site,
+                                        function=frame.function.name, repeated=self.loop_depth > 0,
+                                        later_iteration=self.iteration > 0, detail=event.method,
+                                        uncertain=state.constexpr_taken))
+                elif frame.locals.get(name, state.members.get(name)) == 0:
+                    self.used_while_queued(state, name, event)
+            return state
+        if kind == "view":
+            current = state.frames[-1] if state.frames else None
+            target = event.args[0]
+            if current is None or target not in current.declared_none or current.locals.get(target) != 0:
+                return state
+            sources = {self.lookup(state, a) for a in event.args[1:]}
+            viewed = [t for t in sources if (tok := self.token(state, t)) is not None and tok.known and tok.state in (ALLOC, DEQUED)]
+            if len(viewed) == 1:
+                current.locals[target] = viewed[0]
+                current.declared_none.pop(target, None)
+            return state
         if kind == "havoc":
             for queue in state.fifo:
                 state.fifo[queue] = None
@@ -907,6 +1070,13 @@ class Analysis:
             overloads = self.functions.get(event.method, [])
             by_arity = [f for f in overloads if len(f.params) == len(event.args)]
             candidates = by_arity or overloads
+            if len(candidates) > 1 and self.instantiation:
+                # `ComputeY(i, gammaLocal)` with `LocalTensor<T> gammaLocal` and overloads taking LocalTensor<half>
+                # and LocalTensor<float>: this run's T chooses one.
+                fitting = [f for f in candidates if self.overload_fits(f, event.args, event.site)]
+                if not fitting:
+                    raise _NoSuchInstantiation()  # no overload takes this run's types: the kernel never has them
+                candidates = fitting
             if len(candidates) <= 1:
                 return self.call(state, candidates[0], event.args, event.var, event.site) if candidates else state
             # Overloads the analysis cannot choose between (they differ in parameter types): each may be the
@@ -935,12 +1105,20 @@ class Analysis:
                     waiting = [t for t in state.tokens.values()
                                if t.queue == queue and t.state == ALLOC and t.known]
                     held: Token | None = max(waiting, key=lambda t: t.last_use.start) if waiting else None
+                    if held is not None and len(state.frames) > 1 and held.last_use == state.frames[-2].site:
+                        # Last used by the call that runs this function (`CopyOut(t)`): its EnQue belongs in
+                        # here, before the DeQue.
+                        body = state.frames[-1].function.body_start
+                        held.last_use = Site(body, body + 1)
                     self.report(Problem("empty-deque", queue, held.var if held else event.var, event.site,
                                         held.origin if held else None,
                                         function=state.frames[-1].function.name if state.frames else "",
                                         repeated=self.loop_depth > 0, later_iteration=self.iteration > 0,
                                         uncertain=state.constexpr_taken,
-                                        last_use=held.last_use if held else None))
+                                        last_use=held.last_use if held else None,
+                                        # nothing held: the EnQue is missing before the call that led here
+                                        enqueued_at=state.frames[-2].site if held is None and len(state.frames) > 1
+                                        else None))
                 state.fifo[queue] = None
                 token = self.new_token(state, queue, DEQUED, event.site, event.var, stmt.site)
             else:
@@ -952,6 +1130,18 @@ class Analysis:
                     popped.last_use, popped.use_calls = stmt.site, _call_sites(state)
             if event.var:
                 self.bind(state, event.var, token, stmt.site)
+                popped = self.token(state, token)
+                path = popped.enqueue_path if popped is not None else ()
+                if popped is not None and len(path) == len(state.frames) and path[-1][0] == state.frames[-1].function.start_byte:
+                    # `q.EnQue(b); a = q.DeQue<T>();` in one function (a sync): the same buffer is back, so the
+                    # aliases that held it at EnQue (a caller's variable, a view) hold it again. Not so when a
+                    # later stage dequeues it: the producer's names are stale handles.
+                    for depth, name in popped.holders:
+                        if 0 <= depth < len(state.frames) and state.frames[depth].locals.get(name) == 0 and \
+                                f"{state.frames[depth].function.start_byte}:{name}" in popped.holder_keys:
+                            state.frames[depth].locals[name] = token
+                        elif depth < 0 and state.members.get(name) == 0:
+                            state.members[name] = token
             else:
                 # A bare `q.DeQue<T>()` (a sync): the tensor is back under the names that held it at EnQue (a
                 # caller's variable too, when a callee enqueued its by-value copy).
@@ -975,7 +1165,9 @@ class Analysis:
                 # Something the analysis does not follow goes in: the queue's contents are unknown.
                 contents = state.fifo.get(queue)
                 if contents is not None:
-                    contents.append(self.new_token(state, queue, QUEUED, event.site, event.var, stmt.site, known=False))
+                    unfollowed = self.new_token(state, queue, QUEUED, event.site, event.var, stmt.site, known=False)
+                    state.tokens[unfollowed].enqueue_path = tuple((f.function.start_byte, f.site) for f in state.frames)
+                    contents.append(unfollowed)
                 return state
             tok = self.token(state, token)
             if tok is None:
@@ -997,6 +1189,9 @@ class Analysis:
                     state.members[name] = 0
                     holders.append((-1, name))
             tok.holders = tuple(holders)
+            tok.holder_keys = frozenset(name if depth < 0 else f"{state.frames[depth].function.start_byte}:{name}"
+                                        for depth, name in holders) | {tok.enqueued_as}
+            tok.enqueue_path = tuple((f.function.start_byte, f.site) for f in state.frames)
             contents = state.fifo.get(queue)
             if contents is not None:
                 if token in contents:
@@ -1029,16 +1224,35 @@ class Analysis:
             return name
         return f"{frame.function.start_byte}:{name}"
 
+    def used_while_queued(self, state: State, name: str, event: Event) -> None:
+        """An API call uses a tensor its queue holds (EnQue handed it over, no DeQue took it back). Real kernels
+        do touch a tensor between its EnQue and a later DeQue; only one then freed still in the queue (the DeQue
+        never came) is reported, at this first use."""
+        holder = self.holder_key(state, name)
+        queued = [t for t in state.tokens.values() if t.known and t.state == QUEUED and holder in t.holder_keys]
+        if len(queued) != 1 or queued[0].queued_use is not None:
+            return
+        held = queued[0]
+        held.queued_use = Problem("used-while-queued", held.queue, name, event.site, self.enqueued_here(state, held),
+                                  function=state.frames[-1].function.name, repeated=self.loop_depth > 0,
+                                  later_iteration=self.iteration > 0, detail=event.method,
+                                  uncertain=state.constexpr_taken)
+
     def freed_while_queued(self, state: State, event: Event, stmt: Stmt) -> None:
         """FreeTensor(x) where x's tensor went into the queue by EnQue and no DeQue took it out: the DeQue
         that should hand it back is missing (the tensor is freed while the queue still holds it)."""
         holder = self.holder_key(state, event.var)
         queued = [t for t in state.tokens.values() if t.known and t.state == QUEUED and t.queue == event.queue
-                  and t.enqueued_as == holder]
+                  and holder in t.holder_keys]
         if len(queued) != 1:
             return
         held = queued[0]
-        self.report(Problem("freed-while-queued", event.queue, event.var, event.site, held.last_use,
+        if held.queued_use is not None:
+            self.report(held.queued_use)  # used while queued, then freed without a DeQue: said at the first use
+            return
+        # Where it went in, as this function sees it: the EnQue, or the call whose callee enqueued it.
+        origin = self.enqueued_here(state, held) or held.last_use
+        self.report(Problem("freed-while-queued", event.queue, event.var, event.site, origin,
                             function=state.frames[-1].function.name if state.frames else "",
                             repeated=self.loop_depth > 0, later_iteration=self.iteration > 0,
                             uncertain=state.constexpr_taken))
@@ -1051,10 +1265,22 @@ class Analysis:
         declared = frame.declared_none[event.var]
         self.unhanded_queues.add(event.queue)
         action = "frees" if event.kind == "free" else "enqueues"
+        contents = state.fifo.get(event.queue)
+        waiting = self.token(state, contents[0]) if contents else None
         self.report(Problem("never-handed-out", event.queue, event.var, declared, event.site,
                             function=frame.function.name, repeated=self.loop_depth > 0,
-                            later_iteration=self.iteration > 0, detail=action, uncertain=state.constexpr_taken))
+                            later_iteration=self.iteration > 0, detail=action, uncertain=state.constexpr_taken,
+                            enqueued_at=self.enqueued_here(state, waiting) if waiting is not None else None))
         return True
+
+    @staticmethod
+    def enqueued_here(state: State, token: Token) -> Site | None:
+        """The statement of the current function that enqueued `token` (itself, or a call that led to it)."""
+        depth = len(state.frames) - 1
+        if depth < 0 or depth >= len(token.enqueue_path) or token.state != QUEUED:
+            return None
+        function, site = token.enqueue_path[depth]
+        return site if function == state.frames[depth].function.start_byte else None
 
     def new_token(self, state: State, queue: str, kind: str, site: Site, var: str, stmt_site: Site,
                   known: bool = True) -> int:
@@ -1084,6 +1310,7 @@ class Analysis:
         if b.signal and not a.signal:
             return a
         a.constexpr_taken = a.constexpr_taken or b.constexpr_taken
+        a.trait_decided = a.trait_decided or b.trait_decided
         for token_id, token in a.tokens.items():
             if token_id not in b.tokens and _bound(b, token_id):
                 token.partial = True
@@ -1178,6 +1405,8 @@ class Analysis:
                 found.known = False
 
 
+_ELEMENT = re.compile(r"LocalTensor\s*<\s*([\w:]+)\s*>")
+_HAS_TENSOR = re.compile(r"^\(*\s*(!?)\s*((?:this\s*->\s*)?[A-Za-z_]\w*)\s*\.\s*HasTensorInQue\s*\(\s*\)\s*\)*$")
 _COMPARISON = re.compile(r"^\(*\s*(!?)\s*([A-Za-z_]\w*)\s*(?:(==|!=|<=|>=|<|>)\s*(-?\d+)[uUlL]*)?\s*\)*$")
 
 
@@ -1203,7 +1432,7 @@ def _decide(condition: str, constants: dict[str, int]) -> bool | None:
             "<=": value <= other, ">=": value >= other}[match.group(3)]
 
 
-_TRAIT = re.compile(r"(?:std\s*::\s*)?(?:is_same_v|is_same|IsSameType)\s*<\s*([\w:]+)\s*,\s*([\w:]+)\s*>"
+_TRAIT = re.compile(r"(?:\b(?:std|AscendC)\s*::\s*)?\b(?:is_same_v|is_same|IsSameType|IsSame)\s*<\s*([\w:]+)\s*,\s*([\w:]+)\s*>"
                     r"(?:\s*::\s*value)?(?:\s*\(\s*\))?")
 _MAX_INSTANTIATIONS = 6
 
@@ -1224,6 +1453,17 @@ def _instantiations(context: CheckContext, functions: list[Function]) -> list[di
     type it is compared with, and one where it is none of them. Conditions on the same trait in two places go
     together in a real instantiation (`if (is_same<T, half>) x = q.DeQue(); ... if (is_same<T, half>)
     q.FreeTensor(x);`), which one run over both branches cannot see. Too many combinations: one run, as before."""
+    candidates = _compared_types(context, functions)
+    runs: list[dict[str, str]] = [{}]
+    for param, types in candidates.items():
+        runs = [{**run, param: t} for run in runs for t in [*types, ""]]
+        if len(runs) > _MAX_INSTANTIATIONS:
+            return [{}]
+    return runs
+
+
+def _compared_types(context: CheckContext, functions: list[Function]) -> dict[str, list[str]]:
+    """Per type parameter, the types `is_same` compares it with in these functions."""
     data = context.document.data
     candidates: dict[str, list[str]] = {}
     for function in functions:
@@ -1232,12 +1472,7 @@ def _instantiations(context: CheckContext, functions: list[Function]) -> list[di
             types = candidates.setdefault(param, [])
             if concrete not in types:
                 types.append(concrete)
-    runs: list[dict[str, str]] = [{}]
-    for param, types in candidates.items():
-        runs = [{**run, param: t} for run in runs for t in [*types, ""]]
-        if len(runs) > _MAX_INSTANTIATIONS:
-            return [{}]
-    return runs
+    return candidates
 
 
 def _decide_traits(condition: str, instantiation: dict[str, str]) -> bool | None:
@@ -1357,7 +1592,7 @@ def _bases(context: CheckContext, cls: ClassInfo) -> list[str]:
     match = re.match(r"[^{;]*?\b(?:class|struct)\s+\w+[^:{;]*:([^{;]*)\{", head, re.S)
     if match is None:
         return []
-    return [re.sub(r"<.*", "", b).split("::")[-1].strip() for b in re.findall(
+    return [re.sub(r"<.*", "", b, flags=re.S).split("::")[-1].strip() for b in re.findall(
         r"(?:public|protected|private)?\s*([\w:]+(?:<[^{}]*?>)?)", match.group(1)) if b.strip()]
 
 
@@ -1393,18 +1628,29 @@ def analyse(context: CheckContext) -> list[Problem]:
         if not sequence and not others:
             continue
         found: dict[tuple[str, int, str, str], Problem] = {}
+        compared = _compared_types(context, functions)
         for instantiation in _instantiations(context, functions):
             analysis = Analysis(context, owner, functions, queues, skip_end)
             analysis.instantiation = instantiation
+            analysis.compared = compared
             try:
                 for problem in analysis.run(sequence, others):
                     # The same problem in several instantiations: the give-back must follow every one's last
                     # use (a use under `if constexpr (!is_same<T, double>)` counts though `double` skips it).
                     key = (problem.kind, problem.site.start, problem.queue, problem.var)
+                    if problem.kind == "used-while-queued" and problem.origin is not None:
+                        # One per tensor that went in: its first use in any instantiation.
+                        key = (f"{problem.kind}:{problem.var}", problem.origin.start, "", "")
+                        earlier = found.get(key)
+                        if earlier is None or problem.site.start < earlier.site.start:
+                            found[key] = problem
+                        continue
                     seen = found.get(key)
                     if seen is None or (problem.last_use is not None and (
                             seen.last_use is None or problem.last_use.start > seen.last_use.start)):
                         found[key] = problem
+            except _NoSuchInstantiation:
+                continue
             except (_GiveUp, RecursionError):
                 found = {}
                 break
@@ -1432,7 +1678,7 @@ def _units(context: CheckContext) -> Iterator[tuple[ClassInfo | None, list[Funct
     # Queue names per owning class, under its exact and its template-stripped name (one pass, not one per class).
     queues_of: dict[str, set[str]] = {}
     for b in queue_decls:
-        for owner_name in {b.class_name, re.sub(r"<.*", "", b.class_name or "").strip()}:
+        for owner_name in {b.class_name, re.sub(r"<.*", "", b.class_name or "", flags=re.S).strip()}:
             if owner_name is not None:
                 queues_of.setdefault(owner_name, set()).add(b.name)
     extended = {b for names in bases.values() for b in names}

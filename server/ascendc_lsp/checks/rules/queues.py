@@ -155,9 +155,6 @@ def _give_back_region(context: CheckContext, problem: Problem) -> Span:
     inner = _inner_give_back_region(context, problem)
     if inner is not None:
         return inner
-    other = _branch_without_give_back(context, problem) if problem.partial else None
-    if other is not None:
-        return other
     if last is None or (problem.detail == "the kernel ends"
                         and lines.line_of(problem.site.end) - lines.line_of(last.start) > _REGION_LINES):
         # Given back before the kernel's last method ends (with the tensors it frees there), when that is far.
@@ -175,6 +172,10 @@ def _give_back_region(context: CheckContext, problem: Problem) -> Span:
             return lines.span(last.start, block[1])
         return _span(context, last)
     last = _last_use_in_other_branch(context, problem, last)
+    if problem.partial:
+        other = _branch_without_give_back(context, problem, last)
+        if other is not None:
+            return other
     if lines.line_of(problem.site.end) - lines.line_of(last.start) <= _REGION_LINES:
         return lines.span(last.start, problem.site.end)
     function = context.model.function_at(last.start)
@@ -182,6 +183,11 @@ def _give_back_region(context: CheckContext, problem: Problem) -> Span:
         # A near run of give-backs of any kind (the missing one goes between the last use and it); else, far
         # away, a run of FreeTensors for a dequeued tensor. An allocated one is enqueued at once by its producer.
         near = _give_back_run(context, function, problem, ("EnQue", "FreeTensor"))
+        if problem.state == "allocated" and _dequeued_somewhere(context, problem.queue):
+            # Its EnQue is what is missing: it goes with the stage's EnQues, past a FreeTensor run before them.
+            enques = _give_back_run(context, function, problem, ("EnQue",))
+            if enques is not None and lines.line_of(enques[1]) - lines.line_of(last.start) <= _REGION_LINES:
+                return lines.span(last.start, enques[1])
         if near is not None and lines.line_of(near[1]) - lines.line_of(last.start) <= _REGION_LINES:
             return lines.span(last.start, near[1])
         far = _give_back_run(context, function, problem, ("FreeTensor",)) if problem.state != "allocated" else None
@@ -260,36 +266,39 @@ def _helper_give_back_run(context: CheckContext, last: Site, lost: Site) -> tupl
     return None
 
 
-def _branch_without_give_back(context: CheckContext, problem: Problem) -> Span | None:
-    """Given back on some paths: when an if/else after the last use gives the tensor back in one branch only,
-    the missing give-back belongs in the other branch."""
-    last = problem.last_use
-    function = context.model.function_at(last.start) if last is not None else None
-    if last is None or function is None or not re.fullmatch(r"[A-Za-z_]\w*", problem.var or ""):
+def _branch_without_give_back(context: CheckContext, problem: Problem, last: Site) -> Span | None:
+    """A tensor given back on some paths only: when a give-back of it after its last use sits in one branch of
+    an if/else, the missing one belongs in the other branch (`if (c) { ...; q.FreeTensor(x); } else { }`)."""
+    function = context.model.function_at(last.start)
+    if function is None:
         return None
     lines = context.document.lines
-    word = re.compile(rf"(?<![\w.]){re.escape(problem.var)}\b")
-    give_backs = [c for c in calls_by_function(context).get(function.start_byte, [])
-                  if c.name in ("EnQue", "FreeTensor") and c.start_byte >= last.end and c.args
-                  and word.fullmatch(strip_this(c.args[0].text.strip()))]
-    for call in give_backs:
-        node = node_for(context, call.start_byte, call.end_byte)
-        while node is not None and node.type != "if_statement":
-            node = node.parent
-        if node is None or node.start_byte < last.end:
+    for call in calls_by_function(context).get(function.start_byte, []):
+        if call.name not in ("EnQue", "FreeTensor") or not call.args or strip_this(call.args[0].text) != problem.var \
+                or receiver_name(call) != problem.queue or not last.end <= call.start_byte <= problem.site.start:
             continue
-        branches = [node.child_by_field_name("consequence"), node.child_by_field_name("alternative")]
-        if any(b is None for b in branches):
-            return None
-        for branch in branches:
-            assert branch is not None
-            if not branch.start_byte <= call.start_byte < branch.end_byte and not any(
-                    branch.start_byte <= c.start_byte < branch.end_byte for c in give_backs):
-                first = lines.line_of(branch.start_byte)
-                if lines.line_of(branch.end_byte) - first <= _REGION_LINES:
-                    return lines.span(branch.start_byte, branch.end_byte)
-                return lines.span(branch.start_byte, lines.line_end(first))
+        node = node_for(context, call.start_byte, call.end_byte)
+        while node is not None and node.parent is not None:
+            parent = node.parent
+            if parent.type == "if_statement":
+                consequence = parent.child_by_field_name("consequence")
+                alternative = parent.child_by_field_name("alternative")
+                other = alternative if consequence is not None and node.id == consequence.id else (
+                    consequence if alternative is not None and node.id == alternative.id else None)
+                if other is not None and alternative is not None:
+                    block = next((c for c in other.named_children if c.type == "compound_statement"), other) \
+                        if other.type == "else_clause" else other
+                    inside = [c for c in block.named_children if c.type != "comment"] if block.type == "compound_statement" else []
+                    start = inside[0].start_byte if inside else block.start_byte  # its statements, when it has any
+                    if lines.line_of(block.end_byte) - lines.line_of(start) <= _REGION_LINES:
+                        return lines.span(start, block.end_byte)
+                    return None
+            node = parent
     return None
+
+
+def _dequeued_somewhere(context: CheckContext, queue: str) -> bool:
+    return any(c.name == "DeQue" and receiver_name(c) == queue for c in context.model.calls)
 
 
 _PREPROCESSOR_BRANCH = re.compile(rb"^[ \t]*#[ \t]*(?:else|elif)\b", re.MULTILINE)
@@ -304,6 +313,9 @@ def _last_use_in_other_branch(context: CheckContext, problem: Problem, last: Sit
         return last
     word = re.compile(rb"(?<![\w.])" + re.escape(problem.var.encode()) + rb"\b")
     give_back = re.compile(rb"\.\s*(?:EnQue|FreeTensor)\s*(?:<[^>]*>)?\s*\(\s*$")
+    if any(give_back.search(data, max(0, m.start() - 40), m.start())
+           for m in word.finditer(data, branch.end(), problem.site.start)):
+        return last  # the other branch gives the tensor back itself: the loss is on the followed one
     later = last
     # Only uses inside the other branch (from its `#else` on): ones before it are on the path already followed.
     for match in word.finditer(data, branch.end(), problem.site.start):
@@ -374,6 +386,17 @@ def _give_back_run(context: CheckContext, function: Function, problem: Problem,
     return None
 
 
+def _enque_region(context: CheckContext, last_use: Site, deque: Site) -> Span:
+    """Where a missing EnQue belongs: after the tensor's last use, before the DeQue that waits for it; the
+    whole stretch when both are in one function and near, else the last use."""
+    lines = context.document.lines
+    function = context.model.function_at(last_use.start)
+    if function is not None and function.body_start <= deque.start < function.body_end and last_use.start <= deque.start \
+            and lines.line_of(deque.start) - lines.line_of(last_use.start) <= _REGION_LINES:
+        return lines.span(last_use.start, deque.end)
+    return _span(context, last_use)
+
+
 def _first_use_between(context: CheckContext, var: str, start: int, end: int) -> ApiCall | None:
     """The first call of the function around `start` that names `var` in its arguments, within [start, end)."""
     function = context.model.function_at(start)
@@ -382,7 +405,7 @@ def _first_use_between(context: CheckContext, var: str, start: int, end: int) ->
     word = re.compile(rf"(?<![\w.]){re.escape(var)}\b")
     for call in calls_by_function(context).get(function.start_byte, []):
         if start <= call.start_byte < end and call.name not in ("EnQue", "FreeTensor") \
-                and any(word.search(a.text) for a in call.args):
+                and (any(word.search(a.text) for a in call.args) or strip_this(call.receiver or "") == var):
             return call
     return None
 
@@ -391,12 +414,19 @@ def _missing_deque_region(context: CheckContext, problem: Problem, start: int, e
     """A DeQue is missing: it belongs before the first use of the tensor after `start` (its empty declaration,
     or the function's start); the finding spans from there to the give-back at `end` when that is short."""
     lines = context.document.lines
+    if re.fullmatch(r"[A-Za-z_]\w*", problem.var or ""):
+        # `LocalTensor<T> x;` in between: the DeQue that should fill x belongs at its declaration or after.
+        declared = re.compile(rb"\bLocalTensor\s*<[^;{}()]*>\s+" + re.escape(problem.var.encode()) + rb"\s*;")
+        match = declared.search(context.document.data, start, end)
+        if match is not None:
+            start = match.start()
     first = _first_use_between(context, problem.var, start, end)
     begin = first.start_byte if first is not None else start
+    if first is not None and lines.line_of(first.end_byte) - lines.line_of(start) <= _REGION_LINES:
+        # Between where the tensor went in (or was declared empty) and its first use.
+        return lines.span(min(start, problem.site.start), max(first.end_byte, problem.site.end))
     if 0 <= lines.line_of(end) - lines.line_of(begin) <= _REGION_LINES:
         return lines.span(min(begin, problem.site.start), max(end, problem.site.end))
-    if first is not None and lines.line_of(first.end_byte) - lines.line_of(start) <= _REGION_LINES:
-        return lines.span(min(start, problem.site.start), max(first.end_byte, problem.site.end))
     return _span(context, problem.site)
 
 
@@ -440,7 +470,7 @@ def alloc_without_free(context: CheckContext) -> Iterator[Diagnostic]:
             related.append(Related(_span(context, problem.last_use), f"last use of {var}"))
         related.append(Related(_span(context, problem.site), f"{var} is lost here ({how})"))
         fixes: list[Fix] = []
-        has_deque = any(c.name == "DeQue" and receiver_name(c) == queue for c in context.model.calls)
+        has_deque = _dequeued_somewhere(context, queue)
         made = _give_back_fix(context, problem, "EnQue" if problem.state == "allocated" and has_deque else "FreeTensor")
         if made is not None:
             fixes.append(made)
@@ -450,7 +480,11 @@ def alloc_without_free(context: CheckContext) -> Iterator[Diagnostic]:
 
 @rule("ASC009")
 def enque_deque_unpaired(context: CheckContext) -> Iterator[Diagnostic]:
+    # An empty tensor that is also given back is said once, as never handed out (that names its queue).
+    given_back = {p.site.start for p in analyse(context) if p.kind == "never-handed-out"}
     for problem in analyse(context):
+        if problem.kind == "used-empty" and problem.site.start in given_back:
+            continue
         queue, var = problem.queue, problem.var or "the tensor"
         severity: Severity | None = "warning" if problem.later_iteration or problem.uncertain else None
         related: list[Related] = []
@@ -465,14 +499,38 @@ def enque_deque_unpaired(context: CheckContext) -> Iterator[Diagnostic]:
                            f"{problem.function}() waits forever: EnQue it after its last use")
                 related.append(Related(_span(context, problem.origin), f"{queue} handed out {var} here"))
                 related.append(Related(span, f"{queue}.DeQue() waits here"))
-                span = _span(context, problem.last_use)
+                span = _enque_region(context, problem.last_use, problem.site)
+            elif problem.enqueued_at is not None:
+                # In a stage called from elsewhere (`CopyOut(i)`): the EnQue belongs before that call.
+                related.append(Related(span, f"{queue}.DeQue() waits here"))
+                span = _span(context, problem.enqueued_at)
         elif problem.kind == "never-handed-out":
             message = (f"{var} holds no tensor from {queue} but the code {problem.detail} it to {queue}: the "
                        f"{queue}.DeQue() (or AllocTensor) that should fill it is missing")
             if problem.origin is not None:
                 related.append(Related(_span(context, problem.origin), f"{problem.detail} here"))
                 if problem.origin.start > problem.site.start:
-                    span = _missing_deque_region(context, problem, problem.site.start, problem.origin.end)
+                    # The DeQue belongs after what put the tensor in the queue, when that is in between.
+                    put = problem.enqueued_at
+                    start = put.end if put is not None and problem.site.start < put.start < problem.origin.start \
+                        else problem.site.start
+                    span = _missing_deque_region(context, problem, start, problem.origin.end)
+        elif problem.kind == "used-empty":
+            message = (f"{var} is declared without a tensor and {problem.detail}() uses it: the DeQue (or AllocTensor) "
+                       f"that should fill it is missing")
+            if problem.origin is not None:
+                related.append(Related(_span(context, problem.origin), f"{problem.detail}() uses {var} here"))
+                lines = context.document.lines
+                if 0 <= lines.line_of(problem.origin.end) - lines.line_of(problem.site.start) <= _REGION_LINES:
+                    span = lines.span(problem.site.start, problem.origin.end)
+        elif problem.kind == "used-while-queued":
+            message = (f"{var} is used by {problem.detail}() while it is in {queue}: EnQue handed it over and no DeQue "
+                       f"took it back (in {problem.function}()); DeQue it before this use")
+            if problem.origin is not None:
+                related.append(Related(_span(context, problem.origin), f"{var} went into {queue} here"))
+                lines = context.document.lines
+                if 0 <= lines.line_of(problem.site.end) - lines.line_of(problem.origin.start) <= _REGION_LINES:
+                    span = lines.span(problem.origin.start, problem.site.end)
         elif problem.kind == "freed-while-queued":
             message = (f"{queue}.FreeTensor({var}) frees a tensor that is still in {queue}: it was enqueued and no "
                        f"DeQue took it out (in {problem.function}()); DeQue it before using and freeing it")

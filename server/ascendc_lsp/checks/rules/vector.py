@@ -6,7 +6,7 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from ascendc_lsp.checks.base import CheckContext, rule
-from ascendc_lsp.checks.limits import Limits, limits_for
+from ascendc_lsp.checks.limits import limits_for, profile_dtypes
 from ascendc_lsp.checks.rules._common import (
     BINARY_OPS,
     SCALAR_OPS,
@@ -110,18 +110,12 @@ def mask_count_mode_not_reset(context: CheckContext) -> Iterator[Diagnostic]:
 
 _ARITH = frozenset({"int16_t", "half", "int32_t", "float"})
 _FLOATS = frozenset({"half", "float"})
-# Fallback when the API catalogue is not available (hardware-constraints.md section 6).
+# Fallback when the API catalogue is not available (docs/zh/api/SIMD-API/基础API/.../基础算术/Add.md, Exp.md,
+# 归约计算/ReduceSum.md).
 _FALLBACK_DTYPES: dict[str, frozenset[str]] = {
     **dict.fromkeys(("Add", "Sub", "Mul", "Max", "Min"), _ARITH),
     **dict.fromkeys(("Exp", "Ln", "Sqrt", "Rsqrt", "Reciprocal"), _FLOATS),
     **dict.fromkeys(("ReduceSum", "WholeReduceSum", "BlockReduceSum"), _FLOATS),
-}
-_ATOMIC_ADD: dict[str, frozenset[str]] = {
-    "Ascend910B": frozenset({"int8_t", "int16_t", "half", "bfloat16_t", "int32_t", "float"}),
-    "Ascend910_93": frozenset({"int8_t", "int16_t", "half", "bfloat16_t", "int32_t", "float"}),
-    "Ascend310P": frozenset({"int16_t", "half", "float"}),
-    "Ascend310B": frozenset({"int16_t", "half", "int32_t", "float"}),
-    "Ascend910A": frozenset({"float"}),
 }
 
 
@@ -147,15 +141,12 @@ def _lookup_catalogue(context: CheckContext, api: str) -> frozenset[str] | None:
     return frozenset(str(d) for d in found)
 
 
-def _supported(context: CheckContext, limits: Limits, api: str) -> frozenset[str] | None:
+def _supported(context: CheckContext, api: str) -> frozenset[str] | None:
     from_catalogue = _catalogue_dtypes(context, api)
     if from_catalogue is not None:
         return from_catalogue
-    if api == "SetAtomicAdd":
-        for family, dtypes in _ATOMIC_ADD.items():
-            if limits.soc_name.startswith(family):
-                return dtypes
-        return None
+    if api == "SetAtomicAdd":  # per SoC, documented in the profile (SetAtomicAdd.md's table per product)
+        return profile_dtypes(context, "set_atomic_add")
     return _FALLBACK_DTYPES.get(api)
 
 
@@ -183,7 +174,7 @@ def api_dtype_support(context: CheckContext) -> Iterator[Diagnostic]:
             continue
         if in_constexpr_branch(context, call.start_byte, call.end_byte):
             continue
-        supported = _supported(context, limits, call.name)
+        supported = _supported(context, call.name)
         if supported is None or dtype in supported:
             continue
         listed = ", ".join(sorted(supported))

@@ -45,15 +45,15 @@ def arch_macros(soc: str) -> tuple[str, ...]:
 
 
 def emulator_flags(soc: str, extra_includes: tuple[Path, ...] = ()) -> tuple[str, ...]:
-    from ascendc_lsp.toolchain.emulator.build import SPLIT_FLAG, TILING_MACRO, include_dir
+    from ascendc_lsp.toolchain.emulator.build import CXX_STANDARD, EMULATOR_MACROS, include_dir
 
     return (
-        "-std=c++17",
+        CXX_STANDARD,
         f"-I{include_dir()}",
         *(f"-I{d}" for d in extra_includes),
         f"-D{IDE_MACRO}=1",
-        SPLIT_FLAG,  # runtime bodies are declarations only: less for clangd to parse, as in every emulator build
-        f"-DASCENDC_EMU_TILING_TYPE={TILING_MACRO}",
+        # the build's macros: runtime bodies are declarations only (less for clangd to parse), the tiling type
+        *EMULATOR_MACROS,
         *arch_macros(soc),
     )
 
@@ -71,7 +71,9 @@ def cann_flags(home: str, soc: str) -> ClangdSetup | None:
         dirs += [h, *(h / sub for sub in ("impl", "interface") if (h / sub).is_dir())]
     if not dirs:
         return None
-    flags = ("-std=c++17", *(f"-I{d}" for d in dirs), f"-I{inst.home / 'include'}", *arch_macros(soc))
+    from ascendc_lsp.toolchain.emulator.build import CXX_STANDARD
+
+    flags = (CXX_STANDARD, *(f"-I{d}" for d in dirs), f"-I{inst.home / 'include'}", *arch_macros(soc))
     return ClangdSetup("cann", flags, f"{inst.describe()}: its AscendC headers for {soc}")
 
 

@@ -243,17 +243,7 @@ class LlmFeature(LanguageFeature):
                 progress=report, cancel=cancel, write_spec=write_spec, spec_text=spec_text,
             )
 
-        from ascendc_lsp.llm.client import Cancelled, LlmError
-        from ascendc_lsp.llm.loop import LoopSetupError
-
-        try:
-            outcome = await self._with_progress(f"Generating {spec.kernel}", work)
-        except Cancelled:
-            raise CommandError("cancelled", ErrorCode.REQUEST_CANCELLED, GENERATE) from None
-        except (LlmError, LoopSetupError) as exc:
-            raise CommandError(f"Generate {spec.kernel}: {exc}", command=GENERATE) from None
-        finally:
-            client.close()
+        outcome = await self._run_loop(f"Generating {spec.kernel}", work, client, GENERATE, f"Generate {spec.kernel}")
         payload: dict[str, Any] = outcome.to_json()
         return GenerateKernelResult(
             status=str(payload.get("status") or ""),
@@ -268,6 +258,21 @@ class LlmFeature(LanguageFeature):
             notes=[str(n) for n in payload.get("notes") or []],
         )
 
+    async def _run_loop(self, title: str, work: Any, client: Any, command: str, failure: str) -> Any:
+        """Run a generate/rewrite loop in a worker with progress; its failures become the command's JSON-RPC
+        errors (`failure: reason`, or RequestCancelled); the endpoint client is closed either way."""
+        from ascendc_lsp.llm.client import Cancelled, LlmError
+        from ascendc_lsp.llm.loop import LoopSetupError
+
+        try:
+            return await self._with_progress(title, work)
+        except Cancelled:
+            raise CommandError("cancelled", ErrorCode.REQUEST_CANCELLED, command) from None
+        except (LlmError, LoopSetupError) as exc:
+            raise CommandError(f"{failure}: {exc}", command=command) from None
+        finally:
+            client.close()
+
     # -- rewriteKernel / optimiseKernel -----------------------------------------------------
 
     async def rewrite_kernel(self, params: RewriteKernelParams) -> RewriteKernelResult:
@@ -277,9 +282,8 @@ class LlmFeature(LanguageFeature):
         return await self._rewrite(params, "faster")
 
     async def _rewrite(self, params: RewriteKernelParams, goal: str) -> RewriteKernelResult:
-        from ascendc_lsp.llm.client import Cancelled, LlmError
         from ascendc_lsp.llm.generate import Services, find_spec_for, rewrite_kernel
-        from ascendc_lsp.llm.loop import LoopConfig, LoopSetupError
+        from ascendc_lsp.llm.loop import LoopConfig
 
         what = "Rewrite" if goal == "correct" else "Optimise"
         command = REWRITE if goal == "correct" else OPTIMISE
@@ -314,14 +318,9 @@ class LlmFeature(LanguageFeature):
                 settings=settings, workspace=workspace, progress=report, cancel=cancel,
             )
 
-        try:
-            outcome = await self._with_progress(f"{what} {spec.kernel} with LLM (checked)", work)
-        except Cancelled:
-            raise CommandError("cancelled", ErrorCode.REQUEST_CANCELLED, command) from None
-        except (LlmError, LoopSetupError) as exc:
-            raise CommandError(f"{what} with LLM ({spec_path.name}): {exc}", command=command) from None
-        finally:
-            client.close()
+        outcome = await self._run_loop(
+            f"{what} {spec.kernel} with LLM (checked)", work, client, command, f"{what} with LLM ({spec_path.name})"
+        )
         best = str(outcome.best_attempt) if outcome.best_attempt else None
         result = RewriteKernelResult(
             accepted=bool(outcome.accepted), applied=False, message=outcome.message, spec=str(spec_path), best_attempt=best

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import os
-import stat
 from typing import Any
 
+from ascendc_lsp import safeio
 from ascendc_lsp.diagnostics import Diagnostic, Severity, span_at
 from ascendc_lsp.syntax.positions import utf16_column
 from ascendc_lsp.toolchain.logs import LogEvent, map_locations, parse_log
@@ -13,27 +13,13 @@ from ascendc_lsp.toolchain.logs import LogEvent, map_locations, parse_log
 SOURCE_NAME = "ascendc-cann"
 
 
-_LINE_LIMIT = 1 << 20  # bytes of one source line read to convert a column
-
-
 def _utf16_column(path: str | None, line1: int | None, col1: int | None) -> int:
-    """clang's 1-based byte column -> 0-based UTF-16 column, using the file when it is a readable regular file (a
-    log may name anything: a FIFO would block, a huge file is read only up to the line)."""
+    """clang's 1-based byte column -> 0-based UTF-16 column, through the line of the file when it can be read
+    (safeio.read_line: a regular file, read only up to that line), else the byte column as it is."""
     if col1 is None or col1 <= 0:
         return 0
-    if not path or line1 is None or line1 <= 0:
-        return col1 - 1
-    try:
-        if not stat.S_ISREG(os.stat(path).st_mode):
-            return col1 - 1
-        with open(path, "rb") as f:
-            for _ in range(line1 - 1):
-                if not f.readline(_LINE_LIMIT):
-                    return col1 - 1
-            raw = f.readline(_LINE_LIMIT)
-    except OSError:
-        return col1 - 1
-    return utf16_column(raw.decode("utf-8", "replace").rstrip("\r\n"), col1 - 1)
+    text = safeio.read_line(path, line1 - 1) if path and line1 is not None and line1 > 0 else None
+    return col1 - 1 if text is None else utf16_column(text, col1 - 1)
 
 
 _LSP_SEVERITY: dict[str, Severity] = {

@@ -41,8 +41,11 @@ from ascendc_lsp.toolchain.spec import KernelSpec
 # name is resolved lazily where the kernel expands GET_TILING_DATA.
 TILING_MACRO = "ASCENDC_EMU_TILING_STRUCT"
 SPLIT_FLAG = "-DASCENDC_EMU_SPLIT_RUNTIME"
+CXX_STANDARD = "-std=c++17"  # of every compile of kernel and host code, and of the editor's clangd flags
+# What a kernel's code sees of the emulator build beyond its include path: the build and clangd share them.
+EMULATOR_MACROS = (f"-DASCENDC_EMU_TILING_TYPE={TILING_MACRO}", SPLIT_FLAG)
 BASE_FLAGS = (
-    "-std=c++17",
+    CXX_STANDARD,
     "-O1",
     "-g0",
     "-w",
@@ -50,8 +53,7 @@ BASE_FLAGS = (
     # one IEEE rounding per operation, as the emulated vector units and cost.py's float arithmetic do (aarch64
     # hosts would otherwise fuse a*b+c)
     "-ffp-contract=off",
-    f"-DASCENDC_EMU_TILING_TYPE={TILING_MACRO}",
-    SPLIT_FLAG,
+    *EMULATOR_MACROS,
 )
 # The runtime object (race detector, cost model, queues: the per-event work) is compiled once per header version,
 # so it gets -O2; kernels keep -O1, where compile time is what an edit costs.
@@ -164,7 +166,7 @@ def _sha(path: Path) -> str | None:
         return None
 
 
-def _project_root(paths: list[Path]) -> list[Path]:
+def readable_roots(paths: list[Path]) -> list[Path]:
     """Directories the compiler may read: those of the inputs and their nearest project root."""
     out: list[Path] = []
     home = Path.home().resolve()
@@ -245,7 +247,7 @@ def _dialect_copy(source: Path) -> Path:
     return copy
 
 
-def _lookup(entry: Path, name: str = "kernel") -> Path | None:
+def lookup_binary(entry: Path, name: str = "kernel") -> Path | None:
     binary = entry / name
     manifest = entry / "manifest.json"
     if not binary.is_file() or not manifest.is_file():
@@ -262,7 +264,7 @@ def _lookup(entry: Path, name: str = "kernel") -> Path | None:
     return binary
 
 
-def _parse_depfile(text: str) -> list[str]:
+def parse_depfile(text: str) -> list[str]:
     body = text.replace("\\\n", " ")
     _, _, rest = body.partition(":")
     deps: list[str] = []
@@ -300,7 +302,7 @@ def store_binary(
     deps: dict[str, str] = {}
     skip_roots = [Path(x).resolve() for x in skip]
     with contextlib.suppress(OSError):
-        for d in _parse_depfile((workdir / "deps.d").read_text()):
+        for d in parse_depfile((workdir / "deps.d").read_text()):
             p = (workdir / d).resolve()
             if any(p.is_relative_to(r) for r in skip_roots) or p.parent == workdir.resolve():
                 continue
@@ -352,35 +354,11 @@ def ensure_pch(cxx: str, timeout: float, extra_flags: Sequence[str] = ()) -> Pat
     if not (inc / "kernel_operator.h").is_file():
         return None
     flags = [*BASE_FLAGS, *extra_flags]
-    key = hashlib.sha256(
-        "\0".join([compiler_id(cxx), json.dumps(flags), headers_digest(inc), str(inc)]).encode()
-    ).hexdigest()[:40]
-    root = cache_root() / "pch"
-    final = root / key
+    folder = cache_root() / "pch" / cache_key(compiler_id(cxx), json.dumps(flags), headers_digest(inc), str(inc))
     gch = f"{PCH_HEADER}.gch"
-    if (final / gch).is_file():
-        return final
-    try:
-        root.mkdir(parents=True, exist_ok=True)
-        tmp = Path(tempfile.mkdtemp(prefix=".build-", dir=root))
-    except OSError:
-        return None
-    try:
-        (tmp / PCH_HEADER).write_text(PCH_WRAPPER, encoding="utf-8")
-        cmd = gxx_command(cxx, [PCH_HEADER], flags=flags, include_dirs=[inc], output=gch, mode="header")
-        limits = sandbox.Limits(timeout=max(timeout, 60.0), memory_bytes=COMPILE_MEMORY)
-        res = sandbox.run_sandboxed(cmd, tmp, limits, read_paths=[inc], env=_compile_env(), untrusted=False)
-        if res.returncode != 0 or not (tmp / gch).is_file():
-            return None
-        try:
-            tmp.rename(final)
-        except OSError:
-            if not (final / gch).is_file():
-                return None
-        return final
-    finally:
-        if tmp.exists():
-            shutil.rmtree(tmp, ignore_errors=True)
+    cmd = gxx_command(cxx, [PCH_HEADER], flags=flags, include_dirs=[inc], output=gch, mode="header")
+    limits = sandbox.Limits(timeout=max(timeout, 60.0), memory_bytes=COMPILE_MEMORY)
+    return build_once(folder, gch, cmd, limits, [inc], {PCH_HEADER: PCH_WRAPPER}, untrusted=False)
 
 
 def ensure_runtime(cxx: str, timeout: float) -> Path | None:
@@ -388,36 +366,55 @@ def ensure_runtime(cxx: str, timeout: float) -> Path | None:
     inc = include_dir()
     if not (inc / "ascendc_emu" / "harness.h").is_file():
         return None
-    key = hashlib.sha256(
-        "\0".join(
-            [compiler_id(cxx), json.dumps(RUNTIME_FLAGS), headers_digest(inc), str(inc), RUNTIME_SOURCE]
-        ).encode()
-    ).hexdigest()[:40]
-    root = cache_root() / "rt"
-    final = root / key
-    if (final / RUNTIME_OBJ).is_file():
-        return final / RUNTIME_OBJ
+    folder = cache_root() / "rt" / cache_key(
+        compiler_id(cxx), json.dumps(RUNTIME_FLAGS), headers_digest(inc), str(inc), RUNTIME_SOURCE
+    )
+    cmd = gxx_command(cxx, ["runtime.cpp"], flags=RUNTIME_FLAGS, include_dirs=[inc], output=RUNTIME_OBJ, mode="object")
+    limits = sandbox.Limits(timeout=max(timeout, 60.0), memory_bytes=COMPILE_MEMORY)
+    built = build_once(folder, RUNTIME_OBJ, cmd, limits, [inc], {"runtime.cpp": RUNTIME_SOURCE}, untrusted=False)
+    return built / RUNTIME_OBJ if built is not None else None
+
+
+def cache_key(*parts: str) -> str:
+    """The name of a content-keyed cache folder: a digest of what its artifact depends on (compiler id, flags,
+    header digests, sources)."""
+    return hashlib.sha256("\0".join(parts).encode()).hexdigest()[:40]
+
+
+def build_once(
+    folder: Path,
+    artifact: str,
+    cmd: Sequence[str],
+    limits: sandbox.Limits,
+    read_paths: Sequence[Path],
+    sources: Mapping[str, str] | None = None,
+    untrusted: bool = True,
+) -> Path | None:
+    """`folder` (content-keyed, see `cache_key`) holding `artifact`, which `cmd` builds on first use: in a
+    temporary sibling folder with `sources` written there first (they stay beside the artifact: a precompiled
+    header's wrapper must), then renamed into place, so concurrent builders and readers never see half a
+    folder. None when it cannot be built. The emulator's PCH and runtime object and the op_host driver and PCH."""
+    if (folder / artifact).is_file():
+        return folder
     try:
-        root.mkdir(parents=True, exist_ok=True)
-        tmp = Path(tempfile.mkdtemp(prefix=".build-", dir=root))
+        folder.parent.mkdir(parents=True, exist_ok=True)
+        tmp = Path(tempfile.mkdtemp(prefix=".build-", dir=folder.parent))
     except OSError:
         return None
     try:
-        (tmp / "runtime.cpp").write_text(RUNTIME_SOURCE, encoding="utf-8")
-        cmd = gxx_command(
-            cxx, ["runtime.cpp"], flags=RUNTIME_FLAGS, include_dirs=[inc], output=RUNTIME_OBJ, mode="object"
+        for name, text in (sources or {}).items():
+            (tmp / name).write_text(text, encoding="utf-8")
+        res = sandbox.run_sandboxed(
+            list(cmd), tmp, limits, read_paths=read_paths, env=compile_env(), untrusted=untrusted
         )
-        limits = sandbox.Limits(timeout=max(timeout, 60.0), memory_bytes=COMPILE_MEMORY)
-        res = sandbox.run_sandboxed(cmd, tmp, limits, read_paths=[inc], env=_compile_env(), untrusted=False)
-        if res.returncode != 0 or not (tmp / RUNTIME_OBJ).is_file():
+        if res.returncode != 0 or not (tmp / artifact).is_file():
             return None
-        (tmp / "runtime.cpp").unlink()
         try:
-            tmp.rename(final)
+            tmp.rename(folder)
         except OSError:
-            if not (final / RUNTIME_OBJ).is_file():
+            if not (folder / artifact).is_file():
                 return None
-        return final / RUNTIME_OBJ
+        return folder
     finally:
         if tmp.exists():
             shutil.rmtree(tmp, ignore_errors=True)
@@ -425,12 +422,13 @@ def ensure_runtime(cxx: str, timeout: float) -> Path | None:
 
 def cached_binary(key: str, name: str = "kernel") -> Path | None:
     """The linked binary stored under `key` when it and every dependency it was built from are unchanged."""
-    return _lookup(cache_root() / "bin" / key, name)
+    return lookup_binary(cache_root() / "bin" / key, name)
 
 
-def _compile_env() -> dict[str, str]:
-    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LC_ALL": "C", "LANG": "C"}
-    return env
+def compile_env() -> dict[str, str]:
+    """The environment of every compile: the user's PATH (the compiler's assembler and linker), the C locale (the
+    diagnostics' wording that gccdiag and the log parsers read)."""
+    return {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LC_ALL": "C", "LANG": "C"}
 
 
 def gxx_command(
@@ -501,7 +499,7 @@ def build(
     bin_dir = cache_root() / "bin"
     entry = bin_dir / bp.key
     if use_cache:
-        hit = _lookup(entry)
+        hit = lookup_binary(entry)
         if hit is not None:
             return CompileResult(ok=True, binary=hit, cached=True, seconds=time.monotonic() - t0)
     pch = ensure_pch(cxx, timeout) if use_cache else None
@@ -521,7 +519,7 @@ def build(
             output="kernel",
             depfile="deps.d",
         )
-        read = [inc, source, (bp.included or source).parent, *spec.include_dirs, *_project_root([source, spec.base_dir])]
+        read = [inc, source, (bp.included or source).parent, *spec.include_dirs, *readable_roots([source, spec.base_dir])]
         if pch is not None:
             read.append(pch)
         if runtime is not None:
@@ -533,7 +531,7 @@ def build(
             workdir,
             sandbox.Limits(timeout=timeout, memory_bytes=COMPILE_MEMORY),
             read_paths=read,
-            env=_compile_env(),
+            env=compile_env(),
         )
         log = res.stderr + res.stdout
         if res.timed_out or res.error or res.returncode != 0 or not (workdir / "kernel").is_file():
@@ -682,7 +680,7 @@ def syntax_check(
             workdir,
             sandbox.Limits(timeout=timeout, memory_bytes=COMPILE_MEMORY),
             read_paths=read,
-            env=_compile_env(),
+            env=compile_env(),
         )
         ok = res.returncode == 0 and not res.timed_out and not res.error
         return SyntaxResult(ok, res.error or res.stderr, time.monotonic() - t0, res.timed_out)

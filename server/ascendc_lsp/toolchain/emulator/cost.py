@@ -701,32 +701,13 @@ def _combine(launches: list[LaunchSchedule], params: Params) -> Schedule:
         ls.start = start
         start += ls.estimate.cycles if ls.estimate is not None else 0.0
     ests = [ls.estimate for ls in launches if ls.estimate is not None]
-    est = ests[0]
-    if len(ests) > 1:
-        longest = max(ests, key=lambda e: e.cycles)
-        cycles = sum(e.cycles for e in ests)
-        est = Estimate(
-            cycles=cycles,
-            microseconds=sum(e.microseconds for e in ests),
-            bottleneck=longest.bottleneck,
-            pipes={k: sum(e.pipes.get(k, 0) for e in ests) for k in PIPES},
-            lower_cycles=sum(e.lower_cycles for e in ests),
-            upper_cycles=sum(e.upper_cycles for e in ests),
-            lower_microseconds=sum(e.lower_microseconds for e in ests),
-            upper_microseconds=sum(e.upper_microseconds for e in ests),
-            launch_microseconds=sum(e.launch_microseconds for e in ests),
-            clock_ghz=longest.clock_ghz,
-            blocks=max(e.blocks for e in ests),
-            cores_used=max(e.cores_used for e in ests),
-            cores_available=longest.cores_available,
-            ratios=dict(longest.ratios),
-            notes=[
-                f"{len(ests)} launches: the estimate is their sum (ratios and bottleneck of the longest)",
-                *dict.fromkeys(n for e in ests for n in e.notes),
-            ],
-            provenance=longest.provenance,
-            events=sum(e.events for e in ests),
-        )
+    est = Estimate.in_sequence(
+        ests,
+        [
+            f"{len(ests)} launches: the estimate is their sum (ratios and bottleneck of the longest)",
+            *dict.fromkeys(n for e in ests for n in e.notes),
+        ],
+    )
     return Schedule(
         blocks=[bs for ls in launches for bs in ls.blocks],
         estimate=est,

@@ -25,7 +25,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ascendc_lsp.toolchain import sandbox
-from ascendc_lsp.toolchain.base import OutputCheck
+from ascendc_lsp.toolchain.base import OutputCheck, json_number
 from ascendc_lsp.toolchain.spec import FLOAT_DTYPES, KernelSpec, TensorSpec, Tolerance
 
 NP_DTYPES: dict[str, Any] = {
@@ -433,8 +433,8 @@ def compare(
             "output": name,
             "index": idx,
             "position": pos,
-            "expected": _num(r_all[idx]),
-            "actual": _num(float(out_values[idx])),
+            "expected": json_number(r_all[idx]),
+            "actual": json_number(float(out_values[idx])),
         }
         ranges = _bad_ranges(bad)
         check.first_mismatch["ranges"] = ranges[:8]
@@ -450,12 +450,3 @@ def _bad_ranges(bad: np.ndarray) -> list[list[int]]:
     starts = np.concatenate(([idx[0]], idx[breaks + 1]))
     ends = np.concatenate((idx[breaks], [idx[-1]])) + 1
     return [[int(s), int(e)] for s, e in zip(starts[:16], ends[:16], strict=False)]
-
-
-def _num(x: Any) -> float | str:
-    f = float(x)
-    if math.isnan(f):
-        return "nan"
-    if math.isinf(f):
-        return "inf" if f > 0 else "-inf"
-    return f

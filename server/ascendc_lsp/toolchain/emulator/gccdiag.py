@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ascendc_lsp import safeio
 from ascendc_lsp.diagnostics import Diagnostic, span_at
 from ascendc_lsp.syntax.positions import utf16_column, utf16_len
 from ascendc_lsp.toolchain.base import EMULATOR_SOURCE
@@ -163,14 +164,7 @@ def compile_failed(stderr: str, stdout: str, returncode: int | None, file: str, 
 
 def file_line(path: str, line0: int) -> str:
     """Line `line0` (0-based) of a file, "" when it cannot be read: what `to_diagnostics` needs as `line_text`."""
-    try:
-        with open(path, encoding="utf-8", errors="replace") as handle:
-            for i, text in enumerate(handle):
-                if i == line0:
-                    return text.rstrip("\n")
-    except OSError:
-        pass
-    return ""
+    return safeio.read_line(path, line0) or ""
 
 
 def _token_end(line: str, byte_col: int) -> int:

@@ -20,6 +20,8 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
+from ascendc_lsp.paths import cache_dir
+
 SOURCE_SUFFIXES = (".cpp", ".cc", ".cxx", ".c")
 HEADER_SUFFIXES = (".h", ".hpp", ".hh", ".inc", ".inl", ".cuh")
 _INCLUDE = re.compile(rb'^[ \t]*#[ \t]*include[ \t]*([<"])([^>"\n]+)[>"]', re.M)
@@ -113,7 +115,7 @@ def _strip_comments(text: str) -> str:
 def public_trees_dir() -> Path:
     """Where bench/corpus.py extracts public repositories (`ASCENDC_PUBLIC_TREES`, else the user's cache)."""
     env = os.environ.get("ASCENDC_PUBLIC_TREES")
-    return Path(env) if env else Path.home() / ".cache" / "ascendc-lsp" / "public"
+    return Path(env) if env else cache_dir("public")
 
 
 def repository_root(start: Path) -> Path:

@@ -32,7 +32,7 @@ from ascendc_lsp.toolchain.opproject.discovery import (
     tiling_registrations,
 )
 
-HOST_FLAGS = ("-std=c++17", "-O0", "-g0", "-w", "-pthread")
+HOST_FLAGS = (build.CXX_STANDARD, "-O0", "-g0", "-w", "-pthread")
 HOST_BINARY = "host"
 HOST_MEMORY = 2 << 30
 DRIVER = "ascendc_emu_host/driver.cpp"
@@ -68,49 +68,20 @@ class HostRun:
 def ensure_driver(cxx: str, timeout: float) -> Path | None:
     """driver.cpp compiled once per compiler, flags and shim version (the op_host sources link against it)."""
     shims = host_include_dir()
-    key = hashlib.sha256(
-        "\0".join(
-            [
-                build.compiler_id(cxx),
-                json.dumps(HOST_FLAGS),
-                build.headers_digest(shims),
-                build.headers_digest(shims.parent / "include" / "kernel_tiling"),
-            ]
-        ).encode()
-    ).hexdigest()[:40]
-    final = build.cache_root() / "host-driver" / key / "driver.o"
-    if final.is_file():
-        return final
-    try:
-        final.parent.parent.mkdir(parents=True, exist_ok=True)
-        tmp = Path(tempfile.mkdtemp(prefix=".build-", dir=final.parent.parent))
-    except OSError:
-        return None
-    try:
-        cmd = build.gxx_command(
-            cxx, [shims / DRIVER], flags=HOST_FLAGS, include_dirs=[shims], output="driver.o", mode="object"
-        )
-        res = sandbox.run_sandboxed(
-            cmd,
-            tmp,
-            sandbox.Limits(timeout=max(timeout, 120.0), memory_bytes=HOST_MEMORY),
-            read_paths=[shims, shims.parent / "include"],
-            env=_ENV,
-        )
-        if res.returncode != 0 or not (tmp / "driver.o").is_file():
-            return None
-        try:
-            tmp.rename(final.parent)
-        except OSError:
-            if not final.is_file():
-                return None
-        return final
-    finally:
-        if tmp.exists():
-            shutil.rmtree(tmp, ignore_errors=True)
+    folder = build.cache_root() / "host-driver" / build.cache_key(
+        build.compiler_id(cxx),
+        json.dumps(HOST_FLAGS),
+        build.headers_digest(shims),
+        build.headers_digest(shims.parent / "include" / "kernel_tiling"),
+    )
+    cmd = build.gxx_command(
+        cxx, [shims / DRIVER], flags=HOST_FLAGS, include_dirs=[shims], output="driver.o", mode="object"
+    )
+    limits = sandbox.Limits(timeout=max(timeout, 120.0), memory_bytes=HOST_MEMORY)
+    built = build.build_once(folder, "driver.o", cmd, limits, [shims, shims.parent / "include"])
+    return built / "driver.o" if built is not None else None
 
 
-_ENV = {"PATH": "/usr/bin:/bin", "LC_ALL": "C", "LANG": "C"}
 HOST_PCH = "ascendc_emu_host_pch.h"
 # What op_host code includes most (bench/fidelity.py counts): precompiled once, forced first into every op_host
 # translation unit (the CANN host headers bring the same standard headers with them).
@@ -134,48 +105,15 @@ _HOST_PCH_TEXT = """// ascendc-lsp host precompiled header
 def ensure_host_pch(cxx: str, timeout: float) -> Path | None:
     """Folder holding the precompiled host header for HOST_FLAGS and this shim version; None when it cannot be."""
     shims = host_include_dir()
-    key = hashlib.sha256(
-        "\0".join(
-            [
-                build.compiler_id(cxx),
-                json.dumps(HOST_FLAGS),
-                build.headers_digest(shims),
-                str(shims),
-                _HOST_PCH_TEXT,
-            ]
-        ).encode()
-    ).hexdigest()[:40]
-    final = build.cache_root() / "host-pch" / key
-    if (final / f"{HOST_PCH}.gch").is_file():
-        return final
-    try:
-        final.parent.mkdir(parents=True, exist_ok=True)
-        tmp = Path(tempfile.mkdtemp(prefix=".build-", dir=final.parent))
-    except OSError:
-        return None
-    try:
-        (tmp / HOST_PCH).write_text(_HOST_PCH_TEXT, encoding="utf-8")
-        cmd = build.gxx_command(
-            cxx, [HOST_PCH], flags=HOST_FLAGS, include_dirs=[shims], output=f"{HOST_PCH}.gch", mode="header"
-        )
-        res = sandbox.run_sandboxed(
-            cmd,
-            tmp,
-            sandbox.Limits(timeout=max(timeout, 120.0), memory_bytes=HOST_MEMORY),
-            read_paths=[shims, shims.parent / "include"],
-            env=_ENV,
-        )
-        if res.returncode != 0 or not (tmp / f"{HOST_PCH}.gch").is_file():
-            return None
-        try:
-            tmp.rename(final)
-        except OSError:
-            if not (final / f"{HOST_PCH}.gch").is_file():
-                return None
-        return final
-    finally:
-        if tmp.exists():
-            shutil.rmtree(tmp, ignore_errors=True)
+    folder = build.cache_root() / "host-pch" / build.cache_key(
+        build.compiler_id(cxx), json.dumps(HOST_FLAGS), build.headers_digest(shims), str(shims), _HOST_PCH_TEXT
+    )
+    cmd = build.gxx_command(
+        cxx, [HOST_PCH], flags=HOST_FLAGS, include_dirs=[shims], output=f"{HOST_PCH}.gch", mode="header"
+    )
+    limits = sandbox.Limits(timeout=max(timeout, 120.0), memory_bytes=HOST_MEMORY)
+    return build.build_once(folder, f"{HOST_PCH}.gch", cmd, limits, [shims, shims.parent / "include"],
+                            {HOST_PCH: _HOST_PCH_TEXT})
 
 
 _API_LAYER = ("opdev/", "aclnn/", "aclnn_kernels/", "aclnnop/")
@@ -313,7 +251,7 @@ def build_host(
         h.update(s.read_bytes())
     entry = build.cache_root() / "host" / h.hexdigest()[:40]
     if use_cache:
-        hit = build._lookup(entry, HOST_BINARY)
+        hit = build.lookup_binary(entry, HOST_BINARY)
         if hit is not None:
             return HostBuild(hit, seconds=time.monotonic() - t0, cached=True, include_dirs=incs)
     driver = ensure_driver(cxx, timeout)
@@ -345,7 +283,7 @@ def build_host(
             *([driver.parent] if driver else []),
         ]
         res = sandbox.run_sandboxed(
-            cmd, workdir, sandbox.Limits(timeout=timeout, memory_bytes=HOST_MEMORY), read_paths=read, env=_ENV
+            cmd, workdir, sandbox.Limits(timeout=timeout, memory_bytes=HOST_MEMORY), read_paths=read, env=build.compile_env()
         )
         log = res.stderr + res.stdout
         if res.timed_out or res.error or res.returncode != 0 or not (workdir / HOST_BINARY).is_file():

@@ -22,6 +22,7 @@ from typing import Any
 
 from ascendc_lsp.diagnostics import Diagnostic, span_at
 from ascendc_lsp.hardware.limits import DEFAULT_SOC
+from ascendc_lsp.hardware.soc import short_soc_version
 from ascendc_lsp.paths import atomic_write
 from ascendc_lsp.toolchain.base import EMULATOR_SOURCE, RunOptions, RunResult
 from ascendc_lsp.toolchain.emulator import build
@@ -265,11 +266,7 @@ def platform_lines(soc_name: str | None) -> list[str]:
     except Exception:  # a broken profile must not break runs; `kb validate` reports it
         pass
     aiv, aic = int(v["aiv_cores"]), int(v["aic_cores"])
-    short = soc.name.strip().lower()
-    for prefix in ("ascend910_93", "ascend910b", "ascend910", "ascend310p", "ascend310b", "ascend950"):
-        if short.startswith(prefix):
-            short = prefix
-            break
+    short = short_soc_version(soc.name)
     return [
         f"platform soc_version {soc.name}",
         f"platform short_soc {short}",

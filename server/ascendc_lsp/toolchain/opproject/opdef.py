@@ -13,6 +13,8 @@ import itertools
 from dataclasses import dataclass, field
 from typing import Any
 
+from ascendc_lsp.hardware.soc import short_soc_version
+
 # ge dtype name -> (spec dtype, or None when a test case cannot hold it; the kernel-side C++ type)
 GE_DTYPES: dict[str, tuple[str | None, str]] = {
     "DT_FLOAT": ("float32", "float"),
@@ -81,7 +83,7 @@ class OpDef:
 
     def for_soc(self, soc: str) -> OpDef:
         """The prototype as registered for a SoC: an AddConfig(soc, OpAICoreConfig) with its own params wins."""
-        key = _short_soc(soc)
+        key = short_soc_version(soc)
         cfg = self.configs.get(key)
         if cfg is None or (not cfg[0] and not cfg[1]):
             return self
@@ -110,23 +112,6 @@ def _merge(base: list[Param], over: list[Param]) -> list[Param]:
     return out + list(by.values())
 
 
-def _short_soc(soc: str) -> str:
-    """Ascend910B2 -> ascend910b (the AddConfig spelling)."""
-    s = soc.strip().lower()
-    for prefix in (
-        "ascend910_93",
-        "ascend910_95",
-        "ascend910b",
-        "ascend910",
-        "ascend310p",
-        "ascend310b",
-        "ascend950",
-    ):
-        if s.startswith(prefix):
-            return prefix
-    return s
-
-
 def _param(d: dict[str, Any]) -> Param:
     return Param(
         name=str(d["name"]),
@@ -146,7 +131,7 @@ def opdefs_from_description(desc: dict[str, Any]) -> list[OpDef]:
     for o in desc.get("ops", []):
         configs: dict[str, tuple[list[Param], list[Param]]] = {}
         for c in o.get("configs", []):
-            configs[_short_soc(str(c["soc"]))] = (
+            configs[short_soc_version(str(c["soc"]))] = (
                 [_param(p) for p in c.get("inputs", [])],
                 [_param(p) for p in c.get("outputs", [])],
             )

@@ -177,12 +177,7 @@ class _CaseValidator(_Validator):
             case.reference = self.reference(ref)
         elif any(o.compare for o in outputs):
             raise self.fail("reference", "missing: give NumPy code that assigns every compared output")
-        if data.get("tolerance") is not None:
-            case.tolerance = self.tolerance("tolerance", data["tolerance"])
-        if data.get("seed") is not None:
-            case.seed = self.integer("seed", data["seed"], lo=0, hi=2**32 - 1)
-        if data.get("description") is not None:
-            case.description = str(data["description"])
+        self.check_options(data, case)
         if data.get("block_dim") is not None:
             case.block_dim = self.integer("block_dim", data["block_dim"], lo=1, hi=65535)
         if data.get("tiling_key") is not None:

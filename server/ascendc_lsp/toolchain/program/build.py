@@ -400,7 +400,7 @@ def build_program(layout: ProgramLayout, timeout: float = 120.0, use_cache: bool
         rename: dict[str, str] = {}
         log = ""
         read = [emu_build.include_dir(), *extra_includes, layout.root, *layout.include_dirs]
-        read += emu_build._project_root([layout.root])
+        read += emu_build.readable_roots([layout.root])
         if pch is not None:
             read.append(pch)
         if runtime is not None:
@@ -448,7 +448,7 @@ def build_program(layout: ProgramLayout, timeout: float = 120.0, use_cache: bool
                 workdir,
                 sandbox.Limits(timeout=timeout, memory_bytes=emu_build.COMPILE_MEMORY),
                 read_paths=read,
-                env=emu_build._compile_env(),
+                env=emu_build.compile_env(),
             )
             log += res.stderr + res.stdout
             if res.timed_out or res.error or res.returncode != 0 or not (workdir / obj).is_file():
@@ -469,7 +469,7 @@ def build_program(layout: ProgramLayout, timeout: float = 120.0, use_cache: bool
             workdir,
             sandbox.Limits(timeout=timeout, memory_bytes=emu_build.COMPILE_MEMORY),
             read_paths=read,
-            env=emu_build._compile_env(),
+            env=emu_build.compile_env(),
         )
         log += res.stderr + res.stdout
         if res.returncode != 0 or not (workdir / "program").is_file():
@@ -516,7 +516,7 @@ def _merge_depfiles(depfiles: list[Path], out: Path, rename: dict[str, str], sou
             text = f.read_text(encoding="utf-8", errors="replace")
         except OSError:
             continue
-        for d in emu_build._parse_depfile(text):
+        for d in emu_build.parse_depfile(text):
             p = str((f.parent / d).resolve())
             deps.append(rename.get(p, p))
     unique = list(dict.fromkeys(deps))

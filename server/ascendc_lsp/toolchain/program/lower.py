@@ -20,6 +20,8 @@ import json
 import re
 from dataclasses import dataclass, field
 
+from ascendc_lsp.syntax.brackets import split_top_level
+
 from .scan import OPENING_BRACKETS, LoweringError, code_mask, matching
 from .simt import SIMT_INCLUDE, share_ubuf_arrays, uses_simt
 
@@ -342,36 +344,11 @@ def kernel_signatures(text: str, context: str = "") -> list[KernelSignature]:
 
 def _count_args(text: str) -> int:
     """The number of top-level comma-separated arguments of a call's argument text."""
-    if not text.strip():
-        return 0
-    depth = 0
-    n = 1
-    for ch in text:
-        if ch in "(<[{":
-            depth += 1
-        elif ch in ")>]}":
-            depth -= 1
-        elif ch == "," and depth == 0:
-            n += 1
-    return n
+    return len(split_top_level(text))
 
 
 def _split_params(text: str) -> list[KernelParam]:
-    items: list[str] = []
-    depth = 0
-    cur = ""
-    for ch in text:
-        if ch in "(<[{":
-            depth += 1
-        elif ch in ")>]}":
-            depth -= 1
-        if ch == "," and depth == 0:
-            items.append(cur)
-            cur = ""
-        else:
-            cur += ch
-    if cur.strip():
-        items.append(cur)
+    items = split_top_level(text)
     out: list[KernelParam] = []
     for raw in items:
         p = " ".join(raw.split())

@@ -30,7 +30,7 @@ from typing import Any, TextIO
 
 from ascendc_lsp.diagnostics import Diagnostic, display_path
 from ascendc_lsp.toolchain import sandbox
-from ascendc_lsp.toolchain.base import EMULATOR_SOURCE, Estimate, RunResult
+from ascendc_lsp.toolchain.base import EMULATOR_SOURCE, Estimate, RunResult, write_trace_and_diagnostics
 from ascendc_lsp.toolchain.emulator import cost, report
 from ascendc_lsp.toolchain.emulator.soc import load_soc
 from ascendc_lsp.toolchain.program import scripts
@@ -463,30 +463,7 @@ def _collect(
 def _total_estimate(parts: list[Estimate]) -> Estimate | None:
     if not parts:
         return None
-    if len(parts) == 1:
-        return parts[0]
-    longest = max(parts, key=lambda e: e.cycles)
-    pipes: dict[str, int] = {}
-    for e in parts:
-        for k, v in e.pipes.items():
-            pipes[k] = pipes.get(k, 0) + v
-    return Estimate(
-        cycles=sum(e.cycles for e in parts),
-        microseconds=sum(e.microseconds for e in parts),
-        bottleneck=longest.bottleneck,
-        pipes=pipes,
-        lower_cycles=sum(e.lower_cycles for e in parts),
-        upper_cycles=sum(e.upper_cycles for e in parts),
-        lower_microseconds=sum(e.lower_microseconds for e in parts),
-        upper_microseconds=sum(e.upper_microseconds for e in parts),
-        launch_microseconds=sum(e.launch_microseconds for e in parts),
-        clock_ghz=longest.clock_ghz,
-        blocks=max(e.blocks for e in parts),
-        cores_used=max(e.cores_used for e in parts),
-        cores_available=longest.cores_available,
-        notes=[f"sum of {len(parts)} launches run one after another; see each launch's estimate"],
-        provenance=longest.provenance,
-    )
+    return Estimate.in_sequence(parts, [f"sum of {len(parts)} launches run one after another; see each launch's estimate"])
 
 
 def write_program_trace(schedules: list[cost.Schedule], path: Path) -> None:
@@ -627,12 +604,7 @@ def print_text(r: ProgramRunResult, out: TextIO) -> None:
         out.write(f"  total estimate: {r.estimate.microseconds:.2f} us over {len(r.launches)} launches\n")
     for n in r.notes:
         out.write(f"  note: {n}\n")
-    if r.trace_file:
-        out.write(f"trace: wrote {r.trace_file} (open it in https://ui.perfetto.dev or chrome://tracing)\n")
-    if r.diagnostics:
-        out.write("diagnostics:\n")
-        for d in r.diagnostics:
-            out.write(d.to_text())
+    write_trace_and_diagnostics(out, r.trace_file, r.diagnostics)
 
 
 __all__ = ["LaunchResult", "ProgramOptions", "ProgramRunResult", "StepResult", "print_text", "run_program"]

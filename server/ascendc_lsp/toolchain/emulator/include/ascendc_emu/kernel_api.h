@@ -124,7 +124,7 @@ EMU_RT_FN GM_ADDR GetUserWorkspace(GM_ADDR workspace);
 enum KernelLogLevel { KERNEL_DEBUG, KERNEL_INFO, KERNEL_WARN, KERNEL_ERROR };
 // The UB a vector core's kernel may claim as its own: the UB size less the 8 KB that the reserved-UB APIs use
 // (guide/编程指南/编程模型/AI-Core-SIMD编程/基于Tensor的CPP编程/静态Tensor编程.md: "Select等API内部使用了8KB的预留UB空间";
-// UB sizes per architecture: shared/reference/hardware-constraints.md). Public matmul kernels InitBuffer all of it
+// UB sizes per SoC: memory.ub_bytes of knowledge/hardware/*.yaml). Public matmul kernels InitBuffer all of it
 // for SetLocalWorkspace; it is not in the API docs, the framework build defines it per SoC.
 // A 4-bit signed integer, values [-8, 7] (api/Utils-API/CPP标准库/容器函数/tuple.md constructs AscendC::int4b_t(1);
 // api/附录/Memory矢量计算接口边界值汇总.md: MIN -8). Only the scalar type: op kernels name it in type tests

@@ -338,7 +338,7 @@ EMU_RT_FN NpuCode npu_code(const char* category)
 #endif
 // An overrun of a cube-side local buffer (L1, L0A/L0B, L0C, BiasTable, FixpipeBuffer) faults on the AI Core as an
 // aicore exception (507015), not as the vector core's "ub address out of bounds" (507035); L0C's errorStr is the
-// runtime's own wording (emulator-memo section 5, row 30). nullptr for UB: the category's default applies.
+// runtime's own wording in device logs. nullptr for UB: the category's default applies.
 inline const NpuCode* local_bounds_code(int space) {
     static const NpuCode l0c{"507015", "The operation address of L0C exceeds the maximum range of L0C."};
     static const NpuCode cube{"507015", ""};
