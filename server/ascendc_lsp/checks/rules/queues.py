@@ -252,6 +252,8 @@ def _helper_give_back_run(context: CheckContext, last: Site, lost: Site) -> tupl
         block = _innermost_block(context, Site(call.start_byte, call.end_byte))
         if not block[0] <= last.start < block[1]:
             continue  # on another path than the last use
+        if call.name == losing.name:
+            continue  # the call that runs the losing method (of this class or a namesake): where it is lost
         for helper in context.model.functions_named(call.name):
             frees = [c for c in calls_by_function(context).get(helper.start_byte, [])
                      if c.name == "FreeTensor" and receiver_name(c) in handed]
