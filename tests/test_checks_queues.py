@@ -1042,3 +1042,19 @@ def test_a_tensor_lost_in_the_method_called_after_its_last_use_is_placed_where_i
     # q.DeQue<T>();` in CopyOut() called after the loop; that EnQue deleted loses acc at the DeQue. CopyOut's
     # own FreeTensor, far below, is no free helper of the loop: the finding stays at the DeQue.
     assert_placed_any(ACCUMULATOR, "        outQ.EnQue<float>(acc);\n")
+
+
+def test_a_free_missing_under_else_of_a_preprocessor_if_is_found() -> None:
+    # group_norm_silu_b32.h: `#if __CCE_AICORE__ == 220 ... FreeTensor(y) #else ... FreeTensor(y) #endif`: the
+    # `#else` configuration is followed too.
+    text = PIPELINE.replace(
+        "        DataCopy(yGm[i * 256], y, 256);\n        outQ.FreeTensor(y);\n",
+        "#if __CCE_AICORE__ == 220\n        DataCopy(yGm[i * 256], y, 256);\n        outQ.FreeTensor(y);\n#else\n"
+        "        if (n > 2) {\n            DataCopy(yGm[i * 256], y, 256);\n        }\n        outQ.FreeTensor(y);\n"
+        "        PipeBarrier<PIPE_ALL>();\n#endif\n")
+    at = text.rindex("        outQ.FreeTensor(y);\n")
+    planted = text[:at].count("\n")
+    assert queue_findings(text) == []
+    mutant = text[:at] + " " * 26 + "\n" + text[at + len("        outQ.FreeTensor(y);\n"):]
+    findings = queue_findings(mutant)
+    assert any(f.code == "ASC008" and near(f, planted) for f in findings), findings

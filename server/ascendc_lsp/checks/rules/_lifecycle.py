@@ -123,8 +123,9 @@ class Stmt:
 class _Builder:
     """Turns a function body into Stmt trees with the lifecycle events of each simple statement."""
 
-    def __init__(self, context: CheckContext, queues: set[str], methods: set[str]) -> None:
+    def __init__(self, context: CheckContext, queues: set[str], methods: set[str], last_branch: bool = False) -> None:
         self.context = context
+        self.last_branch = last_branch  # follow the last branch of every `#if` (the `#else` configuration)
         self.text = context.document.node_text
         self.queues = queues
         self.methods = methods
@@ -157,6 +158,8 @@ class _Builder:
             # other branch's EnQue.
             other = next((c for c in node.named_children if c.type in ("preproc_else", "preproc_elif")), None)
             condition = node.child_by_field_name("condition")
+            if self.last_branch and other is not None:
+                return self.build(other)
             if other is not None and condition is not None and self.text(condition).strip() in ("0", "false"):
                 return self.build(other)
             end = other.start_byte if other is not None else node.end_byte
@@ -501,7 +504,7 @@ class State:
 
 class Analysis:
     def __init__(self, context: CheckContext, owner: ClassInfo | None, functions: list[Function],
-                 queues: set[str], skip_end_checks: set[str]) -> None:
+                 queues: set[str], skip_end_checks: set[str], last_branch: bool = False) -> None:
         self.context = context
         self.owner = owner
         self.functions: dict[str, list[Function]] = {}
@@ -509,7 +512,7 @@ class Analysis:
             self.functions.setdefault(function.name, []).append(function)
         self.queues = queues
         self.skip_end_checks = skip_end_checks
-        self.builder = _Builder(context, queues, set(self.functions))
+        self.builder = _Builder(context, queues, set(self.functions), last_branch)
         self.bodies: dict[int, Stmt] = {}
         self.problems: dict[tuple[str, int, str, str], Problem] = {}
         self.steps = 0
@@ -1627,36 +1630,77 @@ def analyse(context: CheckContext) -> list[Problem]:
         others = [r for r in roots if all(r is not f for f in sequence)]
         if not sequence and not others:
             continue
-        found: dict[tuple[str, int, str, str], Problem] = {}
         compared = _compared_types(context, functions)
-        for instantiation in _instantiations(context, functions):
-            analysis = Analysis(context, owner, functions, queues, skip_end)
-            analysis.instantiation = instantiation
-            analysis.compared = compared
-            try:
-                for problem in analysis.run(sequence, others):
-                    # The same problem in several instantiations: the give-back must follow every one's last
-                    # use (a use under `if constexpr (!is_same<T, double>)` counts though `double` skips it).
-                    key = (problem.kind, problem.site.start, problem.queue, problem.var)
-                    if problem.kind == "used-while-queued" and problem.origin is not None:
-                        # One per tensor that went in: its first use in any instantiation.
-                        key = (f"{problem.kind}:{problem.var}", problem.origin.start, "", "")
-                        earlier = found.get(key)
-                        if earlier is None or problem.site.start < earlier.site.start:
-                            found[key] = problem
-                        continue
-                    seen = found.get(key)
-                    if seen is None or (problem.last_use is not None and (
-                            seen.last_use is None or problem.last_use.start > seen.last_use.start)):
-                        found[key] = problem
-            except _NoSuchInstantiation:
-                continue
-            except (_GiveUp, RecursionError):
-                found = {}
-                break
+        found = _follow(context, owner, functions, queues, skip_end, sequence, others, compared, False)
+        regions = _else_regions(context, functions)
+        if regions:
+            # The configuration of every `#if`'s last branch: only its tensors lost after a last use under
+            # `#else`/`#elif` (a give-back there only), which the first configuration never follows; its other
+            # problems mix branches of different SoCs and are not reported.
+            for key, problem in _follow(context, owner, functions, queues, skip_end, sequence, others, compared,
+                                        True).items():
+                if problem.kind == "lost" and problem.last_use is not None and key not in found and any(
+                        a <= problem.last_use.start < b for a, b in regions):
+                    found[key] = problem
         problems.extend(found.values())
     context.__dict__["_lifecycle"] = problems
     return problems
+
+
+def _follow(context: CheckContext, owner: ClassInfo | None, functions: list[Function], queues: set[str],
+            skip_end: set[str], sequence: list[Function], others: list[Function], compared: dict[str, list[str]],
+            last_branch: bool) -> dict[tuple[str, int, str, str], Problem]:
+    """The problems of one unit in one preprocessor configuration, over every instantiation (none when the
+    analysis gives up)."""
+    found: dict[tuple[str, int, str, str], Problem] = {}
+    for instantiation in _instantiations(context, functions):
+        analysis = Analysis(context, owner, functions, queues, skip_end, last_branch)
+        analysis.instantiation = instantiation
+        analysis.compared = compared
+        try:
+            for problem in analysis.run(sequence, others):
+                # The same problem in several instantiations: the give-back must follow every one's last
+                # use (a use under `if constexpr (!is_same<T, double>)` counts though `double` skips it).
+                key = (problem.kind, problem.site.start, problem.queue, problem.var)
+                if problem.kind == "used-while-queued" and problem.origin is not None:
+                    # One per tensor that went in: its first use in any instantiation.
+                    key = (f"{problem.kind}:{problem.var}", problem.origin.start, "", "")
+                    earlier = found.get(key)
+                    if earlier is None or problem.site.start < earlier.site.start:
+                        found[key] = problem
+                    continue
+                seen = found.get(key)
+                if seen is None or (problem.last_use is not None and (
+                        seen.last_use is None or problem.last_use.start > seen.last_use.start)):
+                    found[key] = problem
+        except _NoSuchInstantiation:
+            continue
+        except (_GiveUp, RecursionError):
+            return {}
+    return found
+
+
+_PREPROCESSOR_BRANCH = re.compile(rb"^[ \t]*#[ \t]*(if|ifdef|ifndef|elif|else|endif)\b", re.MULTILINE)
+
+
+def _else_regions(context: CheckContext, functions: list[Function]) -> list[tuple[int, int]]:
+    """The byte ranges of `#else`/`#elif` branches (to their `#endif`) inside the unit's function bodies."""
+    data = context.document.data
+    regions: list[tuple[int, int]] = []
+    for function in functions:
+        opened: list[int | None] = []  # per open `#if`: where its first `#else`/`#elif` began
+        for match in _PREPROCESSOR_BRANCH.finditer(data, function.body_start, function.body_end):
+            word = match.group(1)
+            if word.startswith(b"if"):
+                opened.append(None)
+            elif word in (b"elif", b"else") and opened:
+                if opened[-1] is None:
+                    opened[-1] = match.start()
+            elif word == b"endif" and opened:
+                began = opened.pop()
+                if began is not None:
+                    regions.append((began, match.start()))
+    return regions
 
 
 def _units(context: CheckContext) -> Iterator[tuple[ClassInfo | None, list[Function], set[str], set[str]]]:
