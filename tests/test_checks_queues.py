@@ -1058,3 +1058,45 @@ def test_a_free_missing_under_else_of_a_preprocessor_if_is_found() -> None:
     mutant = text[:at] + " " * 26 + "\n" + text[at + len("        outQ.FreeTensor(y);\n"):]
     findings = queue_findings(mutant)
     assert any(f.code == "ASC008" and near(f, planted) for f in findings), findings
+
+
+STAGED_IN_INIT = """#include "kernel_operator.h"
+using namespace AscendC;
+class K {
+public:
+    __aicore__ inline void Init(GM_ADDR x, GM_ADDR y) {
+        xGm.SetGlobalBuffer((__gm__ float*)x, 1024);
+        yGm.SetGlobalBuffer((__gm__ float*)y, 1024);
+        pipe.InitBuffer(scratchQ, 1, 256 * sizeof(float));
+        LocalTensor<float> s = scratchQ.AllocTensor<float>();
+        scratchQ.EnQue(s);
+""" + "        PipeBarrier<PIPE_ALL>();\n" * 8 + """    }
+    __aicore__ inline void Process() {
+        scratch = scratchQ.DeQue<float>();
+        for (int i = 0; i < 4; i++) {
+            DataCopy(scratch, xGm[i * 256], 256);
+            PipeBarrier<PIPE_ALL>();
+            DataCopy(yGm[i * 256], scratch, 256);
+            PipeBarrier<PIPE_ALL>();
+        }
+        scratchQ.FreeTensor(scratch);
+    }
+    TPipe pipe;
+    TQue<QuePosition::VECIN, 1> scratchQ;
+    LocalTensor<float> scratch;
+    GlobalTensor<float> xGm, yGm;
+};
+extern "C" __global__ __aicore__ void k(GM_ADDR x, GM_ADDR y) {
+    K op; op.Init(x, y); op.Process();
+}
+"""
+
+
+def test_a_tensor_enqueued_by_init_and_never_dequeued_points_at_the_next_stage() -> None:
+    # foreach_norm.h: Init allocates and enqueues a member's tensor, Process() starts with its DeQue; that
+    # DeQue deleted leaves the tensor in its queue, and the finding points at Process(), where the DeQue belongs.
+    deleted = "        scratch = scratchQ.DeQue<float>();\n"
+    assert queue_findings(STAGED_IN_INIT) == []
+    planted = line_of(STAGED_IN_INIT, deleted)
+    findings = queue_findings(blank(STAGED_IN_INIT, deleted))
+    assert any(f.code == "ASC009" and near(f, planted) and "Process()" in f.message for f in findings), findings

@@ -86,6 +86,7 @@ class Problem:
     enqueued_at: Site | None = None  # never-handed-out: the statement of this function that put into the queue
     # the tensor the missing DeQue would have taken (a call whose callee enqueued it, or the EnQue itself);
     # empty-deque with no tensor held: the caller's statement that called the function waiting
+    next_stage: Function | None = None  # never-dequeued: the kernel's next method after the one that enqueued it
 
 
 # -- statements, once per function ----------------------------------------------------------------------------
@@ -557,7 +558,7 @@ class Analysis:
                         queued.known = False  # code elsewhere may have dequeued it before this root runs
             state = self.call(state, root, (), "", Site(root.start_byte, root.start_byte))
             if after_init:
-                self.left_in_queues(state)
+                self.left_in_queues(state, [*setup, root])
                 self.left_held(state, root)
         if not sequence:
             return list(self.problems.values())
@@ -565,19 +566,23 @@ class Analysis:
         for root in sequence:
             state = self.call(state, root, (), "", Site(root.start_byte, root.start_byte))
             state.signal = ""
-        self.left_in_queues(state)
+        self.left_in_queues(state, sequence)
         self.left_held(state, sequence[-1])
         return list(self.problems.values())
 
-    def left_in_queues(self, state: State) -> None:
-        """After the kernel's last call: a tensor still in a queue was never dequeued."""
+    def left_in_queues(self, state: State, roots: list[Function]) -> None:
+        """After the kernel's last call (`roots` ran in this order): a tensor still in a queue was never
+        dequeued."""
         for queue, contents in state.fifo.items():
             if not contents or queue in self.skip_end_checks or queue in self.unhanded_queues:
                 continue
             token = state.tokens[contents[0]]
             if token.known and token.queue == queue:
+                # Enqueued by one method of the kernel (Init): the DeQue belongs in the one it runs next.
+                ran = [i for i, r in enumerate(roots) if r.start_byte <= token.last_use.start < r.end_byte]
+                following = roots[ran[0] + 1] if ran and ran[0] + 1 < len(roots) else None
                 self.report(Problem("never-dequeued", queue, token.var, token.last_use, token.origin,
-                                    repeated=token.looped, uncertain=state.constexpr_taken))
+                                    repeated=token.looped, uncertain=state.constexpr_taken, next_stage=following))
 
     def left_held(self, state: State, last: Function) -> None:
         """After the kernel's last call: a tensor a member still holds after DeQue was never freed (one it

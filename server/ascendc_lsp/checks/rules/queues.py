@@ -551,6 +551,12 @@ def enque_deque_unpaired(context: CheckContext) -> Iterator[Diagnostic]:
             severity = None if problem.repeated and not problem.uncertain else "warning"
             if problem.origin is not None:
                 related.append(Related(_span(context, problem.origin), f"{queue} handed it out here"))
+            if problem.next_stage is not None:
+                # Enqueued by Init, nothing later takes it: the DeQue belongs in the method the kernel runs next.
+                message += f"; its DeQue belongs in {problem.next_stage.name}(), which runs next"
+                related.append(Related(span, f"{var} went into {queue} here"))
+                start = problem.next_stage.start_byte
+                span = context.document.lines.span(start, max(start, problem.next_stage.body_start))
         else:
             continue
         yield context.finding("ASC009", span, message, related=related, severity=severity)
