@@ -162,7 +162,7 @@ def _give_back_region(context: CheckContext, problem: Problem) -> Span:
     if context.model.function_at(last.start) is not context.model.function_at(problem.site.start):
         # Lost in a method called after the last use: with the give-backs of a helper called after the last use
         # (`FreeBuffers();`), else where it is lost.
-        helper = _helper_give_back_run(context, last, problem.site)
+        helper = _helper_give_back_run(context, last, problem.site, problem.partial)
         return lines.span(*helper) if helper is not None else _span(context, problem.site)
     if last.start > problem.site.start:
         # Lost in a later iteration of a loop (overwritten above its last use in the text): the give-back
@@ -236,7 +236,7 @@ def _inner_give_back_region(context: CheckContext, problem: Problem) -> Span | N
     return None
 
 
-def _helper_give_back_run(context: CheckContext, last: Site, lost: Site) -> tuple[int, int] | None:
+def _helper_give_back_run(context: CheckContext, last: Site, lost: Site, partial: bool) -> tuple[int, int] | None:
     """The first FreeTensor run in a method called after `last` in its block that frees tensors of the queues the
     method where the tensor is lost hands out (a stage's `FreeBuffers()` after its `TakeBuffers()`)."""
     function = context.model.function_at(last.start)
@@ -252,8 +252,10 @@ def _helper_give_back_run(context: CheckContext, last: Site, lost: Site) -> tupl
         block = _innermost_block(context, Site(call.start_byte, call.end_byte))
         if not block[0] <= last.start < block[1]:
             continue  # on another path than the last use
-        if call.name == losing.name:
-            continue  # the call that runs the losing method (of this class or a namesake): where it is lost
+        if call.name == losing.name and not partial:
+            # The call that runs the losing method (or a namesake's): lost there before its give-backs. One
+            # given back on its other paths belongs with the losing method's own run.
+            continue
         for helper in context.model.functions_named(call.name):
             frees = [c for c in calls_by_function(context).get(helper.start_byte, [])
                      if c.name == "FreeTensor" and receiver_name(c) in handed]
