@@ -79,7 +79,7 @@ def launches(context: CheckContext) -> list[Launch]:
 def block_dim_exceeds_cores(context: CheckContext) -> Iterator[Diagnostic]:
     limits = limits_for(context)
     cores = limits.max_cores
-    if cores is None:
+    if cores is None or not limits.cores_documented:
         return
     for launch in launches(context):
         if launch.blocks is None or launch.blocks <= cores:
