@@ -69,7 +69,7 @@ def _local_id(context: CheckContext, call: ApiCall) -> bool:
         return False
     # Passed to another call (`Helper(eventId)`): the pair may be completed there.
     return not any(
-        c.function is function and c.name not in _FLAG_CALLS and any(_IDENT_ARG_RE.fullmatch(a.text.strip()) and
+        c.function is function and c.name not in _FLAG_CALLS + _ID_BOOKKEEPING_CALLS and any(_IDENT_ARG_RE.fullmatch(a.text.strip()) and
                                                                      strip_this(a.text) == name for a in c.args)
         for c in calls_by_function(context).get(function.start_byte, [])
     )
@@ -94,6 +94,12 @@ def _initialiser_text(context: CheckContext, name: str, decl_start: int) -> str:
 
 
 _IDENT_ARG_RE = re.compile(r"(?:this\s*->\s*)?[A-Za-z_]\w*")
+# TPipe's event id bookkeeping: it names an event (and takes or gives back an id) but never sets or waits on it
+# (docs/zh/api/SIMD-API/基础API/资源管理/Pipe和Que框架/TPipe/AllocEventID.md, ReleaseEventID.md, FetchEventID.md).
+_ID_BOOKKEEPING_CALLS = ("AllocEventID", "ReleaseEventID", "FetchEventID")
+_ID_BOOKKEEPING = re.compile(
+    rb"\b(?:AllocEventID|ReleaseEventID|FetchEventID)\s*(?:<[^<>;]*>|\(\s*(?:AscendC::)?HardEvent::\w+\s*\))"
+)
 
 
 def _allocated_id(context: CheckContext, call: ApiCall) -> bool:
@@ -146,7 +152,10 @@ def setflag_without_waitflag(context: CheckContext) -> Iterator[Diagnostic]:
     # template parameter) around: whatever its id, nothing here can pair it.
     generic = any(event_of(c) is None or not _EVENT_NAME.match(event_of(c) or "")
                   for c in context.model.calls_named(*_FLAG_CALLS) if c.receiver is None)
-    mentions = Counter(re.findall(rb"\b([A-Z][A-Z0-9]*_[A-Z0-9_]+)\b", context.document.data))
+    # Taking or giving back an id (`AllocEventID<HardEvent::MTE2_V>()`) names the event without setting or
+    # waiting on it, so it does not count as a possible other half.
+    data = _ID_BOOKKEEPING.sub(b"", context.document.data)
+    mentions = Counter(re.findall(rb"\b([A-Z][A-Z0-9]*_[A-Z0-9_]+)\b", data))
 
     def alone(event: str) -> bool:
         return not generic and mentions[event.encode()] == 1
