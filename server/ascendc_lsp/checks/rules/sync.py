@@ -25,6 +25,7 @@ from ascendc_lsp.checks.rules._common import (
 )
 from ascendc_lsp.diagnostics import Diagnostic, Fix, Related
 from ascendc_lsp.syntax.model import ApiCall, Function
+from ascendc_lsp.syntax.positions import Span
 
 _EVENT_NAME = re.compile(r"^[A-Z0-9]+_[A-Z0-9_]+$")
 _FLAG_CALLS = ("SetFlag", "WaitFlag", "set_flag", "wait_flag")
@@ -114,6 +115,38 @@ def _allocated_id(context: CheckContext, call: ApiCall) -> bool:
     return decl is not None and "AllocEventID" in _initialiser_text(context, name, decl.start_byte)
 
 
+_LOOPS = frozenset({"for_statement", "for_range_loop", "while_statement", "do_statement"})
+
+
+def _unwaited_span(context: CheckContext, call: ApiCall) -> tuple[Span, str]:
+    """For a lone SetFlag on a local id: the stretch of code where its WaitFlag could still go, and how the id's
+    life ends. It runs from the SetFlag (or from the top of the innermost loop around it that the id outlives:
+    the wait may belong to the next iteration) to the id's ReleaseEventID, else to the end of its block, where
+    the flag is left set for good (docs/zh/api/SIMD-API/基础API/资源管理/Pipe和Que框架/TPipe/ReleaseEventID.md).
+    A missing wait then shows where it is missing, as a tensor never freed spans to where it is lost."""
+    name = _id_text(call)
+    decl = visible_decl(context, name, call.start_byte)
+    if call.function is None or decl is None or decl.scope_end <= call.end_byte:
+        return call.span, ""
+    lines = context.document.lines
+    end = decl.scope_end
+    how = f"{name} goes out of scope at line {lines.span(end, end).start.line + 1} with the flag still set"
+    for other in calls_by_function(context).get(call.function.start_byte, []):
+        if (other.name == "ReleaseEventID" and call.end_byte <= other.start_byte < end
+                and any(strip_this(a.text.strip()) == name for a in other.args)):
+            end = other.end_byte
+            how = f"{name} is given back (ReleaseEventID) at line {other.span.start.line + 1} with the flag still set"
+            break
+    start = call.start_byte
+    node = context.document.tree.root_node.descendant_for_byte_range(call.start_byte, call.end_byte)
+    while node is not None and node.start_byte > decl.start_byte:
+        if node.type in _LOOPS:
+            start = node.start_byte
+            break
+        node = node.parent
+    return lines.span(start, end), "; " + how
+
+
 @rule("ASC014")
 def setflag_without_waitflag(context: CheckContext) -> Iterator[Diagnostic]:
     calls = _flag_calls(context)
@@ -168,10 +201,11 @@ def setflag_without_waitflag(context: CheckContext) -> Iterator[Diagnostic]:
         wait_text = wait_text.replace("SetFlag", "WaitFlag", 1).replace("set_flag", "wait_flag", 1)
         fixes: list[Fix] = [fix("Add the matching WaitFlag after this SetFlag",
                                 insert_line_after(context.document, call.end_byte, wait_text + ";"))]
+        span, how = _unwaited_span(context, call) if _local_id(context, call) else (call.span, "")
         yield context.finding(
-            "ASC014", call.span,
-            f"SetFlag<{event}>({id_text}) has no WaitFlag<{event}> with the same event id: the flag stays set and "
-            "the next kernel or iteration hangs (aicore timeout)",
+            "ASC014", span,
+            f"SetFlag<{event}>({id_text}) has no WaitFlag<{event}> with the same event id{how}: the flag stays set "
+            "and the next kernel or iteration hangs (aicore timeout)",
             fixes=fixes,
             # Paired by the event alone (the id is computed): the other half might live in another file.
             severity=None if decided(call) else "warning",
