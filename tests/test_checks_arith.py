@@ -373,3 +373,71 @@ public:
 """
     found = [f for f in _check(text) if f[0] == "ASC008"]
     assert len(found) == 1 and found[0][2] == _line(text, "Add(sum, x, x, num);")
+
+
+TILED_ROWS = """#include "kernel_operator.h"
+using namespace AscendC;
+constexpr int32_t ROW = 18;
+constexpr int32_t ROW_CEIL = (ROW * sizeof(half) + 32 - 1) / 32 * 32 / sizeof(half);
+constexpr int32_t ROWS = 16;
+class KernelRows {
+public:
+    __aicore__ inline void Init(GM_ADDR x, GM_ADDR y)
+    {
+        xGm.SetGlobalBuffer((__gm__ half *)x + ROW * ROWS * GetBlockIdx(), ROW * ROWS);
+        yGm.SetGlobalBuffer((__gm__ half *)y + ROW * ROWS * GetBlockIdx(), ROW * ROWS);
+        pipe.InitBuffer(inQueue, 2, ROW_CEIL * sizeof(half));
+        pipe.InitBuffer(outQueue, 2, ROW_CEIL * sizeof(half));
+    }
+    __aicore__ inline void Process()
+    {
+        for (int32_t i = 0; i < ROWS; i++) {
+            CopyIn(i);
+            CopyOut(i);
+        }
+    }
+    __aicore__ inline void CopyIn(int32_t row)
+    {
+        LocalTensor<half> x = inQueue.AllocTensor<half>();
+        DataCopy(x, xGm[row * ROW], ROW_CEIL);
+        inQueue.EnQue(x);
+    }
+    __aicore__ inline void CopyOut(int32_t row)
+    {
+        LocalTensor<half> x = inQueue.DeQue<half>();
+        DataCopy(yGm[row * ROW], x, 16);
+        DataCopy(yGm[row * ROW + ROW - 16], x, 16);
+        inQueue.FreeTensor(x);
+    }
+    TPipe pipe;
+    TQue<TPosition::VECIN, 2> inQueue;
+    TQue<TPosition::VECOUT, 2> outQueue;
+    GlobalTensor<half> xGm, yGm;
+};
+"""
+
+
+def _tile_holes(text: str) -> list[tuple[int, str]]:
+    findings = check_document(SourceDocument(text, path="k.cpp"), CheckOptions())
+    return [(f.span.start.line, f.message) for f in findings if f.code == "ASC030" and "per tile" in f.message]
+
+
+def test_tile_copies_that_leave_part_of_every_tile_unread() -> None:
+    """Rows 18 elements apart: the read copies 32 (a 32-byte round-up) and the write copies the first 16 and the
+    last 16, so every element is covered. Rounding down instead of up copies 16 of 18: two never read."""
+    assert _tile_holes(TILED_ROWS) == []
+    floored = TILED_ROWS.replace("(ROW * sizeof(half) + 32 - 1) / 32", "(ROW * sizeof(half)) / 32")
+    found = _tile_holes(floored)
+    assert [line for line, _ in found] == [24]
+    assert "xGm step 18 elements per tile but move only 16" in found[0][1] and "never read" in found[0][1]
+    # The write's tail copy gone: elements 16 and 17 of every row are never written.
+    no_tail = TILED_ROWS.replace("        DataCopy(yGm[row * ROW + ROW - 16], x, 16);\n", "")
+    assert [message.split(":")[1].strip() for _, message in _tile_holes(no_tail)] == [
+        "2 element(s) of every tile (from element 16) are never written; handle the tail"]
+
+
+def test_tile_copies_another_copy_may_cover_are_left_alone() -> None:
+    # A copy the rule cannot read (a DataCopyPad) may cover the rest of the tile.
+    text = TILED_ROWS.replace("        DataCopy(yGm[row * ROW + ROW - 16], x, 16);\n",
+                              "        DataCopyPad(yGm[row * ROW + 16], x, DataCopyExtParams(1, 4, 0, 0, 0));\n")
+    assert _tile_holes(text) == []

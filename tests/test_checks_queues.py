@@ -776,3 +776,327 @@ def test_a_deque_in_a_called_stage_waiting_for_nothing_points_at_the_call() -> N
     planted = line_of(text, enque)
     findings = queue_findings(blank(text, enque))
     assert any(f.code == "ASC009" and near(f, planted) for f in findings), findings
+
+
+OUT_OF_LINE = """#include "kernel_operator.h"
+using namespace AscendC;
+template <typename T, bool A, bool B>
+class K {
+public:
+    __aicore__ inline void Init(GM_ADDR x, uint32_t n);
+    __aicore__ inline void Process();
+private:
+    TPipe pipe;
+    TQue<QuePosition::VECIN, 2> inQ;
+    GlobalTensor<T> xGm;
+};
+template <typename T, bool A, bool B>
+__aicore__ inline void K<T,
+                         A, B>::Init(GM_ADDR x, uint32_t n) {
+    xGm.SetGlobalBuffer((__gm__ T*)x, n);
+    pipe.InitBuffer(inQ, 2, 256 * sizeof(T));
+}
+template <typename T, bool A, bool B>
+__aicore__ inline void K<T,
+                         A, B>::Process() {
+    for (int i = 0; i < 4; i++) {
+        LocalTensor<T> x = inQ.AllocTensor<T>();
+        DataCopy(x, xGm[i * 256], 256);
+        inQ.EnQue(x);
+        x = inQ.DeQue<T>();
+        Abs(x, x, 256);
+        inQ.FreeTensor(x);
+    }
+}
+extern "C" __global__ __aicore__ void k(GM_ADDR x) {
+    K<half, true, false> op; op.Init(x, 1024); op.Process();
+}
+"""
+
+
+def test_methods_defined_out_of_line_with_template_arguments_over_several_lines_are_followed() -> None:
+    # weight_quant_batch_matmul_v2_msd_group.h: `K<xType, ...,\n ...>::LaunchMatmul` belongs to class K.
+    assert_placed(OUT_OF_LINE, "        inQ.FreeTensor(x);\n")
+
+
+def test_a_tensor_overwritten_in_the_next_iteration_is_placed_after_its_last_use() -> None:
+    # weight_quant_batch_matmul_v2_msd_multicore.h: the member is overwritten by the next iteration's DeQue,
+    # above its last use in the text; the give-back belongs after that last use, not at the overwrite.
+    member = (PIPELINE.replace("    TQue<QuePosition::VECOUT, 2> outQ;\n",
+                               "    TQue<QuePosition::VECOUT, 2> outQ;\n    LocalTensor<half> xm;\n")
+              .replace("        LocalTensor<half> x = inQ.DeQue<half>();\n", "        xm = inQ.DeQue<half>();\n")
+              .replace("            Adds(y, x, (half)1, 256);\n", "            Adds(y, xm, (half)1, 256);\n")
+              .replace("            Helper(y, x);\n", "            Helper(y, xm);\n")
+              .replace("        outQ.EnQue(y);\n        inQ.FreeTensor(x);\n",
+                       "        outQ.EnQue(y);\n" + BARRIERS + "        Abs(xm, xm, 256);\n        inQ.FreeTensor(xm);\n"))
+    assert_placed(member, "        inQ.FreeTensor(xm);\n")
+
+
+def test_a_member_handed_out_through_a_reference_parameter_and_used_in_a_method_is_placed_after_that_call() -> None:
+    # batch_norm_v3_welford.h: `CopyOut(member)` enqueues and dequeues into its reference parameter (the
+    # member), and a later method reads the member; the free belongs after that method's call.
+    member = (PIPELINE.replace("    TQue<QuePosition::VECOUT, 2> outQ;\n",
+                               "    TQue<QuePosition::VECOUT, 2> outQ;\n    LocalTensor<half> xm;\n")
+              .replace("        LocalTensor<half> x = inQ.DeQue<half>();\n", "        xm = inQ.DeQue<half>();\n        Pass(xm);\n")
+              .replace("            Adds(y, x, (half)1, 256);\n", "            Adds(y, y, (half)1, 256);\n")
+              .replace("        if (n > 3) {\n            Helper(y, x);\n        }\n", BARRIERS)
+              .replace("        outQ.EnQue(y);\n        inQ.FreeTensor(x);\n",
+                       "        outQ.EnQue(y);\n        UseXm();\n        inQ.FreeTensor(xm);\n")
+              .replace("    __aicore__ inline void CopyOut(int i) {",
+                       "    __aicore__ inline void Pass(LocalTensor<half>& t) {\n        inQ.EnQue(t);\n"
+                       "        t = inQ.DeQue<half>();\n    }\n"
+                       "    __aicore__ inline void UseXm() {\n        Abs(xm, xm, 256);\n    }\n"
+                       "    __aicore__ inline void CopyOut(int i) {"))
+    assert_placed(member, "        inQ.FreeTensor(xm);\n")
+
+
+def test_a_tensor_handed_out_under_a_condition_is_given_back_under_the_same_condition() -> None:
+    # scatter_list_rlble.h: `if (!noMask) m = maskQ.DeQue();` ... `if (!noMask) maskQ.FreeTensor(m);`: the two
+    # ifs go together (a plain merge of the branches made m unknown, so a deleted free went unseen).
+    text = PIPELINE.replace("    TQue<QuePosition::VECOUT, 2> outQ;\n",
+                            "    TQue<QuePosition::VECOUT, 2> outQ;\n    TQue<QuePosition::VECIN, 1> maskQ;\n    bool noMask;\n")
+    text = text.replace("        this->n = n;\n", "        this->n = n;\n        noMask = n > 5;\n"
+                        "        pipe.InitBuffer(maskQ, 1, 256);\n")
+    text = text.replace("        inQ.EnQue(x);\n    }\n", "        inQ.EnQue(x);\n        if (!noMask) {\n"
+                        "            LocalTensor<uint8_t> m = maskQ.AllocTensor<uint8_t>();\n            maskQ.EnQue(m);\n"
+                        "        }\n    }\n", 1)
+    text = text.replace("        LocalTensor<half> y = outQ.DeQue<half>();\n",
+                        "        LocalTensor<half> y = outQ.DeQue<half>();\n        LocalTensor<uint8_t> m;\n"
+                        "        if (!noMask) {\n            m = maskQ.DeQue<uint8_t>();\n        }\n"
+                        "        if (noMask || m.GetValue(0) == 1) {\n            Abs(y, y, 256);\n        }\n")
+    text = text.replace("        outQ.FreeTensor(y);\n",
+                        "        outQ.FreeTensor(y);\n        if (!noMask) {\n            maskQ.FreeTensor(m);\n        }\n")
+    assert_placed(text, "            maskQ.FreeTensor(m);\n")
+    # The condition's variable written between the two ifs: they no longer go together, nothing is claimed.
+    rewritten = text.replace("        if (noMask || m.GetValue(0) == 1) {\n",
+                             "        noMask = !noMask;\n        if (noMask || m.GetValue(0) == 1) {\n")
+    assert queue_findings(rewritten) == []
+    assert queue_findings(blank(rewritten, "            maskQ.FreeTensor(m);\n")) == []
+
+
+def test_a_member_still_holding_a_dequeued_tensor_when_the_kernel_ends_is_reported() -> None:
+    # foreach_norm.h: Init enqueues a tensor once, Process dequeues it into a member and frees it at its end.
+    text = PIPELINE.replace("    TQue<QuePosition::VECOUT, 2> outQ;\n",
+                            "    TQue<QuePosition::VECOUT, 2> outQ;\n    TQue<QuePosition::VECCALC, 1> accQ;\n"
+                            "    LocalTensor<float> acc;\n")
+    text = text.replace("        this->n = n;\n", "        this->n = n;\n        pipe.InitBuffer(accQ, 1, 256);\n"
+                        "        LocalTensor<float> a = accQ.AllocTensor<float>();\n        accQ.EnQue(a);\n")
+    text = text.replace("    __aicore__ inline void Process() {\n",
+                        "    __aicore__ inline void Process() {\n        acc = accQ.DeQue<float>();\n")
+    text = text.replace("            CopyOut(i);\n        }\n", "            CopyOut(i);\n            Duplicate(acc, 0.0f, 8);\n"
+                        "        }\n" + BARRIERS + "        accQ.FreeTensor(acc);\n")
+    assert_placed(text, "        accQ.FreeTensor(acc);\n")
+
+
+def test_an_out_of_line_method_whose_name_starts_a_new_line_is_followed() -> None:
+    # quant_group_matmul_custom.asc: `K<...>::\n    Compute(...)` is K's `Compute`; not following it, the
+    # kernel's correct EnQue/DeQue looked unpaired (two errors on a known-correct file).
+    text = OUT_OF_LINE.replace("        x = inQ.DeQue<T>();\n        Abs(x, x, 256);\n        inQ.FreeTensor(x);\n",
+                               "        Compute();\n")
+    text = text.replace("    __aicore__ inline void Process();\n",
+                        "    __aicore__ inline void Process();\n    __aicore__ inline void Compute();\n")
+    text = text.replace('extern "C"', """template <typename T, bool A, bool B>
+__aicore__ inline void K<T, A, B>::
+    Compute() {
+    LocalTensor<T> x = inQ.DeQue<T>();
+    Abs(x, x, 256);
+    inQ.FreeTensor(x);
+}
+extern "C\"""")
+    assert_placed(text, "    inQ.FreeTensor(x);\n")
+
+
+def test_a_tensor_declared_in_a_block_with_an_if_inside_is_lost_at_the_block_s_end() -> None:
+    # rms_norm_grad_whole_reduce_d.h: the main loop and then the tail block (`if (tail != 0) { t = Alloc ...
+    # if (...) {...} FreeTensor(t); }`) each declare t; an `if` inside the block hid the block's end.
+    block = ("            LocalTensor<half> t = tmpQ.AllocTensor<half>();\n            if (n > 3) {\n"
+             "                Abs(t, x, 256);\n            }\n            tmpQ.FreeTensor(t);\n")
+    body = ("        LocalTensor<half> x = inQ.DeQue<half>();\n        for (int k = 0; k < 2; k++) {\n" + block
+            + "        }\n        if (n > 1) {\n" + block + "        }\n" + BARRIERS + "        inQ.FreeTensor(x);\n"
+            "        LocalTensor<half> y = outQ.AllocTensor<half>();\n        outQ.EnQue(y);\n")
+    text = with_compute(body)
+    assert queue_findings(text) == []
+    free = "            tmpQ.FreeTensor(t);\n"
+    at = text.rindex(free)
+    planted = text[:at].count("\n")
+    mutant = text[:at] + " " * (len(free) - 1) + "\n" + text[at + len(free):]
+    findings = [f for f in queue_findings(mutant) if f.code == "ASC008" and near(f, planted)]
+    assert findings, queue_findings(mutant)
+    lost = [r for r in findings[0].related if "is lost here" in r.message]
+    assert lost and lost[0].span.start.line == planted + 1, findings  # the tail block's closing brace
+
+
+def test_a_give_back_on_the_last_iteration_of_a_loop_is_a_give_back() -> None:
+    # rms_norm_grad_split_n.h: `for (i = 0; i < n; i++) { ... if (i == n - 1) { inQ.FreeTensor(x); } }`
+    # gives x back once, on the last iteration: no "on some paths" warning for it.
+    body = ("        LocalTensor<half> x = inQ.DeQue<half>();\n        LocalTensor<half> y = outQ.AllocTensor<half>();\n"
+            "        for (uint32_t k = 0; k < n; k++) {\n            Adds(y, x, (half)1, 256);\n"
+            "            if (k == n - 1) {\n                inQ.FreeTensor(x);\n            }\n        }\n"
+            "        outQ.EnQue(y);\n")
+    assert queue_findings(with_compute(body)) == []
+
+
+def test_a_missing_free_inside_a_called_helper_is_placed_with_the_helper_s_give_backs() -> None:
+    # deep_norm_grad_cut_d.h: Compute passes x and t to a helper that uses both and frees them; the free of x
+    # deleted there is lost when Compute ends, but belongs in the helper after x's last use.
+    helper = ("    __aicore__ inline void Finish(LocalTensor<half>& x, LocalTensor<half>& t) {\n"
+              "        Adds(t, x, (half)1, 256);\n        inQ.FreeTensor(x);\n        tmpQ.FreeTensor(t);\n    }\n")
+    body = ("        LocalTensor<half> x = inQ.DeQue<half>();\n        LocalTensor<half> t = tmpQ.AllocTensor<half>();\n"
+            "        LocalTensor<half> y = outQ.AllocTensor<half>();\n        Adds(y, y, (half)1, 256);\n"
+            + BARRIERS + "        Finish(x, t);\n" + BARRIERS + "        outQ.EnQue(y);\n")
+    text = with_compute(body).replace("    __aicore__ inline void CopyOut(int i) {", helper + "    __aicore__ inline void CopyOut(int i) {")
+    assert_placed(text, "        inQ.FreeTensor(x);\n")
+
+
+def test_a_free_missing_from_one_branch_is_placed_in_that_branch() -> None:
+    # group_norm_grad.h: `if (dx) { ...; q.FreeTensor(t); } else { q.FreeTensor(t); }`, far below t's last
+    # use: the else's free deleted belongs in the else, not at the last use.
+    body = ("        LocalTensor<half> x = inQ.DeQue<half>();\n        LocalTensor<half> y = outQ.AllocTensor<half>();\n"
+            "        Adds(y, x, (half)1, 256);\n" + BARRIERS + "        if (n > 3) {\n" + BARRIERS
+            + "            inQ.FreeTensor(x);\n            outQ.EnQue(y);\n        } else {\n"
+            "            outQ.EnQue(y);\n            inQ.FreeTensor(x);\n        }\n" + BARRIERS)
+    text = with_compute(body)
+    assert queue_findings(text) == []
+    free = "            inQ.FreeTensor(x);\n        }\n"
+    at = text.index(free)
+    planted = text[:at].count("\n")
+    mutant = text[:at] + " " * 30 + "\n        }\n" + text[at + len(free):]
+    findings = queue_findings(mutant)
+    assert any(f.code == "ASC008" and near(f, planted) and "on some paths" in f.message for f in findings), findings
+
+
+def test_a_free_missing_from_a_stage_s_free_helper_is_placed_in_that_helper() -> None:
+    # dequant_swiglu_quant_dynamic_base.hpp: `TakeBuffers()` dequeues members, the loop body uses them and
+    # calls `FreeBuffers()`; a free deleted there is found where the next TakeBuffers() overwrites the member,
+    # and belongs in FreeBuffers() with the others.
+    text = (PIPELINE.replace("    TQue<QuePosition::VECOUT, 2> outQ;\n",
+                             "    TQue<QuePosition::VECOUT, 2> outQ;\n    TQue<QuePosition::VECIN, 1> sQ;\n"
+                             "    LocalTensor<half> xm;\n    LocalTensor<half> sm;\n")
+            .replace("        this->n = n;\n", "        this->n = n;\n        pipe.InitBuffer(sQ, 1, 256 * sizeof(half));\n")
+            .replace("        inQ.EnQue(x);\n    }\n", "        inQ.EnQue(x);\n        LocalTensor<half> s = sQ.AllocTensor<half>();\n"
+                     "        sQ.EnQue(s);\n    }\n", 1)
+            .replace("        LocalTensor<half> x = inQ.DeQue<half>();\n", "        TakeBuffers();\n")
+            .replace("            Adds(y, x, (half)1, 256);\n", "            Add(y, xm, sm, 256);\n")
+            .replace("            Helper(y, x);\n", "            Helper(y, xm);\n")
+            .replace("        outQ.EnQue(y);\n        inQ.FreeTensor(x);\n", "        outQ.EnQue(y);\n        FreeBuffers();\n")
+            .replace("    __aicore__ inline void CopyOut(int i) {",
+                     "    __aicore__ inline void TakeBuffers() {\n        xm = inQ.DeQue<half>();\n        sm = sQ.DeQue<half>();\n    }\n"
+                     "    __aicore__ inline void FreeBuffers() {\n        sQ.FreeTensor(sm);\n        inQ.FreeTensor(xm);\n    }\n"
+                     "    __aicore__ inline void CopyOut(int i) {"))
+    assert_placed(text, "        inQ.FreeTensor(xm);\n")
+
+
+ACCUMULATOR = """#include "kernel_operator.h"
+using namespace AscendC;
+class K {
+public:
+    __aicore__ inline void Init(GM_ADDR x, GM_ADDR y) {
+        xGm.SetGlobalBuffer((__gm__ float*)x, 1024);
+        yGm.SetGlobalBuffer((__gm__ float*)y, 8);
+        pipe.InitBuffer(inQ, 1, 256 * sizeof(float));
+        pipe.InitBuffer(outQ, 1, 32);
+        acc = outQ.AllocTensor<float>();
+        Duplicate<float>(acc, 0.f, 8);
+    }
+    __aicore__ inline void Process() {
+        for (int i = 0; i < 4; i++) {
+            CopyIn(i);
+            Compute();
+        }
+        CopyOut();
+    }
+private:
+    __aicore__ inline void CopyIn(int i) {
+        LocalTensor<float> x = inQ.AllocTensor<float>();
+        DataCopy(x, xGm[i * 256], 256);
+        inQ.EnQue(x);
+    }
+    __aicore__ inline void Compute() {
+        LocalTensor<float> x = inQ.DeQue<float>();
+        Accumulate(x);
+        inQ.FreeTensor(x);
+    }
+    __aicore__ inline void Accumulate(const LocalTensor<float>& x) {
+        Add<float>(acc, x, acc, 8);
+    }
+    __aicore__ inline void CopyOut() {
+""" + "        PipeBarrier<PIPE_ALL>();\n" * 8 + """        outQ.EnQue<float>(acc);
+        acc = outQ.DeQue<float>();
+        DataCopy(yGm, acc, 8);
+""" + "        PipeBarrier<PIPE_ALL>();\n" * 8 + """        outQ.FreeTensor(acc);
+    }
+    TPipe pipe;
+    TQue<QuePosition::VECIN, 1> inQ;
+    TQue<QuePosition::VECOUT, 1> outQ;
+    LocalTensor<float> acc;
+    GlobalTensor<float> xGm, yGm;
+};
+extern "C" __global__ __aicore__ void k(GM_ADDR x, GM_ADDR y) {
+    K op; op.Init(x, y); op.Process();
+}
+"""
+
+
+def test_a_tensor_lost_in_the_method_called_after_its_last_use_is_placed_where_it_is_lost() -> None:
+    # mse_loss_v2_sum.h: a member accumulator used inside a helper of the loop, then `q.EnQue(acc); acc =
+    # q.DeQue<T>();` in CopyOut() called after the loop; that EnQue deleted loses acc at the DeQue. CopyOut's
+    # own FreeTensor, far below, is no free helper of the loop: the finding stays at the DeQue.
+    assert_placed_any(ACCUMULATOR, "        outQ.EnQue<float>(acc);\n")
+
+
+def test_a_free_missing_under_else_of_a_preprocessor_if_is_found() -> None:
+    # group_norm_silu_b32.h: `#if __CCE_AICORE__ == 220 ... FreeTensor(y) #else ... FreeTensor(y) #endif`: the
+    # `#else` configuration is followed too.
+    text = PIPELINE.replace(
+        "        DataCopy(yGm[i * 256], y, 256);\n        outQ.FreeTensor(y);\n",
+        "#if __CCE_AICORE__ == 220\n        DataCopy(yGm[i * 256], y, 256);\n        outQ.FreeTensor(y);\n#else\n"
+        "        if (n > 2) {\n            DataCopy(yGm[i * 256], y, 256);\n        }\n        outQ.FreeTensor(y);\n"
+        "        PipeBarrier<PIPE_ALL>();\n#endif\n")
+    at = text.rindex("        outQ.FreeTensor(y);\n")
+    planted = text[:at].count("\n")
+    assert queue_findings(text) == []
+    mutant = text[:at] + " " * 26 + "\n" + text[at + len("        outQ.FreeTensor(y);\n"):]
+    findings = queue_findings(mutant)
+    assert any(f.code == "ASC008" and near(f, planted) for f in findings), findings
+
+
+STAGED_IN_INIT = """#include "kernel_operator.h"
+using namespace AscendC;
+class K {
+public:
+    __aicore__ inline void Init(GM_ADDR x, GM_ADDR y) {
+        xGm.SetGlobalBuffer((__gm__ float*)x, 1024);
+        yGm.SetGlobalBuffer((__gm__ float*)y, 1024);
+        pipe.InitBuffer(scratchQ, 1, 256 * sizeof(float));
+        LocalTensor<float> s = scratchQ.AllocTensor<float>();
+        scratchQ.EnQue(s);
+""" + "        PipeBarrier<PIPE_ALL>();\n" * 8 + """    }
+    __aicore__ inline void Process() {
+        scratch = scratchQ.DeQue<float>();
+        for (int i = 0; i < 4; i++) {
+            DataCopy(scratch, xGm[i * 256], 256);
+            PipeBarrier<PIPE_ALL>();
+            DataCopy(yGm[i * 256], scratch, 256);
+            PipeBarrier<PIPE_ALL>();
+        }
+        scratchQ.FreeTensor(scratch);
+    }
+    TPipe pipe;
+    TQue<QuePosition::VECIN, 1> scratchQ;
+    LocalTensor<float> scratch;
+    GlobalTensor<float> xGm, yGm;
+};
+extern "C" __global__ __aicore__ void k(GM_ADDR x, GM_ADDR y) {
+    K op; op.Init(x, y); op.Process();
+}
+"""
+
+
+def test_a_tensor_enqueued_by_init_and_never_dequeued_points_at_the_next_stage() -> None:
+    # foreach_norm.h: Init allocates and enqueues a member's tensor, Process() starts with its DeQue; that
+    # DeQue deleted leaves the tensor in its queue, and the finding points at Process(), where the DeQue belongs.
+    deleted = "        scratch = scratchQ.DeQue<float>();\n"
+    assert queue_findings(STAGED_IN_INIT) == []
+    planted = line_of(STAGED_IN_INIT, deleted)
+    findings = queue_findings(blank(STAGED_IN_INIT, deleted))
+    assert any(f.code == "ASC009" and near(f, planted) and "Process()" in f.message for f in findings), findings

@@ -100,6 +100,37 @@ void g() { Use(LEN); }
     assert second.args[0].folded.value == 256
 
 
+def test_namespace_constants_are_seen_after_their_namespace() -> None:
+    # Public samples keep their sizes in `namespace { constexpr ... }` (LnickOne's add_custom_v2.cpp) or a named
+    # namespace used as `N::NAME`; the namespace body does not end their scope.
+    src = """
+namespace {
+constexpr int32_t TOTAL_LENGTH = 4096;
+}
+namespace cfg { constexpr int32_t TILE = 64; namespace inner { constexpr int32_t TILE = 8; void h() { Use(TILE); } } }
+class K { __aicore__ inline void Init() { Use(TOTAL_LENGTH * sizeof(float)); Use(cfg::TILE); } };
+"""
+    model = model_of(src)
+    inner, total, tile = model.calls_named("Use")
+    assert inner.args[0].folded.value == 8
+    assert total.args[0].folded.value == 4096 * 4
+    # cfg::TILE and cfg::inner::TILE differ and the qualifier is not kept: unknown, not a guess
+    assert tile.args[0].folded.value is None
+
+
+def test_namesakes_in_two_namespaces_each_see_their_own() -> None:
+    src = """
+namespace a { constexpr int32_t N = 16; void f() { Use(N); } }
+namespace b { constexpr int32_t N = 32; void g() { Use(N); } }
+namespace c { constexpr int32_t M = 5; }
+namespace d { constexpr int32_t M = 5; }
+void h() { Use(M); }
+"""
+    model = model_of(src)
+    in_a, in_b, agreed = model.calls_named("Use")
+    assert (in_a.args[0].folded.value, in_b.args[0].folded.value, agreed.args[0].folded.value) == (16, 32, 5)
+
+
 def test_initbuffer_in_loop_is_marked() -> None:
     src = """
 class K { __aicore__ inline void Process() {

@@ -101,3 +101,27 @@ def test_short_soc_version_is_the_addconfig_spelling() -> None:
     assert short_soc_version("Ascend910_9392") == "ascend910_93"
     assert short_soc_version("Ascend910A") == "ascend910" and short_soc_version(" Ascend310P3 ") == "ascend310p"
     assert short_soc_version("Ascend950PR") == "ascend950" and short_soc_version("Other1") == "other1"
+
+
+def test_a_borrowed_core_count_is_not_stated_as_the_socs() -> None:
+    # Ascend950's profile documents no core count (knowledge/hardware/Ascend950.yaml cores); the emulator still runs
+    # with the 910B figures, but ASC036 must not tell a 64-block SIMT launch that "Ascend950 has at most 48 cores".
+    from ascendc_lsp.checks.engine import CheckOptions, check_document
+    from ascendc_lsp.syntax.document import SourceDocument
+
+    assert soc_limits("Ascend910B").cores_documented and not soc_limits("Ascend950").cores_documented
+    assert soc_limits("Ascend950").vector_cores == 48  # what the emulator runs with
+    source = (
+        '#include "kernel_operator.h"\n'
+        "namespace { constexpr uint32_t BLOCKS = 64; }\n"
+        "__global__ __aicore__ void k(GM_ADDR x) {}\n"
+        "void launch(uint8_t* x, void* stream) { k<<<BLOCKS, nullptr, stream>>>(x); }\n"
+    )
+
+    def block_findings(soc: str) -> list[str]:
+        document = SourceDocument(source, path="/tmp/launch.cpp")
+        found = check_document(document, CheckOptions(soc_name=soc, use_project=False))
+        return [f.message for f in found if f.code == "ASC036"]
+
+    assert block_findings("Ascend950") == []
+    assert "at most 48 cores" in block_findings("Ascend910B")[0]

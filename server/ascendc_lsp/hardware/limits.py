@@ -70,6 +70,9 @@ class Limits:
     layout: str = "split"
     clock_ghz: float = 1.8
     from_profile: bool = False
+    # False when the core counts are another family's, borrowed so the emulator has a number to run with: a rule
+    # must not state them as this SoC's (Ascend950's profile documents no core count).
+    cores_documented: bool = True
 
     @property
     def ub_usable_bytes(self) -> int:
@@ -113,7 +116,7 @@ _FALLBACKS: dict[str, dict[str, Any]] = {
 }
 _FALLBACKS["Ascend910"] = _FALLBACKS["Ascend910A"]
 _FALLBACKS["Ascend950"] = dict(_FALLBACKS["Ascend910B"], scalar_float_unsigned_cast=True, scalar_double=True,
-                               arch=3510)
+                               arch=3510, cores_documented=False)
 
 # Limits field -> (section, key) paths tried in the profile, in order.
 _PROFILE_PATHS: dict[str, tuple[tuple[str, str], ...]] = {
@@ -190,6 +193,8 @@ def _build(soc: Any, soc_name: str) -> Limits:
             if isinstance(found, (bool, int)):
                 values[field_name] = found
                 from_profile = True
+                if field_name in ("ai_cores", "vector_cores"):
+                    values["cores_documented"] = True
                 break
     arch = _unwrap(_member(soc, "arch"))
     if isinstance(arch, int) and not isinstance(arch, bool):

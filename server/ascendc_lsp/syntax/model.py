@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 from typing import Any
 
@@ -232,6 +232,10 @@ class Constant:
     span_start: int
     span_end: int
     lines: LineIndex = field(repr=False, compare=False)
+    # The body of the namespace that declares it. A namespace does not end its members' scope (they are seen after
+    # it, through the unnamed namespace, `using namespace` or `N::NAME`), so the scope is the enclosing one; this
+    # span tells namesakes from different namespaces apart.
+    namespace: tuple[int, int] | None = None
 
     @property
     def span(self) -> Span:
@@ -403,6 +407,8 @@ class DocumentModel:
                 continue
             if best is None or const.scope_end - const.scope_start < best.scope_end - best.scope_start:
                 best = const
+            elif (const.scope_start, const.scope_end) == (best.scope_start, best.scope_end):
+                best = _namesake(best, const, at_byte)
         if best is None or best.scope_start == 0:
             # A method defined outside its class (`void K<T>::Process() {...}`) still sees the class's constants.
             member = self._class_constant(name, at_byte)
@@ -417,19 +423,20 @@ class DocumentModel:
         key = f"constant_scopes:{name}"
         cached = self._indexes.get(key)
         if cached is None or cached[0] != len(candidates):
-            first: dict[tuple[int, int], Constant] = {}
+            # the first of each scope, and of each namespace within it (namesakes in two namespaces both count)
+            first: dict[tuple[int, int], dict[tuple[int, int] | None, Constant]] = {}
             for const in candidates:
-                first.setdefault((const.scope_start, const.scope_end), const)
+                first.setdefault((const.scope_start, const.scope_end), {}).setdefault(const.namespace, const)
             cached = (len(candidates), first)
             self._indexes[key] = cached
-        by_scope: dict[tuple[int, int], Constant] = cached[1]
+        by_scope: dict[tuple[int, int], dict[tuple[int, int] | None, Constant]] = cached[1]
         whole = (0, len(self.document.data))
-        found = [by_scope[whole]] if whole in by_scope else []
+        found = list(by_scope[whole].values()) if whole in by_scope else []
         node: tree_sitter.Node | None = self.document.tree.root_node.descendant_for_byte_range(at_byte, at_byte)
         while node is not None:
-            inner = by_scope.get((node.start_byte, node.end_byte))
-            if inner is not None and all(c is not inner for c in found):
-                found.append(inner)
+            for inner in by_scope.get((node.start_byte, node.end_byte), {}).values():
+                if all(c is not inner for c in found):
+                    found.append(inner)
             node = node.parent
         return found
 
@@ -712,9 +719,9 @@ class _Extractor:
         if name_node is None:
             return
         qualified = self.text(name_node)
-        name = qualified.split("::")[-1].strip()  # `Kernel<T>::\n    Compute(`: the name without the line break
+        name = qualified.split("::")[-1].strip()  # `K<...>::\n    Compute`: the name may start a new line
         cls = self.enclosing_class(node.start_byte)
-        class_name = cls.name if cls is not None else (qualified.split("::")[-2] if "::" in qualified else None)
+        class_name = cls.name if cls is not None else (qualified.split("::")[-2].strip() if "::" in qualified else None)
         # The dialect layer blanked the qualifiers, so they may sit just before the node: include them.
         lead = node.start_byte
         parsed = self.doc.parsed
@@ -772,15 +779,7 @@ class _Extractor:
             owner.methods.append(function)
 
     def _scope_of(self, node: tree_sitter.Node) -> tuple[int, int]:
-        parent = node.parent
-        while parent is not None:
-            if parent.type in ("compound_statement", "field_declaration_list", "declaration_list",
-                               "translation_unit", "for_statement"):
-                if parent.type == "translation_unit":
-                    return (0, len(self.doc.data))
-                return (parent.start_byte, parent.end_byte)
-            parent = parent.parent
-        return (0, len(self.doc.data))
+        return _scope_and_namespace(node, len(self.doc.data))[0]
 
     def _constant(self, node: tree_sitter.Node) -> None:
         type_node = node.child_by_field_name("type")
@@ -792,7 +791,7 @@ class _Extractor:
             return
         specifiers = self.doc.data[node.start_byte : type_node.start_byte].decode("utf-8", "replace")
         is_const_decl = "constexpr" in specifiers or "const" in specifiers.split() or "const" in type_text.split()
-        scope_start, scope_end = self._scope_of(node)
+        (scope_start, scope_end), namespace = _scope_and_namespace(node, len(self.doc.data))
         for declarator in node.children_by_field_name("declarator"):
             name_node: tree_sitter.Node | None = declarator
             value_node: tree_sitter.Node | None = None
@@ -815,6 +814,7 @@ class _Extractor:
                     span_start=declarator.start_byte,
                     span_end=declarator.end_byte,
                     lines=self.doc.lines,
+                    namespace=namespace,
                 )
             )
 
@@ -998,6 +998,38 @@ def _call_name(call: tree_sitter.Node, get_text: NodeText) -> tuple[str, list[st
 MAX_TREE_DEPTH = 5000
 # Likewise past an ERROR node this wide (syntax/document.py widest_error: the queries are quadratic in it).
 MAX_ERROR_WIDTH = 10_000
+
+
+def _scope_and_namespace(node: tree_sitter.Node, length: int) -> tuple[tuple[int, int], tuple[int, int] | None]:
+    """The byte range a declaration is visible in, and the body of the innermost namespace declaring it (if any).
+    A namespace body is passed through: its members stay visible after it (see `Constant.namespace`)."""
+    namespace: tuple[int, int] | None = None
+    parent = node.parent
+    while parent is not None:
+        if parent.type == "translation_unit":
+            break
+        if parent.type == "declaration_list" and parent.parent is not None \
+                and parent.parent.type == "namespace_definition":
+            if namespace is None:
+                namespace = (parent.start_byte, parent.end_byte)
+        elif parent.type in ("compound_statement", "field_declaration_list", "declaration_list", "for_statement"):
+            return (parent.start_byte, parent.end_byte), namespace
+        parent = parent.parent
+    return (0, length), namespace
+
+
+def _namesake(best: Constant, other: Constant, at_byte: int) -> Constant:
+    """Of two declarations of one name in the same scope, the one `at_byte` sees: the one whose namespace holds it,
+    else either when they agree; namesakes of different namespaces seen from outside both are ambiguous (which one
+    `N::NAME` meant is not kept), so the value is unknown rather than a guess."""
+    if best.namespace == other.namespace:
+        return best
+    holding = [c for c in (best, other) if c.namespace is not None and c.namespace[0] <= at_byte <= c.namespace[1]]
+    if holding:
+        return min(holding, key=lambda c: c.namespace[1] - c.namespace[0] if c.namespace else 0)
+    if best.value.value == other.value.value and best.is_constant == other.is_constant:
+        return best
+    return replace(best, value=Folded(best.value.text, None), is_constant=False)
 
 
 def build_model(doc: SourceDocument) -> DocumentModel:

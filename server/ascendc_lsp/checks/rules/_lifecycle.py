@@ -31,6 +31,7 @@ import warnings
 from bisect import bisect_right
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 import tree_sitter
 
@@ -80,10 +81,12 @@ class Problem:
     last_use: Site | None = None  # lost tensors: the last statement that used it (the give-back goes after it)
     partial: bool = False  # lost tensors: given back on some paths (a warning: the paths may not both run)
     later_iteration: bool = False  # only from the second iteration of a loop of unknown trip count
+    inner_use: Site | None = None  # lost tensors: the last use itself when inside a method last_use calls
     detail: str = ""
     enqueued_at: Site | None = None  # never-handed-out: the statement of this function that put into the queue
     # the tensor the missing DeQue would have taken (a call whose callee enqueued it, or the EnQue itself);
     # empty-deque with no tensor held: the caller's statement that called the function waiting
+    next_stage: Function | None = None  # never-dequeued: the kernel's next method after the one that enqueued it
 
 
 # -- statements, once per function ----------------------------------------------------------------------------
@@ -110,7 +113,9 @@ class Stmt:
     children: list[Stmt] = field(default_factory=list)  # block: statements; if: [then, else]; switch: cases
     scope: bool = True  # block: its declarations die at its end (not so for `#if` regions)
     constexpr: bool = False  # if: `if constexpr`, decided per template instantiation
-    condition: str = ""  # if: the condition's text (decided when it compares a constant parameter)
+    condition: str = ""  # if: the condition's text (decided when it compares a constant parameter); loop: the
+    # condition key (see _condition_key) that holds on its last iteration only (`i == n - 1` in `for (i = 0; i < n;
+    # i++)`), or ""
     trips: int | None = None  # loop: a constant trip count when the header says so
     returned: str = ""  # return: the variable returned
     assigned: frozenset[str] = frozenset()  # simple: `x = ...` without x on the right: not a use of what x held
@@ -119,8 +124,9 @@ class Stmt:
 class _Builder:
     """Turns a function body into Stmt trees with the lifecycle events of each simple statement."""
 
-    def __init__(self, context: CheckContext, queues: set[str], methods: set[str]) -> None:
+    def __init__(self, context: CheckContext, queues: set[str], methods: set[str], last_branch: bool = False) -> None:
         self.context = context
+        self.last_branch = last_branch  # follow the last branch of every `#if` (the `#else` configuration)
         self.text = context.document.node_text
         self.queues = queues
         self.methods = methods
@@ -153,6 +159,8 @@ class _Builder:
             # other branch's EnQue.
             other = next((c for c in node.named_children if c.type in ("preproc_else", "preproc_elif")), None)
             condition = node.child_by_field_name("condition")
+            if self.last_branch and other is not None:
+                return self.build(other)
             if other is not None and condition is not None and self.text(condition).strip() in ("0", "false"):
                 return self.build(other)
             end = other.start_byte if other is not None else node.end_byte
@@ -181,7 +189,9 @@ class _Builder:
             head = self.simple_range(node.start_byte, header_end)
             loop = Stmt("loop", site, events=head.events, names=head.names,
                         children=[self.build(body) if body is not None else Stmt("block", site)],
-                        trips=_trip_count(self.context, node) if kind == "for_statement" else None)
+                        trips=_trip_count(self.context, node) if kind == "for_statement" else None,
+                        condition=_last_iteration(self.context.document.data[node.start_byte:header_end].decode(
+                            "utf-8", "replace")) if kind == "for_statement" else "")
             return loop
         if kind == "switch_statement":
             body = node.child_by_field_name("body")
@@ -449,6 +459,9 @@ class Token:
     partial: bool = False  # given back on some paths only (conditions the analysis cannot correlate)
     enqueued_as: str = ""  # the name that held it when EnQue handed it to its queue
     holders: tuple[tuple[int, str], ...] = ()  # (frame depth, or -1 for a member; name) that held it at EnQue
+    use_calls: tuple[Site, ...] = ()  # the calls (outermost first) through which last_use was reached
+    guard: tuple[tuple[str, bool], ...] = ()  # handed out only where these conditions have these values
+    inner_use: Site | None = None  # when last_use is a call it was passed to: its last use inside that call
     holder_keys: frozenset[str] = frozenset()  # the same names as holder_key spells them (function-qualified)
     enqueue_path: tuple[tuple[int, Site], ...] = ()  # per frame at EnQue: (its function, the statement it ran)
     queued_use: Problem | None = None  # the first API use while queued (reported if it is freed still queued)
@@ -463,6 +476,7 @@ class Frame:
     returned_none: Site | None = None  # returns a tensor declared with nothing behind it (declared there)
     references: dict[str, str] = field(default_factory=dict)  # reference parameter -> the caller's variable
     constants: dict[str, int] = field(default_factory=dict)  # parameters called with a constant argument
+    call_site: Site = Site(0, 0)  # where the caller called it (fixed for the frame's life)
     site: Site = Site(0, 0)  # the statement it is running (a call's, while its callee runs)
 
 
@@ -482,7 +496,7 @@ class State:
             fifo={k: (list(v) if v is not None else None) for k, v in self.fifo.items()},
             members=dict(self.members),
             frames=[Frame(f.function, dict(f.locals), dict(f.declared_none), f.returned, f.returned_none,
-                          f.references, f.constants, f.site) for f in self.frames],
+                          f.references, f.constants, f.call_site, f.site) for f in self.frames],
             signal=self.signal,
             constexpr_taken=self.constexpr_taken,
             trait_decided=self.trait_decided,
@@ -491,7 +505,7 @@ class State:
 
 class Analysis:
     def __init__(self, context: CheckContext, owner: ClassInfo | None, functions: list[Function],
-                 queues: set[str], skip_end_checks: set[str]) -> None:
+                 queues: set[str], skip_end_checks: set[str], last_branch: bool = False) -> None:
         self.context = context
         self.owner = owner
         self.functions: dict[str, list[Function]] = {}
@@ -499,9 +513,9 @@ class Analysis:
             self.functions.setdefault(function.name, []).append(function)
         self.queues = queues
         self.skip_end_checks = skip_end_checks
-        self.builder = _Builder(context, queues, set(self.functions))
+        self.builder = _Builder(context, queues, set(self.functions), last_branch)
         self.bodies: dict[int, Stmt] = {}
-        self.problems: dict[tuple[str, int], Problem] = {}
+        self.problems: dict[tuple[str, int, str, str], Problem] = {}
         self.steps = 0
         self.next_token = 1
         self.lost_alloc_queues: set[str] = set()
@@ -510,6 +524,8 @@ class Analysis:
         self.iteration = 0  # >0 while re-running a loop body whose trip count is not known to be >= 2
         self.plain_give_backs: bool | None = None  # every EnQue/FreeTensor of the file names a plain variable
         self.instantiation: dict[str, str] = {}  # type parameter -> the type this run assumes for it
+        self.guard_words: set[str] = set()  # the names in any token's guard conditions
+        self.last_iteration: dict[str, bool] = {}  # condition key -> whether this run is an enclosing loop's last
         self.compared: dict[str, list[str]] = {}  # type parameter -> the types its `is_same` tests name
 
     # -- entry ------------------------------------------------------------------------------------------------
@@ -542,25 +558,45 @@ class Analysis:
                         queued.known = False  # code elsewhere may have dequeued it before this root runs
             state = self.call(state, root, (), "", Site(root.start_byte, root.start_byte))
             if after_init:
-                self.left_in_queues(state)
+                self.left_in_queues(state, [*setup, root])
+                self.left_held(state, root)
         if not sequence:
             return list(self.problems.values())
         state = State({}, {q: [] for q in self.queues}, {}, [])
         for root in sequence:
             state = self.call(state, root, (), "", Site(root.start_byte, root.start_byte))
             state.signal = ""
-        self.left_in_queues(state)
+        self.left_in_queues(state, sequence)
+        self.left_held(state, sequence[-1])
         return list(self.problems.values())
 
-    def left_in_queues(self, state: State) -> None:
-        """After the kernel's last call: a tensor still in a queue was never dequeued."""
+    def left_in_queues(self, state: State, roots: list[Function]) -> None:
+        """After the kernel's last call (`roots` ran in this order): a tensor still in a queue was never
+        dequeued."""
         for queue, contents in state.fifo.items():
             if not contents or queue in self.skip_end_checks or queue in self.unhanded_queues:
                 continue
             token = state.tokens[contents[0]]
             if token.known and token.queue == queue:
+                # Enqueued by one method of the kernel (Init): the DeQue belongs in the one it runs next.
+                ran = [i for i, r in enumerate(roots) if r.start_byte <= token.last_use.start < r.end_byte]
+                following = roots[ran[0] + 1] if ran and ran[0] + 1 < len(roots) else None
                 self.report(Problem("never-dequeued", queue, token.var, token.last_use, token.origin,
-                                    repeated=token.looped, uncertain=state.constexpr_taken))
+                                    repeated=token.looped, uncertain=state.constexpr_taken, next_stage=following))
+
+    def left_held(self, state: State, last: Function) -> None:
+        """After the kernel's last call: a tensor a member still holds after DeQue was never freed (one it
+        allocated and kept from Init to the end without a queue round trip is an idiom, not reported)."""
+        for name, token_id in state.members.items():
+            token = self.token(state, token_id)
+            if token is None or not token.known or token.state != DEQUED or token.partial \
+                    or token.queue in self.skip_end_checks:
+                continue  # (one given back on some paths is reported where its other paths lose it)
+            inside = [u for u in (*token.use_calls, token.last_use) if last.start_byte <= u.start < last.end_byte]
+            self.report(Problem("lost", token.queue, name, Site(last.body_end - 1, last.body_end), token.origin,
+                                token.state, last.name, detail="the kernel ends", uncertain=state.constexpr_taken,
+                                last_use=inside[-1] if inside else token.last_use, partial=token.partial))
+            token.known = False
 
     def initialised_in(self, roots: list[Function]) -> set[str]:
         """Queues whose InitBuffer call is in the body of one of `roots`."""
@@ -571,7 +607,7 @@ class Analysis:
         return found & self.queues
 
     def report(self, problem: Problem) -> None:
-        key = (problem.kind, problem.site.start)
+        key = (problem.kind, problem.site.start, problem.queue, problem.var)
         current = self.problems.get(key)
         if current is None or (current.later_iteration and not problem.later_iteration) or (
             current.uncertain and not problem.uncertain
@@ -599,7 +635,7 @@ class Analysis:
         body = self.body(function)
         if body is None:
             return self.forget_args(state, args)
-        frame = Frame(function)
+        frame = Frame(function, call_site=site)
         caller = state.frames[-1] if state.frames else None
         for param, arg in zip(function.params, args, strict=False):
             frame.locals[param.name] = self.lookup(state, arg) if arg else _UNKNOWN
@@ -636,7 +672,9 @@ class Analysis:
             for arg in args:
                 token = self.token(result, self.lookup(result, arg))
                 if token is not None:
-                    token.last_use = site
+                    inside = function.start_byte <= token.last_use.start < function.end_byte
+                    token.inner_use = (token.inner_use or token.last_use) if inside else None
+                    token.last_use, token.use_calls = site, _call_sites(result)
         return result
 
     def forget_args(self, state: State, args: tuple[str, ...]) -> State:
@@ -684,6 +722,9 @@ class Analysis:
                 name = frame.references[name]
                 depth -= 1
                 frame = state.frames[depth]
+                if self.owner is not None and name not in _local_names(frame):
+                    state.members[name] = token  # the caller passed a member of the object
+                    break
                 frame.locals[name] = token
                 frame.declared_none.pop(name, None)
         elif self.owner is not None:
@@ -710,18 +751,29 @@ class Analysis:
         return count
 
     def check_lost(self, state: State, token_id: int, site: Site, why: str, ignore: Frame | None = None,
-                   function: str = "") -> None:
+                   dying: Frame | None = None) -> None:
         token = self.token(state, token_id)
         if token is None or not token.known or token.state not in (ALLOC, DEQUED):
             return
         if self.holders(state, token_id, ignore) > 0 or site.end <= 0:
             return
-        function = function or (state.frames[-1].function.name if state.frames else "")
+        where = dying or (state.frames[-1] if state.frames else None)
+        function = where.function.name if where is not None else ""
+        # The give-back goes in the innermost function on the path to the loss that also led to the last use:
+        # after that use, or after the call that reached it (a member read inside a method).
+        last_use = token.last_use
+        for frame in ([dying] if dying is not None else []) + state.frames[::-1]:
+            inside = [u for u in (*token.use_calls, token.last_use)
+                      if frame.function.start_byte <= u.start < frame.function.end_byte]
+            if inside:
+                last_use = inside[-1]
+                break
         if token.state == ALLOC:
             self.lost_alloc_queues.add(token.queue)
         self.report(Problem("lost", token.queue, token.var, site, token.origin, token.state, function,
                             repeated=self.loop_depth > 0, later_iteration=self.iteration > 0, detail=why,
-                            uncertain=state.constexpr_taken, last_use=token.last_use, partial=token.partial))
+                            uncertain=state.constexpr_taken, last_use=last_use, partial=token.partial,
+                            inner_use=token.inner_use if last_use == token.last_use else token.last_use))
         token.known = False
 
     def end_scope(self, state: State, frame: Frame, names: Iterable[str], at: Site, final: bool = False) -> None:
@@ -732,7 +784,7 @@ class Analysis:
             frame.locals.clear()
         for token in tokens:
             if token > 0:
-                self.check_lost(state, token, at, "its scope ends", function=frame.function.name)
+                self.check_lost(state, token, at, "its scope ends", dying=frame)
 
     # -- statements -------------------------------------------------------------------------------------------
 
@@ -769,14 +821,26 @@ class Analysis:
                 # `if (std::is_same<T, half>::value)`: fixed by the instantiation this run follows.
                 decided = _decide_traits(stmt.condition, self.instantiation)
                 state.trait_decided = state.trait_decided or decided is not None
+            key = _condition_key(stmt.condition) if stmt.condition else None
+            if decided is None and key is not None and key[0] in self.last_iteration:
+                decided = self.last_iteration[key[0]] == key[1]
             if decided is None and stmt.condition:
                 decided = self.decide_has_tensor(state, stmt.condition)
             if decided is not None:
                 # `if (direction == 0)` in a helper called with a constant: only one branch runs.
                 chosen = stmt.children[0] if decided else (stmt.children[1] if len(stmt.children) > 1 else None)
                 return self.statement(state, chosen) if chosen is not None else state
-            then = self.statement(state.copy(), stmt.children[0])
-            other = self.statement(state, stmt.children[1]) if len(stmt.children) > 1 else state
+            born = self.next_token
+            then, other = state.copy(), state
+            if key is not None:
+                # A tensor handed out under an earlier `if` of the same condition exists in one branch only.
+                self.prune(then, key[0], key[1])
+                self.prune(other, key[0], not key[1])
+            then = self.statement(then, stmt.children[0])
+            other = self.statement(other, stmt.children[1]) if len(stmt.children) > 1 else other
+            if key is not None:
+                self.guard_born(then, other, born, (key[0], key[1]))
+                self.guard_born(other, then, born, (key[0], not key[1]))
             return self.join([then, other])
         if kind == "switch":
             state = self.simple(state, stmt)
@@ -810,6 +874,49 @@ class Analysis:
             state.signal = kind
             return state
         return state
+
+    def guard_born(self, mine: State, theirs: State, born: int, guard: tuple[str, bool]) -> None:
+        """Tensors handed out in this branch only (`if (c) x = q.DeQue<T>();`) exist where `guard` holds: a
+        later `if` on the same condition gives them back in its matching branch (see prune)."""
+        for token_id, token in mine.tokens.items():
+            if token_id < born or token_id in theirs.tokens or _bound(theirs, token_id) \
+                    or token.state not in (ALLOC, DEQUED) or not token.known or not _bound(mine, token_id):
+                continue
+            if (guard[0], not guard[1]) in token.guard:
+                token.known = False
+                continue
+            token.guard = (*token.guard, guard)
+            self.guard_words.update(_NAME.findall(guard[0]))
+
+    def prune(self, state: State, condition: str, value: bool) -> None:
+        """On a path where `condition` has `value`: the tensors handed out only where it has the other value
+        do not exist."""
+        for token_id, token in list(state.tokens.items()):
+            if (condition, not value) not in token.guard or token.state not in (ALLOC, DEQUED):
+                continue
+            del state.tokens[token_id]
+            for frame in state.frames:
+                for name, bound in frame.locals.items():
+                    if bound == token_id:
+                        frame.locals[name] = 0
+            for name, bound in state.members.items():
+                if bound == token_id:
+                    state.members[name] = 0
+
+    def unguard_written(self, state: State, stmt: Stmt) -> None:
+        """A statement that writes a variable of a guard's condition: the guard no longer says which branch
+        of a later `if` holds the tensor, so the tensor is no longer followed."""
+        words = stmt.names & self.guard_words
+        if not words:
+            return
+        text = self.context.document.data[stmt.site.start:stmt.site.end].decode("utf-8", "replace")
+        written = {w for w in words if re.search(
+            rf"(?:\b{w}\s*(?:[-+*/%&|^]|<<|>>)?=(?!=)|(?:\+\+|--)\s*{w}\b|\b{w}\s*(?:\+\+|--))", text)}
+        if not written:
+            return
+        for token in state.tokens.values():
+            if any(written & set(_NAME.findall(condition)) for condition, _ in token.guard):
+                token.known = False
 
     def overload_fits(self, function: Function, args: tuple[str, ...], site: Site) -> bool:
         """No tensor argument whose element type, as this run instantiates it, differs from the parameter's."""
@@ -856,6 +963,11 @@ class Analysis:
         state = self.simple(state, stmt)
         body = stmt.children[0]
         runs = 2 if self.loop_depth < _MAX_LOOP_NESTING and stmt.trips != 1 else 1
+        last = stmt.condition if stmt.condition and stmt.condition not in self.last_iteration else ""
+        if last:
+            # `if (i == n - 1) q.FreeTensor(t);` gives back on the last iteration: the last run is that one, an
+            # earlier run an earlier iteration (no extra run: nested loops would multiply the steps).
+            self.last_iteration[last] = False
         self.loop_depth += 1
         previous_iteration = self.iteration
         outcomes = []
@@ -863,6 +975,8 @@ class Analysis:
             for run in range(runs):
                 if run == 1 and (stmt.trips is None or stmt.trips < 2):
                     self.iteration += 1
+                if last and run == runs - 1:
+                    self.last_iteration[last] = True
                 state = self.statement(state, body)
                 if state.signal in ("break", "return"):
                     outcomes.append(state)
@@ -872,15 +986,21 @@ class Analysis:
         finally:
             self.loop_depth -= 1
             self.iteration = previous_iteration
+            self.last_iteration.pop(last, None)
         for outcome in outcomes:
             if outcome.signal == "break":
                 outcome.signal = ""
         return self.join([state, *[o for o in outcomes if not o.signal]]) if outcomes else state
 
     def simple(self, state: State, stmt: Stmt) -> State:
+        if self.guard_words:
+            self.unguard_written(state, stmt)
         if state.frames:
             state.frames[-1].site = stmt.site
-        self.mark_uses(state, stmt, skip=stmt.assigned)
+        # `x = q.AllocTensor<T>();` / `x = q.DeQue<T>();` writes x without using what it held: the old
+        # tensor's last use is earlier.
+        written = {e.var for e in stmt.events if e.kind in ("alloc", "deque", "assign") and e.var}
+        self.mark_uses(state, stmt, skip=written | stmt.assigned)
         if stmt.events:
             for event in stmt.events:
                 state = self.event(state, event, stmt)
@@ -889,7 +1009,7 @@ class Analysis:
             self.mark_uses(state, stmt)
         return state
 
-    def mark_uses(self, state: State, stmt: Stmt, skip: frozenset[str] = frozenset()) -> None:
+    def mark_uses(self, state: State, stmt: Stmt, skip: set[str] | frozenset[str] = frozenset()) -> None:
         """Every tensor named in the statement is used here: its give-back belongs after it (not one the
         statement overwrites: `x = q.DeQue<T>()` is no use of the tensor x held before)."""
         if not state.frames:
@@ -897,7 +1017,9 @@ class Analysis:
         for name in (stmt.names - skip) & (state.frames[-1].locals.keys() | state.members.keys()):
             token = self.token(state, self.lookup(state, name))
             if token is not None and token.state != FREED:
-                token.last_use = stmt.site
+                if not stmt.site.start <= token.last_use.start < stmt.site.end:
+                    token.inner_use = None  # (kept for the call this statement made with it)
+                token.last_use, token.use_calls = stmt.site, _call_sites(state)
 
     def event(self, state: State, event: Event, stmt: Stmt) -> State:
         kind = event.kind
@@ -1013,7 +1135,7 @@ class Analysis:
                 if popped is not None:
                     popped.state = DEQUED
                     popped.var = event.var or popped.var
-                    popped.last_use = stmt.site
+                    popped.last_use, popped.use_calls = stmt.site, _call_sites(state)
             if event.var:
                 self.bind(state, event.var, token, stmt.site)
                 popped = self.token(state, token)
@@ -1059,7 +1181,8 @@ class Analysis:
             if tok is None:
                 return state
             tok.state = QUEUED
-            tok.last_use = stmt.site
+            tok.guard = ()
+            tok.last_use, tok.use_calls = stmt.site, _call_sites(state)
             tok.looped = self.loop_depth > 0
             tok.enqueued_as = self.holder_key(state, event.var)
             # The queue owns it now: the names that held it no longer do (a DeQue hands it out again).
@@ -1171,7 +1294,7 @@ class Analysis:
                   known: bool = True) -> int:
         token = self.next_token
         self.next_token += 1
-        state.tokens[token] = Token(queue, kind, site, var, stmt_site, known)
+        state.tokens[token] = Token(queue, kind, site, var, stmt_site, known, use_calls=_call_sites(state))
         return token
 
     # -- joins ------------------------------------------------------------------------------------------------
@@ -1222,10 +1345,15 @@ class Analysis:
                         a.tokens[token_id] = token
                         mine = token
                     mine.partial = True
+                elif mine.state in held and token.state in held and mine.known and token.known:
+                    # Held on both paths, round-tripped through its queue on one (`if (c) { q.EnQue(t);
+                    # q.DeQue<T>(); }`): still this code's to give back.
+                    if token.last_use.start > mine.last_use.start:
+                        mine.last_use, mine.use_calls = token.last_use, token.use_calls
                 else:
                     mine.known = False
             elif token.last_use.start > mine.last_use.start:
-                mine.last_use = token.last_use
+                mine.last_use, mine.use_calls = token.last_use, token.use_calls
         for name, bound in b.members.items():
             a.members[name] = self.join_binding(a, b, a.members.get(name, bound), bound)
         for fa_frame, fb_frame in zip(a.frames, b.frames, strict=False):
@@ -1248,6 +1376,14 @@ class Analysis:
             return mine
         if mine == 0 and tb is not None and tb.state in held and tb.partial and tb.known:
             return theirs
+        # Handed out on one path only, under a condition a later `if` repeats: the name holds it there.
+        if theirs == 0 and ta is not None and ta.state in held and ta.guard and ta.known:
+            return mine
+        if mine == 0 and tb is not None and tb.state in held and tb.guard and tb.known:
+            return theirs
+        # Given back on one path, holding nothing on the other: nothing.
+        if min(mine, theirs) == 0 and max(mine, theirs) > 0 and ta is None and tb is None:
+            return 0
         if (mine == 0 and tb is not None and tb.state == FREED) or (theirs == 0 and ta is not None and ta.state == FREED):
             return 0
         self.forget_binding(a, mine, theirs)
@@ -1385,6 +1521,61 @@ def _bound(state: State, token: int) -> bool:
     return token in state.members.values() or any(token in frame.locals.values() for frame in state.frames)
 
 
+_CALL_OR_WRITE = re.compile(r"\w\s*\(|(?<![=!<>])=(?!=)|\+\+|--")
+
+
+@lru_cache(maxsize=4096)  # every `if` runs many times per analysis (loops twice, each instantiation)
+def _condition_key(condition: str) -> tuple[str, bool] | None:
+    """An `if` condition as (text, value) so that `if (!x)` / `if (x)` and `a != b` / `a == b` name the same
+    condition with opposite values; None for one with calls or writes (it may not be the same twice)."""
+    text = re.sub(r"\bthis\s*->\s*", "", condition)
+    if _CALL_OR_WRITE.search(text.replace("()", "")):
+        return None
+    text = re.sub(r"\s+", "", text)
+    value = True
+    while True:
+        text = _strip_parens(text)
+        if text.startswith("!") and not text.startswith("!="):
+            rest = text[1:]
+            if re.fullmatch(r"[\w.:>-]+", rest) or _strip_parens(rest) != rest:
+                text, value = rest, not value
+                continue
+        break
+    if "&&" not in text and "||" not in text and len(re.findall(r"==|!=", text)) == 1 and "!=" in text:
+        text, value = text.replace("!=", "=="), not value
+    return (text, value) if text else None
+
+
+def _last_iteration(header: str) -> str:
+    """The condition key of `i == n - 1` for `for (T i = 0; i < n; ...)` (`i == n` for `i <= n`)."""
+    match = _FOR_HEADER.match(header)
+    if match is None:
+        return ""
+    bound = re.sub(r"\s+", "", re.sub(r"\bthis\s*->\s*", "", match.group(4)))
+    bound = _strip_parens(bound)
+    if not bound or _CALL_OR_WRITE.search(bound):
+        return ""
+    return f"{match.group(1)}=={bound}" + ("-1" if match.group(3) == "<" else "")
+
+
+def _strip_parens(text: str) -> str:
+    """`(a)` -> `a` when the parentheses enclose the whole text."""
+    while text.startswith("(") and text.endswith(")"):
+        depth = 0
+        for index, char in enumerate(text):
+            depth += char == "("
+            depth -= char == ")"
+            if depth == 0 and index < len(text) - 1:
+                return text
+        text = text[1:-1]
+    return text
+
+
+def _call_sites(state: State) -> tuple[Site, ...]:
+    """The calls (outermost first) that led to the current statement."""
+    return tuple(f.call_site for f in state.frames[1:])
+
+
 def _local_names(frame: Frame) -> set[str]:
     return set(frame.locals) | {p.name for p in frame.function.params}
 
@@ -1401,7 +1592,7 @@ def _all_names(state: State) -> set[str]:
 
 def _class_name(function: Function) -> str | None:
     name = function.class_name
-    return re.sub(r"<.*", "", name, flags=re.S).strip() if name else None
+    return re.sub(r"<.*", "", name, flags=re.S).strip() if name else None  # template arguments may span lines
 
 
 def _bases(context: CheckContext, cls: ClassInfo) -> list[str]:
@@ -1444,36 +1635,77 @@ def analyse(context: CheckContext) -> list[Problem]:
         others = [r for r in roots if all(r is not f for f in sequence)]
         if not sequence and not others:
             continue
-        found: dict[tuple[str, int], Problem] = {}
         compared = _compared_types(context, functions)
-        for instantiation in _instantiations(context, functions):
-            analysis = Analysis(context, owner, functions, queues, skip_end)
-            analysis.instantiation = instantiation
-            analysis.compared = compared
-            try:
-                for problem in analysis.run(sequence, others):
-                    # The same problem in several instantiations: the give-back must follow every one's last
-                    # use (a use under `if constexpr (!is_same<T, double>)` counts though `double` skips it).
-                    key: tuple[str, int] = (problem.kind, problem.site.start)
-                    if problem.kind == "used-while-queued" and problem.origin is not None:
-                        # One per tensor that went in: its first use in any instantiation.
-                        key = (f"{problem.kind}:{problem.var}", problem.origin.start)
-                        earlier = found.get(key)
-                        if earlier is None or problem.site.start < earlier.site.start:
-                            found[key] = problem
-                        continue
-                    seen = found.get(key)
-                    if seen is None or (problem.last_use is not None and (
-                            seen.last_use is None or problem.last_use.start > seen.last_use.start)):
-                        found[key] = problem
-            except _NoSuchInstantiation:
-                continue
-            except (_GiveUp, RecursionError):
-                found = {}
-                break
+        found = _follow(context, owner, functions, queues, skip_end, sequence, others, compared, False)
+        regions = _else_regions(context, functions)
+        if regions:
+            # The configuration of every `#if`'s last branch: only its tensors lost after a last use under
+            # `#else`/`#elif` (a give-back there only), which the first configuration never follows; its other
+            # problems mix branches of different SoCs and are not reported.
+            for key, problem in _follow(context, owner, functions, queues, skip_end, sequence, others, compared,
+                                        True).items():
+                if problem.kind == "lost" and problem.last_use is not None and key not in found and any(
+                        a <= problem.last_use.start < b for a, b in regions):
+                    found[key] = problem
         problems.extend(found.values())
     context.__dict__["_lifecycle"] = problems
     return problems
+
+
+def _follow(context: CheckContext, owner: ClassInfo | None, functions: list[Function], queues: set[str],
+            skip_end: set[str], sequence: list[Function], others: list[Function], compared: dict[str, list[str]],
+            last_branch: bool) -> dict[tuple[str, int, str, str], Problem]:
+    """The problems of one unit in one preprocessor configuration, over every instantiation (none when the
+    analysis gives up)."""
+    found: dict[tuple[str, int, str, str], Problem] = {}
+    for instantiation in _instantiations(context, functions):
+        analysis = Analysis(context, owner, functions, queues, skip_end, last_branch)
+        analysis.instantiation = instantiation
+        analysis.compared = compared
+        try:
+            for problem in analysis.run(sequence, others):
+                # The same problem in several instantiations: the give-back must follow every one's last
+                # use (a use under `if constexpr (!is_same<T, double>)` counts though `double` skips it).
+                key = (problem.kind, problem.site.start, problem.queue, problem.var)
+                if problem.kind == "used-while-queued" and problem.origin is not None:
+                    # One per tensor that went in: its first use in any instantiation.
+                    key = (f"{problem.kind}:{problem.var}", problem.origin.start, "", "")
+                    earlier = found.get(key)
+                    if earlier is None or problem.site.start < earlier.site.start:
+                        found[key] = problem
+                    continue
+                seen = found.get(key)
+                if seen is None or (problem.last_use is not None and (
+                        seen.last_use is None or problem.last_use.start > seen.last_use.start)):
+                    found[key] = problem
+        except _NoSuchInstantiation:
+            continue
+        except (_GiveUp, RecursionError):
+            return {}
+    return found
+
+
+_PREPROCESSOR_BRANCH = re.compile(rb"^[ \t]*#[ \t]*(if|ifdef|ifndef|elif|else|endif)\b", re.MULTILINE)
+
+
+def _else_regions(context: CheckContext, functions: list[Function]) -> list[tuple[int, int]]:
+    """The byte ranges of `#else`/`#elif` branches (to their `#endif`) inside the unit's function bodies."""
+    data = context.document.data
+    regions: list[tuple[int, int]] = []
+    for function in functions:
+        opened: list[int | None] = []  # per open `#if`: where its first `#else`/`#elif` began
+        for match in _PREPROCESSOR_BRANCH.finditer(data, function.body_start, function.body_end):
+            word = match.group(1)
+            if word.startswith(b"if"):
+                opened.append(None)
+            elif word in (b"elif", b"else") and opened:
+                if opened[-1] is None:
+                    opened[-1] = match.start()
+            elif word == b"endif" and opened:
+                began = opened.pop()
+                if began is not None:
+                    regions.append((began, match.start()))
+    return regions
 
 
 def _units(context: CheckContext) -> Iterator[tuple[ClassInfo | None, list[Function], set[str], set[str]]]:

@@ -11,7 +11,7 @@ import tree_sitter
 from ascendc_lsp.checks.arith import Affine, arith
 from ascendc_lsp.checks.base import CheckContext, rule
 from ascendc_lsp.checks.limits import limits_for
-from ascendc_lsp.checks.rules._common import fmt, fold_node, node_for, scan
+from ascendc_lsp.checks.rules._common import DATA_MOVES, fmt, fold_node, node_for, scan, tensor_arg, tensor_of
 from ascendc_lsp.diagnostics import Diagnostic, Related
 from ascendc_lsp.syntax.constfold import parse_number_literal
 from ascendc_lsp.syntax.document import cpp_language
@@ -79,7 +79,7 @@ def launches(context: CheckContext) -> list[Launch]:
 def block_dim_exceeds_cores(context: CheckContext) -> Iterator[Diagnostic]:
     limits = limits_for(context)
     cores = limits.max_cores
-    if cores is None:
+    if cores is None or not limits.cores_documented:
         return
     for launch in launches(context):
         if launch.blocks is None or launch.blocks <= cores:
@@ -382,6 +382,82 @@ def tail_not_handled(context: CheckContext) -> Iterator[Diagnostic]:
             "ASC030", document.span(node),
             f"{text(left)} = {fmt(numerator)} split over {right_text} = {fmt(divisor)} leaves {fmt(remainder)} "
             f"element(s) that no block or tile processes; handle the tail",
+        )
+    yield from _tile_holes(context)
+
+
+@dataclass(frozen=True)
+class _TileCopy:
+    call: ApiCall
+    tile: str  # the atom the GM offset steps with (the tile index), scope-qualified
+    stride: int  # elements between consecutive tiles
+    start: int  # the copy's first element within its tile
+    count: int
+
+
+def _tile_copies(context: CheckContext) -> dict[tuple[str, bool], list[_TileCopy] | None]:
+    """Every DataCopy touching each GM tensor, by (tensor, written): None for a tensor with a copy that is not
+    `DataCopy(x, gm[k * i + c], n)` with constant k, c, n (a DataCopyPad, a copy with parameters, an offset of
+    two unknowns), since such a copy may cover anything."""
+    analysis = arith(context)
+    found: dict[tuple[str, bool], list[_TileCopy] | None] = {}
+    for call in context.model.calls_named(*DATA_MOVES):
+        if call.receiver is not None or len(call.args) < 2:
+            continue
+        for arg, written in ((call.args[0], True), (call.args[1], False)):
+            parsed = tensor_arg(arg.text.strip())
+            tensor = tensor_of(context, parsed[0], call.start_byte) if parsed is not None else None
+            if parsed is None or tensor is None or tensor.kind != "GlobalTensor":
+                continue
+            key = (parsed[0], written)
+            copy = None
+            if call.name == "DataCopy" and len(call.args) == 3 and parsed[1] is not None:
+                node = node_for(context, arg.start_byte, arg.end_byte)
+                index = node.child_by_field_name("index") if node is not None else None
+                if node is not None and node.type == "subscript_expression" and index is None:
+                    # tree-sitter-cpp keeps the index in a subscript_argument_list child
+                    index = next((c for c in node.named_children if c.type == "subscript_argument_list"), None)
+                    index = index.named_children[0] if index is not None and index.named_child_count == 1 else None
+                offset = analysis.value(index).form if index is not None else None
+                count_node = node_for(context, call.args[2].start_byte, call.args[2].end_byte)
+                count = analysis.value(count_node).form if count_node is not None else None
+                if (offset is not None and count is not None and not count.symbolic and count.const > 0
+                        and len(offset.terms) == 1 and offset.terms[0][1] > 0):
+                    atom, stride = offset.terms[0]
+                    copy = _TileCopy(call, atom, stride, offset.const, count.const)
+            copies = found.get(key, [])
+            found[key] = None if copy is None or copies is None else [*copies, copy]
+    return found
+
+
+def _tile_holes(context: CheckContext) -> Iterator[Diagnostic]:
+    """Tiles of a GM tensor that the copies do not cover: each copy at `tensor[i * STRIDE + c]` moves n elements;
+    when all the copies of the tensor step with the same tile index and stride and together cover less than
+    STRIDE elements of each tile, the rest of every tile is never read (or written): a tail left unhandled."""
+    for (tensor, written), copies in _tile_copies(context).items():
+        if not copies or len({(c.tile, c.stride) for c in copies}) != 1:
+            continue
+        stride = copies[0].stride
+        covered = [False] * stride if stride <= 1 << 16 else None
+        if covered is None:
+            continue
+        for copy in copies:
+            for element in range(max(copy.start, 0), min(copy.start + copy.count, stride)):
+                covered[element] = True
+        missing = covered.count(False)
+        if missing == 0:
+            continue
+        first = covered.index(False)
+        call = copies[0].call
+        verb = "written" if written else "read"
+        yield context.finding(
+            "ASC030", call.span,
+            f"The copies of {tensor} step {fmt(stride)} elements per tile but move only "
+            f"{fmt(stride - missing)} of them: {fmt(missing)} element(s) of every tile (from element {fmt(first)}) "
+            f"are never {verb}; handle the tail",
+            severity="warning",
+            related=[Related(c.call.span, f"copies {fmt(c.count)} element(s) from tile element {fmt(c.start)}")
+                     for c in copies[1:]],
         )
 
 

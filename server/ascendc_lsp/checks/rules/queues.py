@@ -152,8 +152,25 @@ def _give_back_region(context: CheckContext, problem: Problem) -> Span:
     stage's others), else at the last use (a producer enqueues what it filled at once)."""
     last = problem.last_use
     lines = context.document.lines
-    if last is None or last.start > problem.site.start:
+    inner = _inner_give_back_region(context, problem)
+    if inner is not None:
+        return inner
+    if last is None or (problem.detail == "the kernel ends"
+                        and lines.line_of(problem.site.end) - lines.line_of(last.start) > _REGION_LINES):
+        # Given back before the kernel's last method ends (with the tensors it frees there), when that is far.
         return _span(context, problem.site)
+    if context.model.function_at(last.start) is not context.model.function_at(problem.site.start):
+        # Lost in a method called after the last use: with the give-backs of a helper called after the last use
+        # (`FreeBuffers();`), else where it is lost.
+        helper = _helper_give_back_run(context, last, problem.site, problem.partial)
+        return lines.span(*helper) if helper is not None else _span(context, problem.site)
+    if last.start > problem.site.start:
+        # Lost in a later iteration of a loop (overwritten above its last use in the text): the give-back
+        # belongs after the last use, before its block ends.
+        block = _innermost_block(context, last)
+        if lines.line_of(block[1]) - lines.line_of(last.start) <= _REGION_LINES:
+            return lines.span(last.start, block[1])
+        return _span(context, last)
     last = _last_use_in_other_branch(context, problem, last)
     if problem.partial:
         other = _branch_without_give_back(context, problem, last)
@@ -190,6 +207,67 @@ def _give_back_region(context: CheckContext, problem: Problem) -> Span:
     if lines.line_of(block[1]) - lines.line_of(last.start) <= _REGION_LINES:
         return lines.span(last.start, block[1])
     return _span(context, last)
+
+
+def _inner_give_back_region(context: CheckContext, problem: Problem) -> Span | None:
+    """Last used inside a method the losing function passed it to (`Finish(x, t)` uses x and frees t): when that
+    method gives back tensors passed to it soon after the use, the missing give-back belongs with them there."""
+    inner = problem.inner_use
+    function = context.model.function_at(inner.start) if inner is not None else None
+    if inner is None or function is None:
+        return None
+    lines = context.document.lines
+    params = {p.name for p in function.params}
+    calls = [c for c in calls_by_function(context).get(function.start_byte, [])
+             if c.name in ("EnQue", "FreeTensor") and c.start_byte >= inner.end and c.args
+             and strip_this(c.args[0].text.strip()) in params]
+    for index, call in enumerate(calls):
+        if lines.line_of(call.start_byte) - lines.line_of(inner.end) > _REGION_LINES:
+            return None
+        block = _innermost_block(context, Site(call.start_byte, call.end_byte))
+        if not block[0] <= inner.start < block[1]:
+            continue
+        end = call
+        for following in calls[index + 1 :]:
+            if lines.line_of(following.start_byte) - lines.line_of(end.end_byte) > 1:
+                break
+            end = following
+        return lines.span(inner.start, end.end_byte)
+    return None
+
+
+def _helper_give_back_run(context: CheckContext, last: Site, lost: Site, partial: bool) -> tuple[int, int] | None:
+    """The first FreeTensor run in a method called after `last` in its block that frees tensors of the queues the
+    method where the tensor is lost hands out (a stage's `FreeBuffers()` after its `TakeBuffers()`)."""
+    function = context.model.function_at(last.start)
+    losing = context.model.function_at(lost.start)
+    if function is None or losing is None:
+        return None
+    handed = {receiver_name(c) for c in calls_by_function(context).get(losing.start_byte, [])
+              if c.name in ("AllocTensor", "DeQue")}
+    lines = context.document.lines
+    for call in calls_by_function(context).get(function.start_byte, []):
+        if call.start_byte < last.end or (call.receiver or "this").strip() != "this":
+            continue
+        block = _innermost_block(context, Site(call.start_byte, call.end_byte))
+        if not block[0] <= last.start < block[1]:
+            continue  # on another path than the last use
+        if call.name == losing.name and not partial:
+            # The call that runs the losing method (or a namesake's): lost there before its give-backs. One
+            # given back on its other paths belongs with the losing method's own run.
+            continue
+        for helper in context.model.functions_named(call.name):
+            frees = [c for c in calls_by_function(context).get(helper.start_byte, [])
+                     if c.name == "FreeTensor" and receiver_name(c) in handed]
+            if helper is function or not frees:
+                continue
+            end = frees[0]
+            for following in frees[1:]:
+                if lines.line_of(following.start_byte) - lines.line_of(end.end_byte) > 1:
+                    break
+                end = following
+            return frees[0].start_byte, end.end_byte
+    return None
 
 
 def _branch_without_give_back(context: CheckContext, problem: Problem, last: Site) -> Span | None:
@@ -381,6 +459,9 @@ def alloc_without_free(context: CheckContext) -> Iterator[Diagnostic]:
             consequence = "; this runs repeatedly, so the queue runs out of buffers and AllocTensor/DeQue hangs"
         elif hang:
             consequence = "; if these `if constexpr` branches go together, the queue runs out of buffers and hangs"
+        elif problem.detail == "the kernel ends":
+            # docs/zh/api/SIMD-API/基础API/资源管理/Pipe和Que框架/TQue/FreeTensor.md: AllocTensor and FreeTensor pair up.
+            consequence = "; every tensor a queue hands out goes back to it (AllocTensor/FreeTensor pair up)"
         else:
             consequence = "; its buffer never comes back" + (
                 " (from the second iteration of the loop on)" if problem.later_iteration else "")
@@ -472,6 +553,12 @@ def enque_deque_unpaired(context: CheckContext) -> Iterator[Diagnostic]:
             severity = None if problem.repeated and not problem.uncertain else "warning"
             if problem.origin is not None:
                 related.append(Related(_span(context, problem.origin), f"{queue} handed it out here"))
+            if problem.next_stage is not None:
+                # Enqueued by Init, nothing later takes it: the DeQue belongs in the method the kernel runs next.
+                message += f"; its DeQue belongs in {problem.next_stage.name}(), which runs next"
+                related.append(Related(span, f"{var} went into {queue} here"))
+                start = problem.next_stage.start_byte
+                span = context.document.lines.span(start, max(start, problem.next_stage.body_start))
         else:
             continue
         yield context.finding("ASC009", span, message, related=related, severity=severity)

@@ -25,6 +25,7 @@ from ascendc_lsp.checks.rules._common import (
 )
 from ascendc_lsp.diagnostics import Diagnostic, Fix, Related
 from ascendc_lsp.syntax.model import ApiCall, Function
+from ascendc_lsp.syntax.positions import Span
 
 _EVENT_NAME = re.compile(r"^[A-Z0-9]+_[A-Z0-9_]+$")
 _FLAG_CALLS = ("SetFlag", "WaitFlag", "set_flag", "wait_flag")
@@ -69,7 +70,7 @@ def _local_id(context: CheckContext, call: ApiCall) -> bool:
         return False
     # Passed to another call (`Helper(eventId)`): the pair may be completed there.
     return not any(
-        c.function is function and c.name not in _FLAG_CALLS and any(_IDENT_ARG_RE.fullmatch(a.text.strip()) and
+        c.function is function and c.name not in _FLAG_CALLS + _ID_BOOKKEEPING_CALLS and any(_IDENT_ARG_RE.fullmatch(a.text.strip()) and
                                                                      strip_this(a.text) == name for a in c.args)
         for c in calls_by_function(context).get(function.start_byte, [])
     )
@@ -94,6 +95,12 @@ def _initialiser_text(context: CheckContext, name: str, decl_start: int) -> str:
 
 
 _IDENT_ARG_RE = re.compile(r"(?:this\s*->\s*)?[A-Za-z_]\w*")
+# TPipe's event id bookkeeping: it names an event (and takes or gives back an id) but never sets or waits on it
+# (docs/zh/api/SIMD-API/基础API/资源管理/Pipe和Que框架/TPipe/AllocEventID.md, ReleaseEventID.md, FetchEventID.md).
+_ID_BOOKKEEPING_CALLS = ("AllocEventID", "ReleaseEventID", "FetchEventID")
+_ID_BOOKKEEPING = re.compile(
+    rb"\b(?:AllocEventID|ReleaseEventID|FetchEventID)\s*(?:<[^<>;]*>|\(\s*(?:AscendC::)?HardEvent::\w+\s*\))"
+)
 
 
 def _allocated_id(context: CheckContext, call: ApiCall) -> bool:
@@ -106,6 +113,38 @@ def _allocated_id(context: CheckContext, call: ApiCall) -> bool:
     name = _id_text(call)
     decl = visible_decl(context, name, call.start_byte)
     return decl is not None and "AllocEventID" in _initialiser_text(context, name, decl.start_byte)
+
+
+_LOOPS = frozenset({"for_statement", "for_range_loop", "while_statement", "do_statement"})
+
+
+def _unwaited_span(context: CheckContext, call: ApiCall) -> tuple[Span, str]:
+    """For a lone SetFlag on a local id: the stretch of code where its WaitFlag could still go, and how the id's
+    life ends. It runs from the SetFlag (or from the top of the innermost loop around it that the id outlives:
+    the wait may belong to the next iteration) to the id's ReleaseEventID, else to the end of its block, where
+    the flag is left set for good (docs/zh/api/SIMD-API/基础API/资源管理/Pipe和Que框架/TPipe/ReleaseEventID.md).
+    A missing wait then shows where it is missing, as a tensor never freed spans to where it is lost."""
+    name = _id_text(call)
+    decl = visible_decl(context, name, call.start_byte)
+    if call.function is None or decl is None or decl.scope_end <= call.end_byte:
+        return call.span, ""
+    lines = context.document.lines
+    end = decl.scope_end
+    how = f"{name} goes out of scope at line {lines.span(end, end).start.line + 1} with the flag still set"
+    for other in calls_by_function(context).get(call.function.start_byte, []):
+        if (other.name == "ReleaseEventID" and call.end_byte <= other.start_byte < end
+                and any(strip_this(a.text.strip()) == name for a in other.args)):
+            end = other.end_byte
+            how = f"{name} is given back (ReleaseEventID) at line {other.span.start.line + 1} with the flag still set"
+            break
+    start = call.start_byte
+    node = context.document.tree.root_node.descendant_for_byte_range(call.start_byte, call.end_byte)
+    while node is not None and node.start_byte > decl.start_byte:
+        if node.type in _LOOPS:
+            start = node.start_byte
+            break
+        node = node.parent
+    return lines.span(start, end), "; " + how
 
 
 @rule("ASC014")
@@ -146,7 +185,10 @@ def setflag_without_waitflag(context: CheckContext) -> Iterator[Diagnostic]:
     # template parameter) around: whatever its id, nothing here can pair it.
     generic = any(event_of(c) is None or not _EVENT_NAME.match(event_of(c) or "")
                   for c in context.model.calls_named(*_FLAG_CALLS) if c.receiver is None)
-    mentions = Counter(re.findall(rb"\b([A-Z][A-Z0-9]*_[A-Z0-9_]+)\b", context.document.data))
+    # Taking or giving back an id (`AllocEventID<HardEvent::MTE2_V>()`) names the event without setting or
+    # waiting on it, so it does not count as a possible other half.
+    data = _ID_BOOKKEEPING.sub(b"", context.document.data)
+    mentions = Counter(re.findall(rb"\b([A-Z][A-Z0-9]*_[A-Z0-9_]+)\b", data))
 
     def alone(event: str) -> bool:
         return not generic and mentions[event.encode()] == 1
@@ -159,10 +201,11 @@ def setflag_without_waitflag(context: CheckContext) -> Iterator[Diagnostic]:
         wait_text = wait_text.replace("SetFlag", "WaitFlag", 1).replace("set_flag", "wait_flag", 1)
         fixes: list[Fix] = [fix("Add the matching WaitFlag after this SetFlag",
                                 insert_line_after(context.document, call.end_byte, wait_text + ";"))]
+        span, how = _unwaited_span(context, call) if _local_id(context, call) else (call.span, "")
         yield context.finding(
-            "ASC014", call.span,
-            f"SetFlag<{event}>({id_text}) has no WaitFlag<{event}> with the same event id: the flag stays set and "
-            "the next kernel or iteration hangs (aicore timeout)",
+            "ASC014", span,
+            f"SetFlag<{event}>({id_text}) has no WaitFlag<{event}> with the same event id{how}: the flag stays set "
+            "and the next kernel or iteration hangs (aicore timeout)",
             fixes=fixes,
             # Paired by the event alone (the id is computed): the other half might live in another file.
             severity=None if decided(call) else "warning",
