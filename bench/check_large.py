@@ -28,7 +28,9 @@ Measured --corpus (523 distinct public kernel files, 5.0 MB; CPU seconds of the 
 | 5.0 | 35.8 | 21.4 | 308 | 235 |
 Before the lifecycle fix (_lifecycle._driven took the Init/Process calls of every `op` of a tiling-key dispatch,
 one per branch, so each class ran them 26 times, piling up tokens to copy at every branch): 1.25 MB 11.9 s wall,
-2.5 MB 100 s wall (8x for 2x), 190 s for cann-ops' dequant_swiglu_quant alone (98 KB with its headers; 6 s after).
+2.5 MB 100 s wall (8x for 2x; 42 s CPU), 190 s for cann-ops' dequant_swiglu_quant alone (98 KB with its headers;
+6 s after; merged with checks8/9: main 22.6 s CPU, with the fix 1.2 s). After that merge, 5.0 MB: 27.2 s CPU,
+36.8 s wall, 318 MB peak.
 --stages at 1.25 / 2.5 MB: total 3.97 / 7.98 s, ratio 1.01; ASC008 1.68 / 2.86, model 0.49 / 1.60, ASC001 0.60 /
 1.42, parse 0.64 / 0.90. Left at 5 MB: one lifecycle unit (Conv3dDxBasicBlockSplitMN, defined twice in the
 concatenation: overloads of both copies fan out) runs to the 40,000-step budget and gives up, with each step's
