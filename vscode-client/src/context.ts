@@ -303,7 +303,8 @@ export class AscendcContext {
           if (result === 'cancelled' || token.isCancellationRequested) {
             request.then(undefined, () => undefined);
             this.output.info(`${command}: cancelled by the user`);
-            void vscode.window.setStatusBarMessage(`AscendC: ${command} cancelled`, 4000);
+            // the title the user saw ("AscendC: running x.cpp in the emulator…"), not the command's wire id
+            void vscode.window.setStatusBarMessage(`${title.replace(/…$/, '')}: cancelled`, 4000);
             options.onCancelled?.((Date.now() - started) / 1000);
             return undefined;
           }
