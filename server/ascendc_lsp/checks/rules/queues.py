@@ -434,6 +434,15 @@ def _missing_deque_region(context: CheckContext, problem: Problem, start: int, e
     return _span(context, problem.site)
 
 
+def _short_region(context: CheckContext, start: int, end: int) -> Span | None:
+    """The range from `start` to `end` when it is short enough to underline as the place of a problem
+    (forward, at most _REGION_LINES lines), else None."""
+    lines = context.document.lines
+    if 0 <= lines.line_of(end) - lines.line_of(start) <= _REGION_LINES:
+        return lines.span(start, end)
+    return None
+
+
 def _innermost_block(context: CheckContext, site: Site) -> tuple[int, int]:
     node = node_for(context, site.start, site.end)
     while node is not None and node.type != "compound_statement":
@@ -524,17 +533,13 @@ def enque_deque_unpaired(context: CheckContext) -> Iterator[Diagnostic]:
                        f"that should fill it is missing")
             if problem.origin is not None:
                 related.append(Related(_span(context, problem.origin), f"{problem.detail}() uses {var} here"))
-                lines = context.document.lines
-                if 0 <= lines.line_of(problem.origin.end) - lines.line_of(problem.site.start) <= _REGION_LINES:
-                    span = lines.span(problem.site.start, problem.origin.end)
+                span = _short_region(context, problem.site.start, problem.origin.end) or span
         elif problem.kind == "used-while-queued":
             message = (f"{var} is used by {problem.detail}() while it is in {queue}: EnQue handed it over and no DeQue "
                        f"took it back (in {problem.function}()); DeQue it before this use")
             if problem.origin is not None:
                 related.append(Related(_span(context, problem.origin), f"{var} went into {queue} here"))
-                lines = context.document.lines
-                if 0 <= lines.line_of(problem.site.end) - lines.line_of(problem.origin.start) <= _REGION_LINES:
-                    span = lines.span(problem.origin.start, problem.site.end)
+                span = _short_region(context, problem.origin.start, problem.site.end) or span
         elif problem.kind == "freed-while-queued":
             message = (f"{queue}.FreeTensor({var}) frees a tensor that is still in {queue}: it was enqueued and no "
                        f"DeQue took it out (in {problem.function}()); DeQue it before using and freeing it")
