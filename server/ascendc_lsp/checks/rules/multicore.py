@@ -401,13 +401,15 @@ def _tile_copies(context: CheckContext) -> dict[tuple[str, bool], list[_TileCopy
     two unknowns), since such a copy may cover anything."""
     analysis = arith(context)
     found: dict[tuple[str, bool], list[_TileCopy] | None] = {}
-    for call in context.model.calls_named(*DATA_MOVES):
-        if call.receiver is not None or len(call.args) < 2:
-            continue
+    moves = [call for call in context.model.calls_named(*DATA_MOVES) if call.receiver is None and len(call.args) >= 2]
+    whole = _whole_tile_groups(moves)
+    for call in moves:
         for arg, written in ((call.args[0], True), (call.args[1], False)):
             parsed = tensor_arg(arg.text.strip())
-            tensor = tensor_of(context, parsed[0], call.start_byte) if parsed is not None else None
-            if parsed is None or tensor is None or tensor.kind != "GlobalTensor":
+            if parsed is None or (parsed[0], written) in whole:
+                continue
+            tensor = tensor_of(context, parsed[0], call.start_byte)
+            if tensor is None or tensor.kind != "GlobalTensor":
                 continue
             key = (parsed[0], written)
             copy = None
@@ -428,6 +430,26 @@ def _tile_copies(context: CheckContext) -> dict[tuple[str, bool], list[_TileCopy
             copies = found.get(key, [])
             found[key] = None if copy is None or copies is None else [*copies, copy]
     return found
+
+
+_WHOLE_TILE = re.compile(r"^\s*(?:(?P<a>[A-Za-z_][\w.>-]*)\s*\*\s*(?P<n1>[A-Za-z_]\w*)"
+                         r"|(?P<n2>[A-Za-z_]\w*)\s*\*\s*(?P<b>[A-Za-z_][\w.>-]*))\s*$")
+
+
+def _whole_tile_groups(moves: list[ApiCall]) -> set[tuple[str, bool]]:
+    """(tensor, written) groups with a copy `DataCopy(.., gm[i * N], N)`: that copy moves its whole tile, so the
+    group can have no hole and its arithmetic need not run (the common case, and the costly part of the rule)."""
+    whole: set[tuple[str, bool]] = set()
+    for call in moves:
+        if call.name != "DataCopy" or len(call.args) != 3:
+            continue
+        count = call.args[2].text.strip()
+        for arg, written in ((call.args[0], True), (call.args[1], False)):
+            parsed = tensor_arg(arg.text.strip())
+            match = _WHOLE_TILE.match(parsed[1]) if parsed is not None and parsed[1] is not None else None
+            if parsed is not None and match is not None and count in (match.group("n1"), match.group("n2")):
+                whole.add((parsed[0], written))
+    return whole
 
 
 def _tile_holes(context: CheckContext) -> Iterator[Diagnostic]:
