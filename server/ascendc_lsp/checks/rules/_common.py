@@ -581,6 +581,20 @@ def node_for(context: CheckContext, start_byte: int, end_byte: int) -> tree_sitt
     return context.document.tree.root_node.descendant_for_byte_range(start_byte, end_byte)
 
 
+def subscript_index(context: CheckContext, start: int, end: int) -> tree_sitter.Node | None:
+    """The one index expression of the subscript `x[i]` spanning `start`..`end` (an argument such as `xGm[off]`),
+    None when the text there is no subscript or has several indices."""
+    node = node_for(context, start, end)
+    while node is not None and node.type != "subscript_expression":
+        node = node.parent if node.start_byte >= start else None
+    if node is None:
+        return None
+    indices = node.child_by_field_name("indices")
+    if indices is None or indices.named_child_count != 1:
+        return None
+    return indices.named_children[0]
+
+
 def fold_node(context: CheckContext, node: tree_sitter.Node | None) -> int | None:
     """Fold an expression node through the document's constants (unknown stays None)."""
     if node is None:

@@ -895,13 +895,7 @@ class Analysis:
             if (condition, not value) not in token.guard or token.state not in (ALLOC, DEQUED):
                 continue
             del state.tokens[token_id]
-            for frame in state.frames:
-                for name, bound in frame.locals.items():
-                    if bound == token_id:
-                        frame.locals[name] = 0
-            for name, bound in state.members.items():
-                if bound == token_id:
-                    state.members[name] = 0
+            _unbind(state, token_id)
 
     def unguard_written(self, state: State, stmt: Stmt) -> None:
         """A statement that writes a variable of a guard's condition: the guard no longer says which branch
@@ -1186,16 +1180,7 @@ class Analysis:
             tok.looped = self.loop_depth > 0
             tok.enqueued_as = self.holder_key(state, event.var)
             # The queue owns it now: the names that held it no longer do (a DeQue hands it out again).
-            holders: list[tuple[int, str]] = []
-            for depth, frame in enumerate(state.frames):
-                for name, value in frame.locals.items():
-                    if value == token:
-                        frame.locals[name] = 0
-                        holders.append((depth, name))
-            for name, value in state.members.items():
-                if value == token:
-                    state.members[name] = 0
-                    holders.append((-1, name))
+            holders = _unbind(state, token)
             tok.holders = tuple(holders)
             tok.holder_keys = frozenset(name if depth < 0 else f"{state.frames[depth].function.start_byte}:{name}"
                                         for depth, name in holders) | {tok.enqueued_as}
@@ -1515,6 +1500,21 @@ _SCALAR_TYPES = frozenset({
     "int32_t", "uint32_t", "int64_t", "uint64_t", "bool", "int", "char", "hifloat8_t", "fp8_e4m3fn_t",
     "fp8_e5m2_t", "int4b_t",
 })
+
+
+def _unbind(state: State, token: int) -> list[tuple[int, str]]:
+    """Every name bound to `token` now holds nothing; returns them as (frame depth, name), -1 for a member."""
+    holders: list[tuple[int, str]] = []
+    for depth, frame in enumerate(state.frames):
+        for name, value in frame.locals.items():
+            if value == token:
+                frame.locals[name] = 0
+                holders.append((depth, name))
+    for name, value in state.members.items():
+        if value == token:
+            state.members[name] = 0
+            holders.append((-1, name))
+    return holders
 
 
 def _bound(state: State, token: int) -> bool:

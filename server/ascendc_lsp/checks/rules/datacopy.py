@@ -23,6 +23,7 @@ from ascendc_lsp.checks.rules._common import (
     in_preprocessor_branch,
     is_global,
     node_for,
+    subscript_index,
     tensor_arg,
     tensor_of,
 )
@@ -295,12 +296,4 @@ def local_offset_unaligned(context: CheckContext) -> Iterator[Diagnostic]:
 
 
 def _fold_index(context: CheckContext, start: int, end: int) -> int | None:
-    node = node_for(context, start, end)
-    while node is not None and node.type != "subscript_expression":
-        node = node.parent if node.start_byte >= start else None
-    if node is None:
-        return None
-    indices = node.child_by_field_name("indices")
-    if indices is None or indices.named_child_count != 1:
-        return None
-    return fold_node(context, indices.named_children[0])
+    return fold_node(context, subscript_index(context, start, end))

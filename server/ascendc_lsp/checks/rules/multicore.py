@@ -11,7 +11,16 @@ import tree_sitter
 from ascendc_lsp.checks.arith import Affine, arith
 from ascendc_lsp.checks.base import CheckContext, rule
 from ascendc_lsp.checks.limits import limits_for
-from ascendc_lsp.checks.rules._common import DATA_MOVES, fmt, fold_node, node_for, scan, tensor_arg, tensor_of
+from ascendc_lsp.checks.rules._common import (
+    DATA_MOVES,
+    fmt,
+    fold_node,
+    node_for,
+    scan,
+    subscript_index,
+    tensor_arg,
+    tensor_of,
+)
 from ascendc_lsp.diagnostics import Diagnostic, Related
 from ascendc_lsp.syntax.constfold import parse_number_literal
 from ascendc_lsp.syntax.document import cpp_language
@@ -414,12 +423,7 @@ def _tile_copies(context: CheckContext) -> dict[tuple[str, bool], list[_TileCopy
             key = (parsed[0], written)
             copy = None
             if call.name == "DataCopy" and len(call.args) == 3 and parsed[1] is not None:
-                node = node_for(context, arg.start_byte, arg.end_byte)
-                index = node.child_by_field_name("index") if node is not None else None
-                if node is not None and node.type == "subscript_expression" and index is None:
-                    # tree-sitter-cpp keeps the index in a subscript_argument_list child
-                    index = next((c for c in node.named_children if c.type == "subscript_argument_list"), None)
-                    index = index.named_children[0] if index is not None and index.named_child_count == 1 else None
+                index = subscript_index(context, arg.start_byte, arg.end_byte)
                 offset = analysis.value(index).form if index is not None else None
                 count_node = node_for(context, call.args[2].start_byte, call.args[2].end_byte)
                 count = analysis.value(count_node).form if count_node is not None else None

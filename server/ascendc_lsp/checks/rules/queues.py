@@ -227,13 +227,20 @@ def _inner_give_back_region(context: CheckContext, problem: Problem) -> Span | N
         block = _innermost_block(context, Site(call.start_byte, call.end_byte))
         if not block[0] <= inner.start < block[1]:
             continue
-        end = call
-        for following in calls[index + 1 :]:
-            if lines.line_of(following.start_byte) - lines.line_of(end.end_byte) > 1:
-                break
-            end = following
-        return lines.span(inner.start, end.end_byte)
+        return lines.span(inner.start, _run_end(context, calls[index:]).end_byte)
     return None
+
+
+def _run_end(context: CheckContext, calls: list[ApiCall]) -> ApiCall:
+    """The last call of the run `calls[0]` starts: the following calls on the next lines, without a gap (the
+    FreeTensor/EnQue block a give-back belongs with)."""
+    lines = context.document.lines
+    end = calls[0]
+    for following in calls[1:]:
+        if lines.line_of(following.start_byte) - lines.line_of(end.end_byte) > 1:
+            break
+        end = following
+    return end
 
 
 def _helper_give_back_run(context: CheckContext, last: Site, lost: Site, partial: bool) -> tuple[int, int] | None:
@@ -245,7 +252,6 @@ def _helper_give_back_run(context: CheckContext, last: Site, lost: Site, partial
         return None
     handed = {receiver_name(c) for c in calls_by_function(context).get(losing.start_byte, [])
               if c.name in ("AllocTensor", "DeQue")}
-    lines = context.document.lines
     for call in calls_by_function(context).get(function.start_byte, []):
         if call.start_byte < last.end or (call.receiver or "this").strip() != "this":
             continue
@@ -261,12 +267,7 @@ def _helper_give_back_run(context: CheckContext, last: Site, lost: Site, partial
                      if c.name == "FreeTensor" and receiver_name(c) in handed]
             if helper is function or not frees:
                 continue
-            end = frees[0]
-            for following in frees[1:]:
-                if lines.line_of(following.start_byte) - lines.line_of(end.end_byte) > 1:
-                    break
-                end = following
-            return frees[0].start_byte, end.end_byte
+            return frees[0].start_byte, _run_end(context, frees).end_byte
     return None
 
 
@@ -368,7 +369,6 @@ def _give_back_run(context: CheckContext, function: Function, problem: Problem,
     """The first run of `kinds` calls after the last use, on its path (in a block that holds the last use)."""
     last = problem.last_use
     assert last is not None
-    lines = context.document.lines
     calls = [c for c in calls_by_function(context).get(function.start_byte, []) if c.name in kinds]
     for index, call in enumerate(calls):
         if not last.end <= call.start_byte <= problem.site.start:
@@ -381,12 +381,7 @@ def _give_back_run(context: CheckContext, function: Function, problem: Problem,
         if problem.origin is not None and any(not loop[0] <= problem.origin.start < loop[1]
                                               for loop in _enclosing_loops(context, call)):
             continue
-        end = call
-        for following in calls[index + 1 :]:
-            if lines.line_of(following.start_byte) - lines.line_of(end.end_byte) > 1:
-                break
-            end = following
-        return call.start_byte, end.end_byte
+        return call.start_byte, _run_end(context, calls[index:]).end_byte
     return None
 
 

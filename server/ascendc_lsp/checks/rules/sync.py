@@ -99,7 +99,7 @@ _IDENT_ARG_RE = re.compile(r"(?:this\s*->\s*)?[A-Za-z_]\w*")
 # (docs/zh/api/SIMD-API/基础API/资源管理/Pipe和Que框架/TPipe/AllocEventID.md, ReleaseEventID.md, FetchEventID.md).
 _ID_BOOKKEEPING_CALLS = ("AllocEventID", "ReleaseEventID", "FetchEventID")
 _ID_BOOKKEEPING = re.compile(
-    rb"\b(?:AllocEventID|ReleaseEventID|FetchEventID)\s*(?:<[^<>;]*>|\(\s*(?:AscendC::)?HardEvent::\w+\s*\))"
+    rb"\b(?:" + "|".join(_ID_BOOKKEEPING_CALLS).encode() + rb")\s*(?:<[^<>;]*>|\(\s*(?:AscendC::)?HardEvent::\w+\s*\))"
 )
 
 
@@ -130,7 +130,7 @@ def _unwaited_span(context: CheckContext, call: ApiCall) -> tuple[Span, str]:
         return call.span, ""
     lines = context.document.lines
     end = decl.scope_end
-    how = f"{name} goes out of scope at line {lines.span(end, end).start.line + 1} with the flag still set"
+    how = f"{name} goes out of scope at line {lines.line_of(end) + 1} with the flag still set"
     for other in calls_by_function(context).get(call.function.start_byte, []):
         if (other.name == "ReleaseEventID" and call.end_byte <= other.start_byte < end
                 and any(strip_this(a.text.strip()) == name for a in other.args)):
