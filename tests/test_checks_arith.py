@@ -441,3 +441,14 @@ def test_tile_copies_another_copy_may_cover_are_left_alone() -> None:
     text = TILED_ROWS.replace("        DataCopy(yGm[row * ROW + ROW - 16], x, 16);\n",
                               "        DataCopyPad(yGm[row * ROW + 16], x, DataCopyExtParams(1, 4, 0, 0, 0));\n")
     assert _tile_holes(text) == []
+
+
+def test_a_tile_hole_points_at_the_constants_its_sizes_came_from() -> None:
+    """The hole is found at the copy, but the bug is where the copied count was computed: the finding carries
+    related locations at the definitions the analysis folded its numbers from (nearest first)."""
+    floored = TILED_ROWS.replace("(ROW * sizeof(half) + 32 - 1) / 32", "(ROW * sizeof(half)) / 32")
+    findings = check_document(SourceDocument(floored, path="k.cpp"), CheckOptions())
+    hole = next(f for f in findings if f.code == "ASC030" and "xGm" in f.message)
+    related = [(r.span.start.line + 1, r.message) for r in hole.related]
+    assert related[:2] == [(_line(floored, "constexpr int32_t ROW_CEIL"), "ROW_CEIL = 16 here"),
+                           (_line(floored, "constexpr int32_t ROW = 18"), "ROW = 18 here")]

@@ -7,6 +7,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
+from ascendc_lsp.diagnostics import Related
+
 
 @dataclass(frozen=True)
 class KnownValues:
@@ -17,9 +19,15 @@ class KnownValues:
     block_dim: int | None = None
     tensor_elements: Mapping[str, int] = field(default_factory=dict)
     kernel: str | None = None
+    # Where each value was defined, when a document of ours holds it (a direct launch's host code): by field
+    # name, "block_dim" or tensor name; shown as related locations next to findings that use the value.
+    where: Mapping[str, tuple[Related, ...]] = field(default_factory=dict)
 
     def field_value(self, name: str) -> int | float | None:
         return self.fields.get(name)
+
+    def origins_of(self, name: str) -> tuple[Related, ...]:
+        return tuple(self.where.get(name, ()))
 
     def describe(self, names: list[str] | None = None) -> str:
         """`totalLength=16384, tileNum=8 from spec.yaml` (only `names` when given)."""

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 import tree_sitter
 
-from ascendc_lsp.checks.arith import Affine, arith
+from ascendc_lsp.checks.arith import Affine, arith, merged_origins
 from ascendc_lsp.checks.base import CheckContext, rule
 from ascendc_lsp.checks.limits import limits_for
 from ascendc_lsp.checks.rules._common import (
@@ -402,6 +402,7 @@ class _TileCopy:
     stride: int  # elements between consecutive tiles
     start: int  # the copy's first element within its tile
     count: int
+    origins: tuple[Related, ...] = ()  # the definitions its stride, start and count were folded from
 
 
 def _tile_copies(context: CheckContext) -> dict[tuple[str, bool], list[_TileCopy] | None]:
@@ -424,13 +425,17 @@ def _tile_copies(context: CheckContext) -> dict[tuple[str, bool], list[_TileCopy
             copy = None
             if call.name == "DataCopy" and len(call.args) == 3 and parsed[1] is not None:
                 index = subscript_index(context, arg.start_byte, arg.end_byte)
-                offset = analysis.value(index).form if index is not None else None
+                offset_value = analysis.value(index) if index is not None else None
+                offset = offset_value.form if offset_value is not None else None
                 count_node = node_for(context, call.args[2].start_byte, call.args[2].end_byte)
-                count = analysis.value(count_node).form if count_node is not None else None
+                count_value = analysis.value(count_node) if count_node is not None else None
+                count = count_value.form if count_value is not None else None
                 if (offset is not None and count is not None and not count.symbolic and count.const > 0
                         and len(offset.terms) == 1 and offset.terms[0][1] > 0):
                     atom, stride = offset.terms[0]
-                    copy = _TileCopy(call, atom, stride, offset.const, count.const)
+                    origins = merged_origins(count_value.origins if count_value else (),
+                                             offset_value.origins if offset_value else ())
+                    copy = _TileCopy(call, atom, stride, offset.const, count.const, origins)
             copies = found.get(key, [])
             found[key] = None if copy is None or copies is None else [*copies, copy]
     return found
@@ -482,8 +487,9 @@ def _tile_holes(context: CheckContext) -> Iterator[Diagnostic]:
             f"{fmt(stride - missing)} of them: {fmt(missing)} element(s) of every tile (from element {fmt(first)}) "
             f"are never {verb}; handle the tail",
             severity="warning",
-            related=[Related(c.call.span, f"copies {fmt(c.count)} element(s) from tile element {fmt(c.start)}")
-                     for c in copies[1:]],
+            related=[*(Related(c.call.span, f"copies {fmt(c.count)} element(s) from tile element {fmt(c.start)}")
+                       for c in copies[1:]),
+                     *merged_origins(*(c.origins for c in copies))],
         )
 
 
