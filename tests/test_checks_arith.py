@@ -452,3 +452,112 @@ def test_a_tile_hole_points_at_the_constants_its_sizes_came_from() -> None:
     related = [(r.span.start.line + 1, r.message) for r in hole.related]
     assert related[:2] == [(_line(floored, "constexpr int32_t ROW_CEIL"), "ROW_CEIL = 16 here"),
                            (_line(floored, "constexpr int32_t ROW = 18"), "ROW = 18 here")]
+
+
+# A direct-launch sample of our own, shaped like the official ones: a TilingData field set through helpers,
+# the tiling memcpy'd raw to the device, the output allocated and read back by the host.
+DIRECT_LAUNCH = """#include "acl/acl.h"
+#include "kernel_operator.h"
+namespace optiling {
+BEGIN_TILING_DATA_DEF(FillTilingData)
+TILING_DATA_FIELD_DEF(uint32_t, count);
+END_TILING_DATA_DEF;
+}
+void SetCount(const uint32_t n, optiling::FillTilingData& tiling) { tiling.set_count(n); }
+uint8_t* MakeTiling(uint32_t n)
+{
+    optiling::FillTilingData tiling;
+    SetCount(n, tiling);
+    return nullptr;
+}
+struct KernelTiling { uint32_t count; };
+class KernelFill {
+public:
+    __aicore__ inline void Init(__gm__ uint8_t* dst, uint32_t count)
+    {
+        count_ = count;
+        dstGm.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(dst), count_);
+        pipe.InitBuffer(outQueue, 1, count_ * sizeof(float));
+    }
+    __aicore__ inline void Process()
+    {
+        AscendC::LocalTensor<float> y = outQueue.AllocTensor<float>();
+        AscendC::Duplicate(y, 1.0f, count_);
+        outQueue.EnQue(y);
+        AscendC::LocalTensor<float> out = outQueue.DeQue<float>();
+        AscendC::DataCopy(dstGm, out, count_);
+        outQueue.FreeTensor(out);
+    }
+private:
+    AscendC::TPipe pipe;
+    AscendC::TQue<AscendC::TPosition::VECOUT, 1> outQueue;
+    AscendC::GlobalTensor<float> dstGm;
+    uint32_t count_;
+};
+__global__ __aicore__ void fill_custom(__gm__ uint8_t* dst, __gm__ uint8_t* tiling)
+{
+    KernelTiling tilingData;
+    tilingData.count = *reinterpret_cast<__gm__ uint32_t*>(tiling);
+    KernelFill op;
+    op.Init(dst, tilingData.count);
+    op.Process();
+}
+constexpr uint32_t COUNT = 256;
+int32_t main()
+{
+    size_t count = COUNT;
+    size_t outBytes = COUNT * sizeof(float);
+    uint8_t *outHost, *outDevice, *tilingDevice;
+    aclrtMalloc((void**)&outDevice, outBytes, ACL_MEM_MALLOC_HUGE_FIRST);
+    aclrtMalloc((void**)&tilingDevice, sizeof(uint32_t), ACL_MEM_MALLOC_HUGE_FIRST);
+    aclrtMemcpy(tilingDevice, 4, MakeTiling(count), 4, ACL_MEMCPY_HOST_TO_DEVICE);
+    fill_custom<<<1, nullptr, stream>>>(outDevice, tilingDevice);
+    aclrtMemcpy(outHost, outBytes, outDevice, outBytes, ACL_MEMCPY_DEVICE_TO_HOST);
+    return 0;
+}
+"""
+
+
+def _launch_findings(text: str) -> list[tuple[str, str, int, str, list[int]]]:
+    findings = check_document(SourceDocument(text, path="fill.asc"), CheckOptions())
+    return [(f.code, f.severity, f.span.start.line + 1, f.message, [r.span.start.line + 1 for r in f.related])
+            for f in findings if f.code in ("ASC029", "ASC030")]
+
+
+def test_a_direct_launch_gives_its_kernel_the_host_values() -> None:
+    from ascendc_lsp.checks.base import CheckContext
+    from ascendc_lsp.checks.launch import launch_values
+    from ascendc_lsp.syntax.model import build_model
+
+    document = SourceDocument(DIRECT_LAUNCH, path="fill.asc")
+    values = launch_values(CheckContext(document=document, model=build_model(document)))
+    assert values is not None
+    assert values.origin == f"the launch in main() at line {_line(DIRECT_LAUNCH, 'fill_custom<<<')}"
+    assert (values.block_dim, dict(values.fields)) == (1, {"count": 256})
+    assert dict(values.tensor_bytes) == {"dst": 1024, "tiling": 4} and dict(values.read_back_bytes) == {"dst": 1024}
+    assert _launch_findings(DIRECT_LAUNCH) == []
+
+
+def test_a_kernel_writing_past_the_host_allocation() -> None:
+    text = DIRECT_LAUNCH.replace("size_t outBytes = COUNT * sizeof(float);", "size_t outBytes = (COUNT - 8) * sizeof(float);")
+    [(code, severity, line, message, related)] = _launch_findings(text)
+    assert (code, severity, line) == ("ASC029", "error", _line(text, "dstGm.SetGlobalBuffer"))
+    assert "covers elements [0, 256) of dst, which has 248 (992 bytes allocated by the host for dst)" in message
+    assert "count=256 from the launch in main()" in message
+    assert _line(text, "aclrtMalloc((void**)&outDevice") in related and _line(text, "size_t outBytes") in related
+
+
+def test_an_output_read_back_past_what_the_kernel_writes() -> None:
+    text = DIRECT_LAUNCH.replace("size_t count = COUNT;", "size_t count = COUNT - 8;")
+    [(code, severity, line, message, related)] = _launch_findings(text)
+    assert (code, severity, line) == ("ASC030", "warning", _line(text, "DataCopy(dstGm, out, count_)"))
+    assert "reads back 256 elements of dst (1,024 bytes) but the kernel's 1 block(s) write only its first 248" in message
+    assert "elements [248, 256) are never written" in message
+    assert _line(text, "size_t count = COUNT - 8;") in related
+    assert _line(text, "aclrtMemcpy(outHost") in related
+
+
+def test_values_that_do_not_fold_stay_unknown() -> None:
+    text = DIRECT_LAUNCH.replace("size_t count = COUNT;", "size_t count = atoi(argv[1]);")
+    text = text.replace("size_t outBytes = COUNT * sizeof(float);", "size_t outBytes = (COUNT - 8) * sizeof(float);")
+    assert _launch_findings(text) == []

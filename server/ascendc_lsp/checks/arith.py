@@ -28,13 +28,13 @@ from dataclasses import dataclass, field
 import tree_sitter
 
 from ascendc_lsp.checks.base import CheckContext
+from ascendc_lsp.checks.values import merged_origins
 from ascendc_lsp.diagnostics import Related
 from ascendc_lsp.syntax.constfold import parse_number_literal
 from ascendc_lsp.syntax.model import Function
 
 _MAX_DEPTH = 24
 _MAX_TERMS = 6
-_MAX_ORIGINS = 3  # definitions a value remembers (nearest first): enough to show where a number came from
 
 # -- the domain -------------------------------------------------------------------------------------------------
 
@@ -206,18 +206,6 @@ class Affine:
 
     def without(self, key: str) -> Affine:
         return Affine(tuple((k, c) for k, c in self.terms if k != key), self.const)
-
-
-def merged_origins(*groups: tuple[Related, ...]) -> tuple[Related, ...]:
-    """The origins of several values, nearest (first operand's) first, without repeats, at most _MAX_ORIGINS."""
-    if len(groups) == 1 or not any(groups[1:]):
-        return groups[0] if groups else ()
-    out: list[Related] = []
-    for group in groups:
-        for origin in group:
-            if origin not in out:
-                out.append(origin)
-    return tuple(out[:_MAX_ORIGINS])
 
 
 def related_origins(*values: Value) -> list[Related]:
@@ -640,7 +628,7 @@ class Arith:
             return None
         if "&" in owner.params[index].type_text:
             return []
-        calls = self._calls_to(owner)
+        calls = self.calls_to(owner)
         if not calls:
             return []
         values = []
@@ -659,7 +647,8 @@ class Arith:
         start = int(match.group(1))
         return self.model.function_starting_at(start)
 
-    def _calls_to(self, function: Function) -> list[tree_sitter.Node]:
+    def calls_to(self, function: Function) -> list[tree_sitter.Node]:
+        """The calls of `function` in the file ([] when an overload makes them ambiguous), recursion excluded."""
         if self._param_calls is None:
             from ascendc_lsp.checks.rules._common import scan
 

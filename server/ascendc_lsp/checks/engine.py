@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ascendc_lsp.checks.base import CheckContext, RuleFunction
+from ascendc_lsp.checks.launch import launch_values
 from ascendc_lsp.checks.project import KnownValues, ProjectContext, project_context
 from ascendc_lsp.diagnostics import Diagnostic
 from ascendc_lsp.hardware.limits import DEFAULT_SOC
@@ -148,6 +150,9 @@ def check_document(
         soc_firm=bool(options.soc_name) or project.soc is None or project.soc.firm,
         known=known,
     )
+    if known is None:
+        # A direct-launch sample: its own host code says what the kernel runs with (checks/launch.py).
+        context.known = launch_values(context)
     findings.extend(run_rules(context, options.disabled_rules))
     findings.sort(key=finding_order)
     return findings
@@ -226,6 +231,16 @@ def check_incrementally(
     from ascendc_lsp.checks import incremental
 
     options = options or CheckOptions()
+    if options.known is None and b"<<<" in document.data:
+        # The values a launch gives come from the host code, which a partial check blanks: read them on the
+        # whole document, and let them key the check (a change of values or of their lines is a full check).
+        model = model_of() if model_of is not None else build_model(document)
+        if not (model.too_deep or model.too_wide):
+            project = project_context(document.path) if options.use_project else ProjectContext()
+            if project.known is None:
+                values = launch_values(CheckContext(document=document, model=model))
+                if values is not None:
+                    options = dataclasses.replace(options, known=values)
 
     def full_check(target: SourceDocument) -> list[Diagnostic]:
         model = model_of() if model_of is not None and target is document else None

@@ -9,6 +9,20 @@ from types import MappingProxyType
 
 from ascendc_lsp.diagnostics import Related
 
+_MAX_ORIGINS = 3  # definitions a value remembers (nearest first): enough to show where a number came from
+
+
+def merged_origins(*groups: tuple[Related, ...]) -> tuple[Related, ...]:
+    """The origins of several values, nearest (first operand's) first, without repeats, at most _MAX_ORIGINS."""
+    if len(groups) == 1 or not any(groups[1:]):
+        return groups[0] if groups else ()
+    out: list[Related] = []
+    for group in groups:
+        for origin in group:
+            if origin not in out:
+                out.append(origin)
+    return tuple(out[:_MAX_ORIGINS])
+
 
 @dataclass(frozen=True)
 class KnownValues:
@@ -22,12 +36,20 @@ class KnownValues:
     # Where each value was defined, when a document of ours holds it (a direct launch's host code): by field
     # name, "block_dim" or tensor name; shown as related locations next to findings that use the value.
     where: Mapping[str, tuple[Related, ...]] = field(default_factory=dict)
+    # A direct launch's host code (checks/launch.py), by the kernel's parameter name: the bytes `aclrtMalloc`
+    # gave the pointer passed there, and the bytes the host copies back from it (ACL_MEMCPY_DEVICE_TO_HOST).
+    tensor_bytes: Mapping[str, int] = field(default_factory=dict)
+    read_back_bytes: Mapping[str, int] = field(default_factory=dict)
 
     def field_value(self, name: str) -> int | float | None:
         return self.fields.get(name)
 
     def origins_of(self, name: str) -> tuple[Related, ...]:
         return tuple(self.where.get(name, ()))
+
+    def related(self, *names: str) -> list[Related]:
+        """Where the named values were defined (nearest first, bounded), for a finding that used them."""
+        return list(merged_origins(*(self.origins_of(name) for name in names)))
 
     def describe(self, names: list[str] | None = None) -> str:
         """`totalLength=16384, tileNum=8 from spec.yaml` (only `names` when given)."""
