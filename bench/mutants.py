@@ -862,7 +862,7 @@ def report(originals: dict[str, list[Found]], outcomes: list[Outcome], times: li
     by_category: dict[str, Counter[str]] = defaultdict(Counter)
     error_files: dict[str, set[str]] = defaultdict(set)
     for rel, found in originals.items():
-        for code, severity, category, _line_no, _message, _end in found:
+        for code, severity, category, _line_no, _message, _end, _related in found:
             by_category[category or code][severity] += 1
             if severity == "error":
                 error_files[category or code].add(rel)

@@ -561,3 +561,22 @@ def test_values_that_do_not_fold_stay_unknown() -> None:
     text = DIRECT_LAUNCH.replace("size_t count = COUNT;", "size_t count = atoi(argv[1]);")
     text = text.replace("size_t outBytes = COUNT * sizeof(float);", "size_t outBytes = (COUNT - 8) * sizeof(float);")
     assert _launch_findings(text) == []
+
+
+def test_edits_of_a_direct_launch_file_find_what_a_fresh_check_finds() -> None:
+    """The values come from the host code, which a partial re-check blanks: an edit anywhere must give the
+    findings of a fresh check (the host line that shrinks the allocation, then a kernel line)."""
+    from ascendc_lsp.checks.engine import check_incrementally
+
+    def summary(findings: list) -> list[tuple[str, int, str, list[int]]]:  # type: ignore[type-arg]
+        return [(f.code, f.span.start.line, f.message, [r.span.start.line for r in f.related]) for f in findings]
+
+    first = check_incrementally(None, SourceDocument(DIRECT_LAUNCH, path="fill.asc"), CheckOptions())
+    shrunk = DIRECT_LAUNCH.replace("size_t outBytes = COUNT * sizeof(float);", "size_t outBytes = 248 * sizeof(float);")
+    second = check_incrementally(first, SourceDocument(shrunk, path="fill.asc"), CheckOptions())
+    edited = shrunk.replace("AscendC::Duplicate(y, 1.0f, count_);", "AscendC::Duplicate(y, 2.0f, count_);")
+    third = check_incrementally(second, SourceDocument(edited, path="fill.asc"), CheckOptions())
+    for version, text in ((second, shrunk), (third, edited)):
+        fresh = check_document(SourceDocument(text, path="fill.asc"), CheckOptions())
+        assert summary(version.findings) == summary(fresh)
+    assert any(f.code == "ASC029" for f in third.findings)

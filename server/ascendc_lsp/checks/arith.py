@@ -676,7 +676,19 @@ def arith(context: CheckContext) -> Arith:
     if isinstance(cached, Arith):
         return cached
     analysis = Arith(context)
+    writes = context.__dict__.get("_arith_writes")  # read by an analysis made before the values were known
+    if isinstance(writes, _Assignments):
+        analysis._assignments = writes  # writes do not depend on the values
     context.__dict__["_arith"] = analysis
+    return analysis
+
+
+def unvalued_arith(context: CheckContext) -> Arith:
+    """An analysis that ignores the values attached to the context, for the code that computes them
+    (checks/launch.py); the writes it reads are shared with the document's `arith` made afterwards."""
+    analysis = Arith(context)
+    analysis.known = None
+    context.__dict__["_arith_writes"] = analysis.assignments()
     return analysis
 
 

@@ -24,7 +24,7 @@ import re
 
 import tree_sitter
 
-from ascendc_lsp.checks.arith import Arith, Value
+from ascendc_lsp.checks.arith import Arith, Value, unvalued_arith
 from ascendc_lsp.checks.base import CheckContext
 from ascendc_lsp.checks.values import KnownValues, known_values, merged_origins
 from ascendc_lsp.diagnostics import Related
@@ -62,7 +62,7 @@ def _launch_values(context: CheckContext) -> KnownValues | None:
     if len(kernels) != 1 or host is None or host.is_aicore:
         return None
     kernel = kernels[0]
-    analysis = Arith(context)  # a fresh one: the rules' own analysis must see the values this returns
+    analysis = unvalued_arith(context)  # the rules' own analysis (`arith`) must see the values this returns
     line = document.span(node).start.line + 1
     origin = f"the launch in {host.name}() at line {line}"
     launch_related = Related(document.span(node), f"launched here ({origin})")
