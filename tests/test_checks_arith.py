@@ -580,3 +580,30 @@ def test_edits_of_a_direct_launch_file_find_what_a_fresh_check_finds() -> None:
         fresh = check_document(SourceDocument(text, path="fill.asc"), CheckOptions())
         assert summary(version.findings) == summary(fresh)
     assert any(f.code == "ASC029" for f in third.findings)
+
+
+SCALAR_LAUNCH = """#include "acl/acl.h"
+#include "kernel_operator.h"
+__global__ __aicore__ void copy_custom(__gm__ uint8_t* dst, uint32_t n)
+{
+    AscendC::GlobalTensor<half> dstGm;
+    dstGm.SetGlobalBuffer(reinterpret_cast<__gm__ half*>(dst), n);
+}
+constexpr uint32_t N = 512;
+int32_t main()
+{
+    uint8_t *dev;
+    aclrtMalloc((void**)&dev, 256 * sizeof(uint16_t), ACL_MEM_MALLOC_HUGE_FIRST);
+    copy_custom<<<1, nullptr, stream>>>(dev, N);
+    return 0;
+}
+"""
+
+
+def test_a_scalar_passed_by_value_at_the_launch_sizes_the_tensor() -> None:
+    # The kernel parameter is the join of its calls' arguments, the launch among them.
+    [(code, _, line, message, related)] = _launch_findings(SCALAR_LAUNCH)
+    assert (code, line) == ("ASC029", _line(SCALAR_LAUNCH, "SetGlobalBuffer"))
+    assert "covers elements [0, 512) of dst, which has 256 (512 bytes allocated by the host for dst)" in message
+    assert related == [_line(SCALAR_LAUNCH, "aclrtMalloc"), _line(SCALAR_LAUNCH, "constexpr uint32_t N")]
+    assert _launch_findings(SCALAR_LAUNCH.replace("256 * sizeof(uint16_t)", "N * sizeof(uint16_t)")) == []
