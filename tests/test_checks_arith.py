@@ -607,3 +607,35 @@ def test_a_scalar_passed_by_value_at_the_launch_sizes_the_tensor() -> None:
     assert "covers elements [0, 512) of dst, which has 256 (512 bytes allocated by the host for dst)" in message
     assert related == [_line(SCALAR_LAUNCH, "aclrtMalloc"), _line(SCALAR_LAUNCH, "constexpr uint32_t N")]
     assert _launch_findings(SCALAR_LAUNCH.replace("256 * sizeof(uint16_t)", "N * sizeof(uint16_t)")) == []
+
+
+PLAIN_STRUCT_LAUNCH = """#include "acl/acl.h"
+#include "kernel_operator.h"
+struct AddTiling { uint32_t totalLength; uint32_t tileNum; };
+__global__ __aicore__ void add_custom(__gm__ uint8_t* x, AddTiling tiling)
+{
+    AscendC::GlobalTensor<half> xGm;
+    xGm.SetGlobalBuffer(reinterpret_cast<__gm__ half*>(x), tiling.totalLength);
+}
+int32_t main()
+{
+    AddTiling tiling;
+    tiling.totalLength = 2048;
+    tiling.tileNum = 8;
+    uint8_t *xDevice;
+    aclrtMalloc((void**)&xDevice, 1024 * sizeof(half), ACL_MEM_MALLOC_HUGE_FIRST);
+    add_custom<<<8, nullptr, stream>>>(xDevice, tiling);
+    return 0;
+}
+"""
+
+
+def test_a_plain_tiling_struct_passed_by_value_at_the_launch() -> None:
+    [(code, _, line, message, related)] = _launch_findings(PLAIN_STRUCT_LAUNCH)
+    assert (code, line) == ("ASC029", _line(PLAIN_STRUCT_LAUNCH, "SetGlobalBuffer"))
+    assert message.startswith("With totalLength=2048 from the launch in main() at line 16: the kernel covers elements "
+                              "[0, 2,048) of x, which has 1,024")
+    assert _line(PLAIN_STRUCT_LAUNCH, "tiling.totalLength = 2048;") in related
+    # A field written twice with different values is not known.
+    twice = PLAIN_STRUCT_LAUNCH.replace("    tiling.tileNum = 8;\n", "    tiling.tileNum = 8;\n    tiling.totalLength = 1024;\n")
+    assert _launch_findings(twice) == []
