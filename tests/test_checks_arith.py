@@ -639,3 +639,13 @@ def test_a_plain_tiling_struct_passed_by_value_at_the_launch() -> None:
     # A field written twice with different values is not known.
     twice = PLAIN_STRUCT_LAUNCH.replace("    tiling.tileNum = 8;\n", "    tiling.tileNum = 8;\n    tiling.totalLength = 1024;\n")
     assert _launch_findings(twice) == []
+
+
+def test_an_output_written_some_other_way_is_left_alone() -> None:
+    text = DIRECT_LAUNCH.replace("size_t count = COUNT;", "size_t count = COUNT - 8;")
+    text = text.replace("        outQueue.FreeTensor(out);\n", "        outQueue.FreeTensor(out);\n        dstGm.SetValue(255, 0.0f);\n")
+    assert _launch_findings(text) == []
+    aliased = DIRECT_LAUNCH.replace("size_t count = COUNT;", "size_t count = COUNT - 8;")
+    aliased = aliased.replace("        outQueue.FreeTensor(out);\n",
+                              "        outQueue.FreeTensor(out);\n        AscendC::GlobalTensor<float> alias = dstGm;\n")
+    assert _launch_findings(aliased) == []

@@ -618,14 +618,24 @@ def _unwritten_read_back(context: CheckContext) -> Iterator[Diagnostic]:
         )
 
 
+_GM_READS = frozenset({"GetValue", "GetSize", "SetL2CacheHint", "SetShapeInfo", "GetShapeInfo"})
+
+
 def _folded_writes(context: CheckContext, tensors: set[str]) -> list[tuple[ApiCall, int, int, Value]] | None:
     """Every call writing one of the GM tensors as `DataCopy(t[c], x, n)` with c and n folded: (call, c, n, the
     count's value); None when some call may write them otherwise (another API, a helper they are passed to)."""
+    data = context.document.data
+    for tensor in tensors:
+        # Copied into another tensor (`GlobalTensor<T> g = gm;`) or its address taken: written through the alias.
+        if re.search(rb"(?:[^=!<>]=|&)\s*(?:this->)?" + re.escape(tensor.encode()) + rb"\s*[;,)]", data):
+            return None
     analysis = arith(context)
     writes: list[tuple[ApiCall, int, int, Value]] = []
     for call in context.model.calls:
         if call.name == "SetGlobalBuffer":
             continue
+        if call.receiver is not None and call.receiver.strip() in tensors and call.name not in _GM_READS:
+            return None  # `gm.SetValue(i, v)`, `gm.GetPhyAddr()`: written some other way
         for position, arg in enumerate(call.args):
             parsed = tensor_arg(arg.text.strip())
             if parsed is None or parsed[0] not in tensors:
