@@ -649,3 +649,12 @@ def test_an_output_written_some_other_way_is_left_alone() -> None:
     aliased = aliased.replace("        outQueue.FreeTensor(out);\n",
                               "        outQueue.FreeTensor(out);\n        AscendC::GlobalTensor<float> alias = dstGm;\n")
     assert _launch_findings(aliased) == []
+
+
+def test_a_ub_total_sized_by_the_launch_points_at_the_host_lines() -> None:
+    text = DIRECT_LAUNCH.replace("constexpr uint32_t COUNT = 256;", "constexpr uint32_t COUNT = 65536;")
+    findings = check_document(SourceDocument(text, path="fill.asc"), CheckOptions())
+    [ub] = [f for f in findings if f.code == "ASC001"]
+    assert ub.severity == "error" and ub.message.startswith("With count=65536 from the launch in main()")
+    lines = [r.span.start.line + 1 for r in ub.related]
+    assert _line(text, "tiling.set_count(n)") in lines and _line(text, "size_t count = COUNT;") in lines

@@ -48,8 +48,11 @@ class KnownValues:
         return tuple(self.where.get(name, ()))
 
     def related(self, *names: str) -> list[Related]:
-        """Where the named values were defined (nearest first, bounded), for a finding that used them."""
-        return list(merged_origins(*(self.origins_of(name) for name in names)))
+        """Where the named values were defined, for a finding that used them: the nearest definitions of each
+        (all of them for one value, two each for several: the call that set it and the line it came from)."""
+        if len(names) == 1:
+            return list(self.origins_of(names[0]))
+        return list(dict.fromkeys(origin for name in names for origin in self.origins_of(name)[:2]))
 
     def describe(self, names: list[str] | None = None) -> str:
         """`totalLength=16384, tileNum=8 from spec.yaml` (only `names` when given)."""
