@@ -332,6 +332,9 @@ def _worker(conn: Any, workdir: str, leak_kib: int = 0, trace_heap: bool = False
 
         tracemalloc.start(1)
     from ascendc_lsp import cli
+    from ascendc_lsp.lsp.memory import pin_allocator_thresholds
+
+    pin_allocator_thresholds()  # what the long-lived server does at start-up (lsp/server.py _serve)
 
     leaked: list[bytes] = []  # --inject-leak: what a leaking input kind would keep (written, so it is resident)
     while True:
