@@ -441,3 +441,220 @@ def test_tile_copies_another_copy_may_cover_are_left_alone() -> None:
     text = TILED_ROWS.replace("        DataCopy(yGm[row * ROW + ROW - 16], x, 16);\n",
                               "        DataCopyPad(yGm[row * ROW + 16], x, DataCopyExtParams(1, 4, 0, 0, 0));\n")
     assert _tile_holes(text) == []
+
+
+def test_a_tile_hole_points_at_the_constants_its_sizes_came_from() -> None:
+    """The hole is found at the copy, but the bug is where the copied count was computed: the finding carries
+    related locations at the definitions the analysis folded its numbers from (nearest first)."""
+    floored = TILED_ROWS.replace("(ROW * sizeof(half) + 32 - 1) / 32", "(ROW * sizeof(half)) / 32")
+    findings = check_document(SourceDocument(floored, path="k.cpp"), CheckOptions())
+    hole = next(f for f in findings if f.code == "ASC030" and "xGm" in f.message)
+    related = [(r.span.start.line + 1, r.message) for r in hole.related]
+    assert related[:2] == [(_line(floored, "constexpr int32_t ROW_CEIL"), "ROW_CEIL = 16 here"),
+                           (_line(floored, "constexpr int32_t ROW = 18"), "ROW = 18 here")]
+
+
+# A direct-launch sample of our own, shaped like the official ones: a TilingData field set through helpers,
+# the tiling memcpy'd raw to the device, the output allocated and read back by the host.
+DIRECT_LAUNCH = """#include "acl/acl.h"
+#include "kernel_operator.h"
+namespace optiling {
+BEGIN_TILING_DATA_DEF(FillTilingData)
+TILING_DATA_FIELD_DEF(uint32_t, count);
+END_TILING_DATA_DEF;
+}
+void SetCount(const uint32_t n, optiling::FillTilingData& tiling) { tiling.set_count(n); }
+uint8_t* MakeTiling(uint32_t n)
+{
+    optiling::FillTilingData tiling;
+    SetCount(n, tiling);
+    return nullptr;
+}
+struct KernelTiling { uint32_t count; };
+class KernelFill {
+public:
+    __aicore__ inline void Init(__gm__ uint8_t* dst, uint32_t count)
+    {
+        count_ = count;
+        dstGm.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(dst), count_);
+        pipe.InitBuffer(outQueue, 1, count_ * sizeof(float));
+    }
+    __aicore__ inline void Process()
+    {
+        AscendC::LocalTensor<float> y = outQueue.AllocTensor<float>();
+        AscendC::Duplicate(y, 1.0f, count_);
+        outQueue.EnQue(y);
+        AscendC::LocalTensor<float> out = outQueue.DeQue<float>();
+        AscendC::DataCopy(dstGm, out, count_);
+        outQueue.FreeTensor(out);
+    }
+private:
+    AscendC::TPipe pipe;
+    AscendC::TQue<AscendC::TPosition::VECOUT, 1> outQueue;
+    AscendC::GlobalTensor<float> dstGm;
+    uint32_t count_;
+};
+__global__ __aicore__ void fill_custom(__gm__ uint8_t* dst, __gm__ uint8_t* tiling)
+{
+    KernelTiling tilingData;
+    tilingData.count = *reinterpret_cast<__gm__ uint32_t*>(tiling);
+    KernelFill op;
+    op.Init(dst, tilingData.count);
+    op.Process();
+}
+constexpr uint32_t COUNT = 256;
+int32_t main()
+{
+    size_t count = COUNT;
+    size_t outBytes = COUNT * sizeof(float);
+    uint8_t *outHost, *outDevice, *tilingDevice;
+    aclrtMalloc((void**)&outDevice, outBytes, ACL_MEM_MALLOC_HUGE_FIRST);
+    aclrtMalloc((void**)&tilingDevice, sizeof(uint32_t), ACL_MEM_MALLOC_HUGE_FIRST);
+    aclrtMemcpy(tilingDevice, 4, MakeTiling(count), 4, ACL_MEMCPY_HOST_TO_DEVICE);
+    fill_custom<<<1, nullptr, stream>>>(outDevice, tilingDevice);
+    aclrtMemcpy(outHost, outBytes, outDevice, outBytes, ACL_MEMCPY_DEVICE_TO_HOST);
+    return 0;
+}
+"""
+
+
+def _launch_findings(text: str) -> list[tuple[str, str, int, str, list[int]]]:
+    findings = check_document(SourceDocument(text, path="fill.asc"), CheckOptions())
+    return [(f.code, f.severity, f.span.start.line + 1, f.message, [r.span.start.line + 1 for r in f.related])
+            for f in findings if f.code in ("ASC029", "ASC030")]
+
+
+def test_a_direct_launch_gives_its_kernel_the_host_values() -> None:
+    from ascendc_lsp.checks.base import CheckContext
+    from ascendc_lsp.checks.launch import launch_values
+    from ascendc_lsp.syntax.model import build_model
+
+    document = SourceDocument(DIRECT_LAUNCH, path="fill.asc")
+    values = launch_values(CheckContext(document=document, model=build_model(document)))
+    assert values is not None
+    assert values.origin == f"the launch in main() at line {_line(DIRECT_LAUNCH, 'fill_custom<<<')}"
+    assert (values.block_dim, dict(values.fields)) == (1, {"count": 256})
+    assert dict(values.tensor_bytes) == {"dst": 1024, "tiling": 4} and dict(values.read_back_bytes) == {"dst": 1024}
+    assert _launch_findings(DIRECT_LAUNCH) == []
+
+
+def test_a_kernel_writing_past_the_host_allocation() -> None:
+    text = DIRECT_LAUNCH.replace("size_t outBytes = COUNT * sizeof(float);", "size_t outBytes = (COUNT - 8) * sizeof(float);")
+    [(code, severity, line, message, related)] = _launch_findings(text)
+    assert (code, severity, line) == ("ASC029", "error", _line(text, "dstGm.SetGlobalBuffer"))
+    assert "covers elements [0, 256) of dst, which has 248 (992 bytes allocated by the host for dst)" in message
+    assert "count=256 from the launch in main()" in message
+    assert _line(text, "aclrtMalloc((void**)&outDevice") in related and _line(text, "size_t outBytes") in related
+
+
+def test_an_output_read_back_past_what_the_kernel_writes() -> None:
+    text = DIRECT_LAUNCH.replace("size_t count = COUNT;", "size_t count = COUNT - 8;")
+    [(code, severity, line, message, related)] = _launch_findings(text)
+    assert (code, severity, line) == ("ASC030", "warning", _line(text, "DataCopy(dstGm, out, count_)"))
+    assert "reads back 256 elements of dst (1,024 bytes) but the kernel's 1 block(s) write only its first 248" in message
+    assert "elements [248, 256) are never written" in message
+    assert _line(text, "size_t count = COUNT - 8;") in related
+    assert _line(text, "aclrtMemcpy(outHost") in related
+
+
+def test_values_that_do_not_fold_stay_unknown() -> None:
+    text = DIRECT_LAUNCH.replace("size_t count = COUNT;", "size_t count = atoi(argv[1]);")
+    text = text.replace("size_t outBytes = COUNT * sizeof(float);", "size_t outBytes = (COUNT - 8) * sizeof(float);")
+    assert _launch_findings(text) == []
+
+
+def test_edits_of_a_direct_launch_file_find_what_a_fresh_check_finds() -> None:
+    """The values come from the host code, which a partial re-check blanks: an edit anywhere must give the
+    findings of a fresh check (the host line that shrinks the allocation, then a kernel line)."""
+    from ascendc_lsp.checks.engine import check_incrementally
+
+    def summary(findings: list) -> list[tuple[str, int, str, list[int]]]:  # type: ignore[type-arg]
+        return [(f.code, f.span.start.line, f.message, [r.span.start.line for r in f.related]) for f in findings]
+
+    first = check_incrementally(None, SourceDocument(DIRECT_LAUNCH, path="fill.asc"), CheckOptions())
+    shrunk = DIRECT_LAUNCH.replace("size_t outBytes = COUNT * sizeof(float);", "size_t outBytes = 248 * sizeof(float);")
+    second = check_incrementally(first, SourceDocument(shrunk, path="fill.asc"), CheckOptions())
+    edited = shrunk.replace("AscendC::Duplicate(y, 1.0f, count_);", "AscendC::Duplicate(y, 2.0f, count_);")
+    third = check_incrementally(second, SourceDocument(edited, path="fill.asc"), CheckOptions())
+    for version, text in ((second, shrunk), (third, edited)):
+        fresh = check_document(SourceDocument(text, path="fill.asc"), CheckOptions())
+        assert summary(version.findings) == summary(fresh)
+    assert any(f.code == "ASC029" for f in third.findings)
+
+
+SCALAR_LAUNCH = """#include "acl/acl.h"
+#include "kernel_operator.h"
+__global__ __aicore__ void copy_custom(__gm__ uint8_t* dst, uint32_t n)
+{
+    AscendC::GlobalTensor<half> dstGm;
+    dstGm.SetGlobalBuffer(reinterpret_cast<__gm__ half*>(dst), n);
+}
+constexpr uint32_t N = 512;
+int32_t main()
+{
+    uint8_t *dev;
+    aclrtMalloc((void**)&dev, 256 * sizeof(uint16_t), ACL_MEM_MALLOC_HUGE_FIRST);
+    copy_custom<<<1, nullptr, stream>>>(dev, N);
+    return 0;
+}
+"""
+
+
+def test_a_scalar_passed_by_value_at_the_launch_sizes_the_tensor() -> None:
+    # The kernel parameter is the join of its calls' arguments, the launch among them.
+    [(code, _, line, message, related)] = _launch_findings(SCALAR_LAUNCH)
+    assert (code, line) == ("ASC029", _line(SCALAR_LAUNCH, "SetGlobalBuffer"))
+    assert "covers elements [0, 512) of dst, which has 256 (512 bytes allocated by the host for dst)" in message
+    assert related == [_line(SCALAR_LAUNCH, "aclrtMalloc"), _line(SCALAR_LAUNCH, "constexpr uint32_t N")]
+    assert _launch_findings(SCALAR_LAUNCH.replace("256 * sizeof(uint16_t)", "N * sizeof(uint16_t)")) == []
+
+
+PLAIN_STRUCT_LAUNCH = """#include "acl/acl.h"
+#include "kernel_operator.h"
+struct AddTiling { uint32_t totalLength; uint32_t tileNum; };
+__global__ __aicore__ void add_custom(__gm__ uint8_t* x, AddTiling tiling)
+{
+    AscendC::GlobalTensor<half> xGm;
+    xGm.SetGlobalBuffer(reinterpret_cast<__gm__ half*>(x), tiling.totalLength);
+}
+int32_t main()
+{
+    AddTiling tiling;
+    tiling.totalLength = 2048;
+    tiling.tileNum = 8;
+    uint8_t *xDevice;
+    aclrtMalloc((void**)&xDevice, 1024 * sizeof(half), ACL_MEM_MALLOC_HUGE_FIRST);
+    add_custom<<<8, nullptr, stream>>>(xDevice, tiling);
+    return 0;
+}
+"""
+
+
+def test_a_plain_tiling_struct_passed_by_value_at_the_launch() -> None:
+    [(code, _, line, message, related)] = _launch_findings(PLAIN_STRUCT_LAUNCH)
+    assert (code, line) == ("ASC029", _line(PLAIN_STRUCT_LAUNCH, "SetGlobalBuffer"))
+    assert message.startswith("With totalLength=2048 from the launch in main() at line 16: the kernel covers elements "
+                              "[0, 2,048) of x, which has 1,024")
+    assert _line(PLAIN_STRUCT_LAUNCH, "tiling.totalLength = 2048;") in related
+    # A field written twice with different values is not known.
+    twice = PLAIN_STRUCT_LAUNCH.replace("    tiling.tileNum = 8;\n", "    tiling.tileNum = 8;\n    tiling.totalLength = 1024;\n")
+    assert _launch_findings(twice) == []
+
+
+def test_an_output_written_some_other_way_is_left_alone() -> None:
+    text = DIRECT_LAUNCH.replace("size_t count = COUNT;", "size_t count = COUNT - 8;")
+    text = text.replace("        outQueue.FreeTensor(out);\n", "        outQueue.FreeTensor(out);\n        dstGm.SetValue(255, 0.0f);\n")
+    assert _launch_findings(text) == []
+    aliased = DIRECT_LAUNCH.replace("size_t count = COUNT;", "size_t count = COUNT - 8;")
+    aliased = aliased.replace("        outQueue.FreeTensor(out);\n",
+                              "        outQueue.FreeTensor(out);\n        AscendC::GlobalTensor<float> alias = dstGm;\n")
+    assert _launch_findings(aliased) == []
+
+
+def test_a_ub_total_sized_by_the_launch_points_at_the_host_lines() -> None:
+    text = DIRECT_LAUNCH.replace("constexpr uint32_t COUNT = 256;", "constexpr uint32_t COUNT = 65536;")
+    findings = check_document(SourceDocument(text, path="fill.asc"), CheckOptions())
+    [ub] = [f for f in findings if f.code == "ASC001"]
+    assert ub.severity == "error" and ub.message.startswith("With count=65536 from the launch in main()")
+    lines = [r.span.start.line + 1 for r in ub.related]
+    assert _line(text, "tiling.set_count(n)") in lines and _line(text, "size_t count = COUNT;") in lines

@@ -28,6 +28,8 @@ from dataclasses import dataclass, field
 import tree_sitter
 
 from ascendc_lsp.checks.base import CheckContext
+from ascendc_lsp.checks.values import merged_origins
+from ascendc_lsp.diagnostics import Related
 from ascendc_lsp.syntax.constfold import parse_number_literal
 from ascendc_lsp.syntax.model import Function
 
@@ -206,12 +208,20 @@ class Affine:
         return Affine(tuple((k, c) for k, c in self.terms if k != key), self.const)
 
 
+def related_origins(*values: Value) -> list[Related]:
+    """Related locations at the definitions the values were folded from (nearest first, bounded)."""
+    return list(merged_origins(*(v.origins for v in values)))
+
+
 @dataclass(frozen=True, slots=True)
 class Value:
     form: Affine | None  # None: no affine reading (too many terms, a non-linear part)
     fact: Fact
     used: frozenset[str] = frozenset()  # concrete values taken from the attached spec or test case
     because: tuple[str, ...] = ()  # where the fact's divisibility came from, for messages
+    # Where the value was folded from: `Related(<BLOCKLEN_CEIL's declaration>, "BLOCKLEN_CEIL = 16 here")`, nearest
+    # first, so a rule can show the definition with its finding (like clangd's "declared here").
+    origins: tuple[Related, ...] = ()
 
     @staticmethod
     def const(value: int) -> Value:
@@ -424,7 +434,7 @@ class Arith:
             operand_value = self.value(operand, depth + 1)
             if op is not None and op.type == "-":
                 return Value(operand_value.form.scaled(-1) if operand_value.form else None, neg(operand_value.fact),
-                             operand_value.used, operand_value.because)
+                             operand_value.used, operand_value.because, operand_value.origins)
             if op is not None and op.type == "+":
                 return operand_value
             return Value(None, Fact.top(), operand_value.used)
@@ -436,7 +446,8 @@ class Arith:
             cond = self._fold(node.child_by_field_name("condition"))
             if cond is not None:
                 return a if cond else b
-            return Value(None, join(a.fact, b.fact), a.used | b.used, a.because + b.because)
+            return Value(None, join(a.fact, b.fact), a.used | b.used, a.because + b.because,
+                         merged_origins(a.origins, b.origins))
         folded = self._fold(node)
         return Value.const(folded) if folded is not None else Value(None, Fact.top())
 
@@ -458,6 +469,7 @@ class Arith:
         b = self.value(right, depth + 1)
         used = a.used | b.used
         because = a.because + b.because
+        origins = merged_origins(a.origins, b.origins)
         form: Affine | None = None
         if op in ("+", "-"):
             sign = 1 if op == "+" else -1
@@ -495,7 +507,7 @@ class Arith:
             form = Affine((), fact.value)
         if form is not None and len(form.terms) > _MAX_TERMS:
             form = None
-        return Value(form, fact, used, because)
+        return Value(form, fact, used, because, origins)
 
     def _call(self, node: tree_sitter.Node, depth: int) -> Value:
         function = node.child_by_field_name("function")
@@ -509,7 +521,7 @@ class Arith:
         if _BLOCK_NUM.match(name):
             if self.known is not None and self.known.block_dim is not None:
                 return Value(Affine((), self.known.block_dim), Fact.const(self.known.block_dim),
-                             frozenset({"block_dim"}))
+                             frozenset({"block_dim"}), origins=self.known.origins_of("block_dim"))
             return Value(Affine.atom("GetBlockNum()"), Fact(1, None))
         cast = re.match(r"^(?:static_cast|reinterpret_cast)<(.+)>$", name)
         if (cast and _SCALAR_TYPES.match(cast.group(1))) or _SCALAR_TYPES.match(name):
@@ -520,7 +532,8 @@ class Arith:
             if unit.fact.value is not None and unit.fact.value > 0:
                 x = self.value(args[0], depth + 1)
                 return Value(self._opaque(node).form, Fact(x.fact.lo, None, unit.fact.value, 0), x.used | unit.used,
-                             (f"{self.document.node_text(node)} rounds up to a multiple of {unit.fact.value}",))
+                             (f"{self.document.node_text(node)} rounds up to a multiple of {unit.fact.value}",),
+                             merged_origins(x.origins, unit.origins))
         folded = self._fold(node)
         if folded is not None:
             return Value.const(folded)
@@ -541,7 +554,8 @@ class Arith:
         if self.known is not None:
             known = self.known.field_value(name)
             if isinstance(known, int) or (isinstance(known, float) and known.is_integer()):
-                return Value(Affine((), int(known)), Fact.const(int(known)), frozenset({name}))
+                return Value(Affine((), int(known)), Fact.const(int(known)), frozenset({name}),
+                             origins=self.known.origins_of(name))
         return self._opaque(node)
 
     def name_value(self, name: str, at_byte: int, depth: int) -> Value:
@@ -549,9 +563,10 @@ class Arith:
         if const is not None and const.is_constant:
             value = const.value.as_int()
             if value is not None:
-                return Value.const(value)
+                return Value(Affine((), value), Fact.const(value), origins=(Related(const.span, f"{name} = {value} here"),))
         if self.known is not None and name == "blockDim" and self.known.block_dim is not None:
-            return Value(Affine((), self.known.block_dim), Fact.const(self.known.block_dim), frozenset({"block_dim"}))
+            return Value(Affine((), self.known.block_dim), Fact.const(self.known.block_dim), frozenset({"block_dim"}),
+                         origins=self.known.origins_of("block_dim"))
         return self.atom_value(self.scope_key(name, at_byte), name, depth)
 
     def atom_value(self, key: str, name: str, depth: int) -> Value:
@@ -560,7 +575,8 @@ class Arith:
         cached = self._atom_facts.get(key)
         form = Affine.atom(key) if self.stable(key) else None
         if cached is not None:
-            return Value(form if cached.form is None else cached.form, cached.fact, cached.used, cached.because)
+            return Value(form if cached.form is None else cached.form, cached.fact, cached.used, cached.because,
+                         cached.origins)
         if key in self._in_progress or depth > _MAX_DEPTH:
             return Value(form, Fact.top())
         self._in_progress.add(key)
@@ -571,7 +587,7 @@ class Arith:
         self._atom_facts[key] = computed
         if computed.form is not None:
             return computed
-        return Value(form, computed.fact, computed.used, computed.because)
+        return Value(form, computed.fact, computed.used, computed.because, computed.origins)
 
     def _atom_fact(self, key: str, name: str, depth: int) -> Value:
         writes = self.assignments()
@@ -591,10 +607,15 @@ class Arith:
         because = tuple(b for v in values for b in v.because)
         if fact.mod > 1 and not because:
             because = (f"{name} is {fact.describe()}",)
+        origins = merged_origins(*(v.origins for v in values))
         # A constant written once is that constant (its form too); otherwise the atom stands for it.
         if fact.value is not None and self.stable(key):
-            return Value(Affine((), fact.value), fact, used, because)
-        return Value(None, fact, used, because)
+            if len(sources) == 1 and sources[0].parent is not None:
+                # The write itself is the nearest definition (`uint32_t tailLen = 32 / sizeof(half);`).
+                here = Related(self.document.span(sources[0].parent), f"{name} = {fact.value} here")
+                origins = merged_origins((here,), origins)
+            return Value(Affine((), fact.value), fact, used, because, origins)
+        return Value(None, fact, used, because, origins)
 
     def _parameter_arguments(self, key: str, name: str) -> list[Value] | None:
         """For a parameter: the values passed to it at every call of its function in the file (None: not a
@@ -607,7 +628,7 @@ class Arith:
             return None
         if "&" in owner.params[index].type_text:
             return []
-        calls = self._calls_to(owner)
+        calls = self.calls_to(owner)
         if not calls:
             return []
         values = []
@@ -626,7 +647,8 @@ class Arith:
         start = int(match.group(1))
         return self.model.function_starting_at(start)
 
-    def _calls_to(self, function: Function) -> list[tree_sitter.Node]:
+    def calls_to(self, function: Function) -> list[tree_sitter.Node]:
+        """The calls of `function` in the file ([] when an overload makes them ambiguous), recursion excluded."""
         if self._param_calls is None:
             from ascendc_lsp.checks.rules._common import scan
 
@@ -654,7 +676,19 @@ def arith(context: CheckContext) -> Arith:
     if isinstance(cached, Arith):
         return cached
     analysis = Arith(context)
+    writes = context.__dict__.get("_arith_writes")  # read by an analysis made before the values were known
+    if isinstance(writes, _Assignments):
+        analysis._assignments = writes  # writes do not depend on the values
     context.__dict__["_arith"] = analysis
+    return analysis
+
+
+def unvalued_arith(context: CheckContext) -> Arith:
+    """An analysis that ignores the values attached to the context, for the code that computes them
+    (checks/launch.py); the writes it reads are shared with the document's `arith` made afterwards."""
+    analysis = Arith(context)
+    analysis.known = None
+    context.__dict__["_arith_writes"] = analysis.assignments()
     return analysis
 
 

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ascendc_lsp.checks.base import CheckContext, RuleFunction
+from ascendc_lsp.checks.launch import launch_values
 from ascendc_lsp.checks.project import KnownValues, ProjectContext, project_context
 from ascendc_lsp.diagnostics import Diagnostic
 from ascendc_lsp.hardware.limits import DEFAULT_SOC
@@ -103,12 +105,20 @@ def run_rules(context: CheckContext, disabled: frozenset[str] = frozenset()) -> 
     return findings
 
 
+# What a check caches on its context that does not depend on the attached values: a context made to read a
+# launch's values (checks/launch.py) hands these to the check of the same document and model.
+_VALUE_FREE_CACHES = ("_rule_scan", "_scalar_decls", "_decls_by_scope", "_launches", "_arith_writes")
+
+
 def check_document(
     document: SourceDocument,
     options: CheckOptions | None = None,
     model: DocumentModel | None = None,
+    *,
+    scanned: CheckContext | None = None,
 ) -> list[Diagnostic]:
-    """Syntax errors plus every rule's findings, sorted by position then severity."""
+    """Syntax errors plus every rule's findings, sorted by position then severity. `scanned`: a context of the
+    same document and model whose value-free scans are reused."""
     options = options or CheckOptions()
     findings = syntax_findings(document)
     if model is None:
@@ -148,6 +158,11 @@ def check_document(
         soc_firm=bool(options.soc_name) or project.soc is None or project.soc.firm,
         known=known,
     )
+    if scanned is not None and scanned.document is document and scanned.model is model:
+        context.__dict__.update({k: v for k, v in scanned.__dict__.items() if k in _VALUE_FREE_CACHES})
+    if known is None:
+        # A direct-launch sample: its own host code says what the kernel runs with (checks/launch.py).
+        context.known = launch_values(context)
     findings.extend(run_rules(context, options.disabled_rules))
     findings.sort(key=finding_order)
     return findings
@@ -226,9 +241,23 @@ def check_incrementally(
     from ascendc_lsp.checks import incremental
 
     options = options or CheckOptions()
+    scanned: CheckContext | None = None
+    if options.known is None and b"<<<" in document.data:
+        # The values a launch gives come from the host code, which a partial check blanks: read them on the
+        # whole document, and let them key the check (a change of values or of their lines is a full check).
+        model = model_of() if model_of is not None else build_model(document)
+        if not (model.too_deep or model.too_wide):
+            project = project_context(document.path) if options.use_project else ProjectContext()
+            if project.known is None:
+                scanned = CheckContext(document=document, model=model)
+                values = launch_values(scanned)
+                if values is not None:
+                    options = dataclasses.replace(options, known=values)
 
     def full_check(target: SourceDocument) -> list[Diagnostic]:
         model = model_of() if model_of is not None and target is document else None
+        if scanned is not None and target is document:
+            return check_document(target, options, model=scanned.model, scanned=scanned)
         return check_document(target, options, model=model)
 
     return incremental.check_incrementally(previous, document, settings_key(document, options), full_check, finding_order)

@@ -8,7 +8,7 @@ from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from ascendc_lsp.checks.arith import Affine, Fact, arith, mul
+from ascendc_lsp.checks.arith import Affine, Fact, arith, mul, related_origins
 from ascendc_lsp.checks.base import CheckContext, rule
 from ascendc_lsp.checks.fixes import fix, replace
 from ascendc_lsp.checks.limits import limits_for
@@ -194,7 +194,7 @@ def _symbolic_count(context: CheckContext, call: ApiCall, dtype: str, size: int,
         )
         if limits_for(context).datacopypad:
             message += "; use DataCopyPad"
-        return context.finding("ASC005", call.span, message)
+        return context.finding("ASC005", call.span, message, related=related_origins(value))
     if value.form is not None and value.form.symbolic:
         seen.append(_SymbolicCopy(call, dtype, size, value.form, branch))
     return None

@@ -121,6 +121,8 @@ def ub_budget(context: CheckContext) -> Iterator[Diagnostic]:
         extra = f"; {unresolved} more buffer(s) of unknown size" if unresolved else ""
         worst = max(resolved, key=lambda r: r[1])[0].init
         values = f"With {context.known.describe(used)}: " if used and context.known is not None else ""
+        # where the values were set (a direct launch's host lines), shown with the finding
+        related = context.known.related(*used) if used and context.known is not None else []
         if total > limits.ub_bytes:
             # one story with the quick fix, the status bar and the lens: the UB, and what a kernel may use of it
             # when Select and similar APIs take their reserve (静态Tensor编程.md, "使用预留UB空间的API范围")
@@ -135,14 +137,14 @@ def ub_budget(context: CheckContext) -> Iterator[Diagnostic]:
             path = [u.init for u in uses]
             fixes = (shrink_fixes(context, path, limits.ub_usable_bytes, limits.ub_align)
                      if not budget.unknown("UB") else [])
-            yield context.finding("ASC001", worst.call.span, message, fixes=fixes)
+            yield context.finding("ASC001", worst.call.span, message, fixes=fixes, related=related)
         else:
             message = (
                 f"{values}UB use {fmt(total)} B leaves less than the {fmt(limits.ub_reserved_bytes)} B that "
                 f"{limits.soc_name} keeps for Select and similar APIs ({fmt(limits.ub_usable_bytes)} B usable of "
                 f"{fmt(limits.ub_bytes)} B): {_sized_parts(resolved)}{extra}"
             )
-            yield context.finding("ASC001", worst.call.span, message, severity="warning")
+            yield context.finding("ASC001", worst.call.span, message, severity="warning", related=related)
 
 
 def _sized_parts(resolved: list[tuple[BufferUse, int]]) -> str:

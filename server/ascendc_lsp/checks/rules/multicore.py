@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import tree_sitter
 
-from ascendc_lsp.checks.arith import Affine, arith
+from ascendc_lsp.checks.arith import Affine, Value, arith, related_origins
 from ascendc_lsp.checks.base import CheckContext, rule
 from ascendc_lsp.checks.limits import limits_for
 from ascendc_lsp.checks.rules._common import (
@@ -21,6 +21,7 @@ from ascendc_lsp.checks.rules._common import (
     tensor_arg,
     tensor_of,
 )
+from ascendc_lsp.checks.values import merged_origins
 from ascendc_lsp.diagnostics import Diagnostic, Related
 from ascendc_lsp.syntax.constfold import parse_number_literal
 from ascendc_lsp.syntax.document import cpp_language
@@ -34,6 +35,8 @@ class Launch:
     blocks_text: str
     blocks: int | None
     span: Span
+    node: tree_sitter.Node | None = field(default=None, compare=False)  # the call
+    direct: bool = False  # `kernel<<<...>>>(args)`: the call's arguments are the kernel's
 
 
 def _fold_name(context: CheckContext, text: str, at: int) -> int | None:
@@ -67,7 +70,7 @@ def launches(context: CheckContext) -> list[Launch]:
             inner = document.data[comment.start_byte + 3:comment.end_byte - 3].decode("utf-8", "replace")
             blocks_text = inner.split(",")[0].strip()
             found.append(Launch(document.node_text(function), blocks_text,
-                                _fold_name(context, blocks_text, node.start_byte), document.span(node)))
+                                _fold_name(context, blocks_text, node.start_byte), document.span(node), node, True))
             continue
         arguments = node.child_by_field_name("arguments")
         if arguments is None or not arguments.named_children:
@@ -301,14 +304,18 @@ def _multiple(form: Affine, unit: Affine) -> int | None:
 @rule("ASC029")
 def block_offset_shifted(context: CheckContext) -> Iterator[Diagnostic]:
     """Block offsets read through the arithmetic facts: a block whose slice starts a whole number of slices
-    away from where its index puts it, and, with attached values, the last block's end against the tensor."""
+    away from where its index puts it, and, with attached values, the last block's end against the tensor (its
+    spec's length, or the bytes a direct launch's host code allocated for it)."""
     reported = set()
     for finding in block_offset_overrun(context):
         reported.add(finding.span)
         yield finding
     known = context.known
     for call in context.model.calls_named("SetGlobalBuffer"):
-        if len(call.args) < 2 or "GetBlockIdx" not in call.args[0].text or call.span in reported:
+        if len(call.args) < 2 or call.span in reported:
+            continue
+        per_block = "GetBlockIdx" in call.args[0].text
+        if not per_block and (known is None or not known.tensor_bytes):
             continue
         found = _gm_offset(context, call)
         if found is None:
@@ -316,9 +323,9 @@ def block_offset_shifted(context: CheckContext) -> Iterator[Diagnostic]:
         offset, pointer = found
         length_node = node_for(context, call.args[1].start_byte, call.args[1].end_byte)
         length = arith(context).value(length_node) if length_node is not None else None
-        if length is None or length.form is None or (offset.stride.const == 0 and not offset.stride.symbolic):
+        if length is None or length.form is None:
             continue
-        if offset.stride == length.form and (length.form.symbolic or length.form.const > 0):
+        if per_block and offset.stride == length.form and (length.form.symbolic or length.form.const > 0):
             k = _multiple(offset.base, length.form)
             if k:
                 shown = call.args[1].text.strip()
@@ -330,22 +337,86 @@ def block_offset_shifted(context: CheckContext) -> Iterator[Diagnostic]:
                     severity="warning",
                 )
                 continue
-        if known is None or known.block_dim is None or pointer is None:
+        if known is None or pointer is None or offset.stride.symbolic or offset.base.symbolic or length.form.symbolic:
             continue
-        total = known.tensor_elements.get(pointer)
-        if total is None or offset.stride.symbolic or offset.base.symbolic or length.form.symbolic:
-            continue
-        last = known.block_dim - 1
-        start = last * offset.stride.const + offset.base.const
-        end = start + length.form.const
-        if start >= 0 and end <= total:
-            continue
-        used = sorted(set(length.used) | {"block_dim"})
-        yield context.finding(
-            "ASC029", call.span,
-            f"With {known.describe(used)}: block {last} covers elements [{fmt(start)}, {fmt(end)}) of {pointer}, "
-            f"which has {fmt(total)}: it reads or writes {fmt(max(end - total, -start))} elements outside the tensor",
-        )
+        overrun = _past_the_tensor(context, call, offset, pointer, length)
+        if overrun is not None:
+            yield overrun
+
+
+def _past_the_tensor(context: CheckContext, call: ApiCall, offset: _BlockOffset, pointer: str,
+                     length: Value) -> Diagnostic | None:
+    """The last block's slice against the tensor's known length: a spec's element count, or the bytes the host
+    allocated for the kernel parameter the pointer comes from, in elements of the GlobalTensor's type."""
+    known = context.known
+    assert known is not None and length.form is not None
+    blocks = known.block_dim if offset.stride.const else 1
+    if blocks is None:
+        return None
+    total = known.tensor_elements.get(pointer)
+    allocation = ""
+    related: list[Related] = []
+    if total is None:
+        parameter = kernel_parameter(context, pointer, call.start_byte)
+        size = _element_size(context, call)
+        nbytes = known.tensor_bytes.get(parameter) if parameter is not None else None
+        if nbytes is None or size is None or parameter is None:
+            return None
+        total = nbytes // size
+        allocation = f" ({fmt(nbytes)} bytes allocated by the host for {parameter})"
+        related = known.related(parameter)
+    last = blocks - 1
+    start = last * offset.stride.const + offset.base.const
+    end = start + length.form.const
+    if start >= 0 and end <= total:
+        return None
+    used = sorted(set(length.used) | ({"block_dim"} if offset.stride.const else set()))
+    who = f"block {last}" if offset.stride.const else "the kernel"
+    return context.finding(
+        "ASC029", call.span,
+        f"With {known.describe(used)}: {who} covers elements [{fmt(start)}, {fmt(end)}) of {pointer}, "
+        f"which has {fmt(total)}{allocation}: it reads or writes {fmt(max(end - total, -start))} elements outside "
+        "the tensor",
+        related=list(dict.fromkeys([*related, *related_origins(length),
+                                    *(known.related("block_dim") if offset.stride.const else ())])),
+    )
+
+
+def _element_size(context: CheckContext, call: ApiCall) -> int | None:
+    """Bytes per element of the GlobalTensor a SetGlobalBuffer sets (its template argument, resolved)."""
+    if call.receiver is None:
+        return None
+    tensor = tensor_of(context, call.receiver, call.start_byte)
+    if tensor is None or tensor.kind != "GlobalTensor" or tensor.dtype is None:
+        return None
+    size = context.model.dtype_size(tensor.dtype, call.start_byte)
+    return size if size else None
+
+
+def kernel_parameter(context: CheckContext, name: str, at_byte: int, depth: int = 0) -> str | None:
+    """The kernel parameter a pointer parameter comes from, followed back through the one call of each
+    function on the way (`op.Init(dstGm, ...)` in the kernel); None when a step is not that plain: the
+    function has several callers or the parameter is written on the way."""
+    function = context.model.function_at(at_byte)
+    if function is None or depth > 4:
+        return None
+    index = next((i for i, p in enumerate(function.params) if p.name == name), None)
+    if index is None:
+        return None
+    analysis = arith(context)
+    if analysis.assignments().sites.get(f"fn:{function.start_byte}.{name}"):
+        return None
+    if function.is_kernel:
+        known = context.known
+        return name if known is None or known.kernel in (None, function.name) else None
+    calls = analysis.calls_to(function)
+    if len(calls) != 1:
+        return None
+    arguments = calls[0].child_by_field_name("arguments")
+    args = [a for a in arguments.named_children if a.type != "comment"] if arguments is not None else []
+    if index >= len(args) or args[index].type != "identifier":
+        return None
+    return kernel_parameter(context, context.document.node_text(args[index]), args[index].start_byte, depth + 1)
 
 
 # Words of tail handling; checks/incremental.py reads them too (ASC030 looks for them in the whole file).
@@ -393,6 +464,7 @@ def tail_not_handled(context: CheckContext) -> Iterator[Diagnostic]:
             f"element(s) that no block or tile processes; handle the tail",
         )
     yield from _tile_holes(context)
+    yield from _unwritten_read_back(context)
 
 
 @dataclass(frozen=True)
@@ -402,6 +474,7 @@ class _TileCopy:
     stride: int  # elements between consecutive tiles
     start: int  # the copy's first element within its tile
     count: int
+    origins: tuple[Related, ...] = ()  # the definitions its stride, start and count were folded from
 
 
 def _tile_copies(context: CheckContext) -> dict[tuple[str, bool], list[_TileCopy] | None]:
@@ -424,13 +497,17 @@ def _tile_copies(context: CheckContext) -> dict[tuple[str, bool], list[_TileCopy
             copy = None
             if call.name == "DataCopy" and len(call.args) == 3 and parsed[1] is not None:
                 index = subscript_index(context, arg.start_byte, arg.end_byte)
-                offset = analysis.value(index).form if index is not None else None
+                offset_value = analysis.value(index) if index is not None else None
+                offset = offset_value.form if offset_value is not None else None
                 count_node = node_for(context, call.args[2].start_byte, call.args[2].end_byte)
-                count = analysis.value(count_node).form if count_node is not None else None
+                count_value = analysis.value(count_node) if count_node is not None else None
+                count = count_value.form if count_value is not None else None
                 if (offset is not None and count is not None and not count.symbolic and count.const > 0
                         and len(offset.terms) == 1 and offset.terms[0][1] > 0):
                     atom, stride = offset.terms[0]
-                    copy = _TileCopy(call, atom, stride, offset.const, count.const)
+                    origins = merged_origins(count_value.origins if count_value else (),
+                                             offset_value.origins if offset_value else ())
+                    copy = _TileCopy(call, atom, stride, offset.const, count.const, origins)
             copies = found.get(key, [])
             found[key] = None if copy is None or copies is None else [*copies, copy]
     return found
@@ -482,9 +559,104 @@ def _tile_holes(context: CheckContext) -> Iterator[Diagnostic]:
             f"{fmt(stride - missing)} of them: {fmt(missing)} element(s) of every tile (from element {fmt(first)}) "
             f"are never {verb}; handle the tail",
             severity="warning",
-            related=[Related(c.call.span, f"copies {fmt(c.count)} element(s) from tile element {fmt(c.start)}")
-                     for c in copies[1:]],
+            related=[*(Related(c.call.span, f"copies {fmt(c.count)} element(s) from tile element {fmt(c.start)}")
+                       for c in copies[1:]),
+                     *merged_origins(*(c.origins for c in copies))],
         )
+
+
+def _unwritten_read_back(context: CheckContext) -> Iterator[Diagnostic]:
+    """An output the host reads back (a direct launch's `aclrtMemcpy(..., DEVICE_TO_HOST)`, checks/launch.py) of
+    which the kernel's blocks write only a prefix: every GlobalTensor set on the parameter has a folded block
+    offset, and every write to it is a `DataCopy(t[c], x, n)` with c and n folded; the elements past the last
+    one written come back as whatever the buffer held."""
+    known = context.known
+    if known is None or not known.read_back_bytes:
+        return
+    setters: dict[str, list[tuple[ApiCall, str, _BlockOffset]]] = {}
+    for call in context.model.calls_named("SetGlobalBuffer"):
+        found = _gm_offset(context, call) if len(call.args) >= 1 and call.receiver is not None else None
+        parameter = kernel_parameter(context, found[1], call.start_byte) if found and found[1] else None
+        if parameter is None:
+            if found is None or found[1] is None:
+                setters.setdefault("", []).append((call, "", _BlockOffset(Affine(), Affine())))
+            continue
+        assert found is not None and call.receiver is not None
+        setters.setdefault(parameter, []).append((call, call.receiver.strip(), found[0]))
+    if "" in setters:
+        return  # a tensor set from a pointer this cannot follow may be any of them
+    for parameter, nbytes in known.read_back_bytes.items():
+        sets = setters.get(parameter)
+        if not sets:
+            continue
+        sizes = {_element_size(context, call) for call, _, _ in sets}
+        size = sizes.pop() if len(sizes) == 1 else None
+        if size is None or any(o.stride.symbolic or o.base.symbolic for _, _, o in sets):
+            continue
+        per_block = any(o.stride.const for _, _, o in sets)
+        blocks = known.block_dim if per_block else 1
+        if blocks is None or blocks > 4096:
+            continue
+        writes = _folded_writes(context, {tensor for _, tensor, _ in sets})
+        if not writes:
+            continue
+        end = max(o.stride.const * block + o.base.const + start + count
+                  for _, _, o in sets for block in range(blocks) for _, start, count, _ in writes)
+        total = nbytes // size
+        if end >= total:
+            continue
+        first = writes[0][0]
+        used = sorted({name for *_, value in writes for name in value.used} | ({"block_dim"} if per_block else set()))
+        with_values = f" (with {known.describe(used)})" if used else ""
+        yield context.finding(
+            "ASC030", first.span,
+            f"The host reads back {fmt(total)} elements of {parameter} ({fmt(nbytes)} bytes) but the kernel's "
+            f"{fmt(blocks)} block(s) write only its first {fmt(end)}{with_values}: elements [{fmt(end)}, "
+            f"{fmt(total)}) are never written",
+            related=list(dict.fromkeys([*(r for *_, value in writes for r in related_origins(value)),
+                                        *known.related(f"{parameter} read back")])),
+        )
+
+
+_GM_READS = frozenset({"GetValue", "GetSize", "SetL2CacheHint", "SetShapeInfo", "GetShapeInfo"})
+
+
+def _folded_writes(context: CheckContext, tensors: set[str]) -> list[tuple[ApiCall, int, int, Value]] | None:
+    """Every call writing one of the GM tensors as `DataCopy(t[c], x, n)` with c and n folded: (call, c, n, the
+    count's value); None when some call may write them otherwise (another API, a helper they are passed to)."""
+    data = context.document.data
+    for tensor in tensors:
+        # Copied into another tensor (`GlobalTensor<T> g = gm;`) or its address taken: written through the alias.
+        if re.search(rb"(?:[^=!<>]=|&)\s*(?:this->)?" + re.escape(tensor.encode()) + rb"\s*[;,)]", data):
+            return None
+    analysis = arith(context)
+    writes: list[tuple[ApiCall, int, int, Value]] = []
+    for call in context.model.calls:
+        if call.name == "SetGlobalBuffer":
+            continue
+        if call.receiver is not None and call.receiver.strip() in tensors and call.name not in _GM_READS:
+            return None  # `gm.SetValue(i, v)`, `gm.GetPhyAddr()`: written some other way
+        for position, arg in enumerate(call.args):
+            parsed = tensor_arg(arg.text.strip())
+            if parsed is None or parsed[0] not in tensors:
+                continue
+            if call.name in DATA_MOVES and position == 1:
+                continue  # read from
+            if call.name != "DataCopy" or position != 0 or len(call.args) != 3:
+                return None
+            start = 0
+            if parsed[1] is not None:
+                index = subscript_index(context, arg.start_byte, arg.end_byte)
+                offset = analysis.value(index).fact.value if index is not None else None
+                if offset is None:
+                    return None
+                start = offset
+            count_node = node_for(context, call.args[2].start_byte, call.args[2].end_byte)
+            count = analysis.value(count_node) if count_node is not None else None
+            if count is None or count.fact.value is None or count.fact.value <= 0:
+                return None
+            writes.append((call, start, count.fact.value, count))
+    return writes
 
 
 @rule("ASC037")
