@@ -13,6 +13,15 @@ they leave holes among long-lived small blocks. `pin_allocator_thresholds` fixes
 M_MMAP_THRESHOLD: setting it disables the dynamic adjustment). Measured by bench/fuzz.py's mix of inputs in one
 process (1,000 inputs, 3 passes): the heap arena's free bytes after trimming grew 5.9 -> 7.1 MiB after the
 warm-up pass with the dynamic threshold, and stayed at 1.8 MiB with it pinned.
+
+What is left after both is Python's own small-object allocator (pymalloc): it takes 1 MiB arenas from the OS and
+gives one back only when every block in it is free, and a trim does not reach them. A check of a large document
+fills dozens of arenas with short-lived objects; a few long-lived bytes allocated meanwhile (a type-cache name, a
+cache entry) keep an arena, and its unused 16 KiB pools stay resident (4-5 MiB of them in the fuzz worker), so
+the RSS after a trim moves by an arena or two. Running on the C allocator instead (PYTHONMALLOC=malloc) made that
+flat (bench/fuzz.py, 2,000 inputs x 3 passes: trimmed peaks 68.4 / 68.6 / 68.8 MiB) but cost edit latency
+(bench/lsp_latency.py --split, 200 code edits, 3 interleaved runs each: the incremental check's p50 12.5 -> 14.0
+ms and its p99 58-69 -> 124-146 ms, freeing a model's objects being slower), so the server keeps pymalloc.
 """
 
 from __future__ import annotations
