@@ -79,8 +79,7 @@ def _launch_values(context: CheckContext) -> KnownValues | None:
     host_calls = [c for c in context.model.calls if c.function is host]
     allocated: dict[str, int] = {}
     read_back: dict[str, int] = {}
-    for index, (arg, param) in enumerate(zip(args, kernel.params, strict=False)):
-        del index
+    for arg, param in zip(args, kernel.params, strict=False):
         name = document.node_text(arg).strip()
         if not _NAME.match(name):
             continue
