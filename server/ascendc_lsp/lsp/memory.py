@@ -8,9 +8,10 @@ gc objects were flat across passes while RSS crept. `malloc_trim(0)` hands the f
 A trim cannot return a page that still holds a live block, and glibc's *dynamic* mmap threshold fills its heap
 with exactly such pages: each time a large block (a source text, a model's arrays) that was mmapped is freed, the
 threshold rises to that block's size (up to 32 MiB), and from then on blocks that size come from the heap, where
-they leave holes among long-lived small blocks. `pin_allocator_thresholds` fixes the threshold at glibc's initial
-128 KiB, so large blocks keep going to their own mappings and go back whole when freed (glibc mallopt(3),
-M_MMAP_THRESHOLD: setting it disables the dynamic adjustment). Measured by bench/fuzz.py's mix of inputs in one
+they leave holes among long-lived small blocks (and the heap's top is kept up to twice that size).
+`pin_allocator_thresholds` fixes the threshold at glibc's initial 128 KiB (glibc mallopt(3), M_MMAP_THRESHOLD:
+setting it disables the dynamic adjustment of both), so a large block the heap has no free chunk for gets its own
+mapping and goes back whole when freed. Measured by bench/fuzz.py's mix of inputs in one
 process (1,000 inputs, 3 passes): the heap arena's free bytes after trimming grew 5.9 -> 7.1 MiB after the
 warm-up pass with the dynamic threshold, and stayed at 1.8 MiB with it pinned.
 
