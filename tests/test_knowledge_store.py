@@ -7,6 +7,7 @@ import shutil
 import subprocess
 import sys
 import textwrap
+import time
 from pathlib import Path
 
 import pytest
@@ -149,3 +150,37 @@ def test_two_processes_on_one_store(tmp_path: Path) -> None:
     entries, _ = load_entries([folder])
     report = store.sync(entries, [folder])
     assert store.counts() == {"syntactic": 4, "semantic": 4}, report
+
+
+OPENER = textwrap.dedent(
+    """
+    import sys, time
+    from pathlib import Path
+    import chromadb  # imported before the start line, so that the opens themselves start together
+    from ascendc_lsp.knowledge.store import KnowledgeStore
+    root, start = Path(sys.argv[1]), float(sys.argv[2])
+    while time.time() < start:
+        time.sleep(0.001)
+    KnowledgeStore("embedded", root).open()
+    print("ok")
+    """
+)
+
+
+def test_processes_opening_a_fresh_store_at_once(tmp_path: Path) -> None:
+    """Chroma's first open of a fresh database creates its tables; two processes doing it at the same moment
+    collided ("table collections already exists", about 1 open in 20 with 4 processes started together) until
+    the store serialised its opens (open.lock). Every open must succeed, with no retry."""
+    script = tmp_path / "opener.py"
+    script.write_text(OPENER, encoding="utf-8")
+    for attempt in range(2):
+        root = tmp_path / f"store{attempt}"
+        start = time.time() + 4.0  # after every process imported chromadb
+        procs = [
+            subprocess.Popen([sys.executable, str(script), str(root), str(start)], stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True)
+            for _ in range(6)
+        ]  # fmt: skip
+        for p in procs:
+            out, err = p.communicate(timeout=300)
+            assert p.returncode == 0 and out.strip() == "ok", err[-2000:]

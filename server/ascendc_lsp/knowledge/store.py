@@ -13,6 +13,9 @@ Layout under the cache dir (`$XDG_CACHE_HOME/ascendc-lsp/`, default `~/.cache/as
   `kb export` turns them into reviewable files.
 * `store.lock` — an advisory file lock held around every write (index sync, stats update, candidates), so
   two language servers (two editor windows) on one store never interleave writes.
+* `open.lock` — held while a process opens the embedded client: Chroma's first open of a fresh database creates
+  its tables, and two processes doing it at once collide ("table collections already exists"). A lock of its
+  own, as a sync opens the client while holding `store.lock` (file locks are not re-entrant).
 
 Modules: `documents` (what is indexed), `vectors` (the indexes and the Chroma adapter), `stats` (SQLite),
 `ascendc_lsp.paths` (the cache dir, atomic writes, the lock); this module ties them together (`KnowledgeStore`).
@@ -108,6 +111,7 @@ class KnowledgeStore:
         self.root = root or cache_dir()
         self.chroma_path = self.root / "chroma"
         self.lock_path = self.root / "store.lock"
+        self.open_lock_path = self.root / "open.lock"
         self.syntactic = shipped_hashing_embedder()
         self.semantic = ResourceEmbedder()
         self._client: Any = None
@@ -171,25 +175,29 @@ class KnowledgeStore:
         import chromadb
 
         hashing_ef, resource_ef = chroma_embedding_functions()
+        opening: contextlib.AbstractContextManager[None] = contextlib.nullcontext()
         if self.kind == "embedded":
             self.chroma_path.mkdir(parents=True, exist_ok=True)
             self._generation = self._read_generation()
-            settings = chromadb.Settings(anonymized_telemetry=False, allow_reset=False)
-            self._client = chromadb.PersistentClient(path=str(self.chroma_path), settings=settings)
-        else:
-            settings = chromadb.Settings(anonymized_telemetry=False)
-            self._client = chromadb.HttpClient(
-                host=self.host, port=self.port, ssl=self.kind == "https", settings=settings
-            )
-        efs = {SYNTACTIC: hashing_ef(), SEMANTIC: resource_ef()}
-        for space in SPACES:
-            collection = self._client.get_or_create_collection(
-                COLLECTIONS[space],
-                embedding_function=efs[space],
-                configuration={"hnsw": {"space": "cosine"}},
-                metadata={"ascendc-lsp": "knowledge", "space": space},
-            )
-            self._indexes[space] = ChromaIndex(collection)
+            opening = file_lock(self.open_lock_path, timeout=120.0)
+        with opening:
+            if self.kind == "embedded":
+                settings = chromadb.Settings(anonymized_telemetry=False, allow_reset=False)
+                self._client = chromadb.PersistentClient(path=str(self.chroma_path), settings=settings)
+            else:
+                settings = chromadb.Settings(anonymized_telemetry=False)
+                self._client = chromadb.HttpClient(
+                    host=self.host, port=self.port, ssl=self.kind == "https", settings=settings
+                )
+            efs = {SYNTACTIC: hashing_ef(), SEMANTIC: resource_ef()}
+            for space in SPACES:
+                collection = self._client.get_or_create_collection(
+                    COLLECTIONS[space],
+                    embedding_function=efs[space],
+                    configuration={"hnsw": {"space": "cosine"}},
+                    metadata={"ascendc-lsp": "knowledge", "space": space},
+                )
+                self._indexes[space] = ChromaIndex(collection)
         return self._indexes
 
     # -- indexing
