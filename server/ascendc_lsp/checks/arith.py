@@ -692,7 +692,6 @@ def unvalued_arith(context: CheckContext) -> Arith:
     return analysis
 
 
-
 class _AnyField(Mapping[str, int]):
     """Every tiling field name maps to one stand-in value (see `probe_arith`)."""
 

@@ -160,7 +160,7 @@ def check_document(
     )
     if scanned is not None and scanned.document is document and scanned.model is model:
         context.__dict__.update({k: v for k, v in scanned.__dict__.items() if k in _VALUE_FREE_CACHES})
-    if known is None:
+    if known is None and scanned is None:  # a `scanned` context already read the launch, and found no values
         # A direct-launch sample: its own host code says what the kernel runs with (checks/launch.py).
         context.known = launch_values(context)
     findings.extend(run_rules(context, options.disabled_rules))

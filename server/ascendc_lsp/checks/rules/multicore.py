@@ -576,15 +576,13 @@ def _unwritten_read_back(context: CheckContext) -> Iterator[Diagnostic]:
     setters: dict[str, list[tuple[ApiCall, str, _BlockOffset]]] = {}
     for call in context.model.calls_named("SetGlobalBuffer"):
         found = _gm_offset(context, call) if len(call.args) >= 1 and call.receiver is not None else None
-        parameter = kernel_parameter(context, found[1], call.start_byte) if found and found[1] else None
+        if found is None or found[1] is None:
+            return  # a tensor set from a pointer this cannot follow may be any of them
+        parameter = kernel_parameter(context, found[1], call.start_byte)
         if parameter is None:
-            if found is None or found[1] is None:
-                setters.setdefault("", []).append((call, "", _BlockOffset(Affine(), Affine())))
             continue
-        assert found is not None and call.receiver is not None
+        assert call.receiver is not None
         setters.setdefault(parameter, []).append((call, call.receiver.strip(), found[0]))
-    if "" in setters:
-        return  # a tensor set from a pointer this cannot follow may be any of them
     for parameter, nbytes in known.read_back_bytes.items():
         sets = setters.get(parameter)
         if not sets:
